@@ -1,0 +1,22 @@
+// The production wiring of ports to AWS, read from the environment the stack
+// sets (lib/wiring.ts). Used by the default `handler` export of each Lambda.
+
+import { env, type QueueName } from '../../lib/wiring.ts';
+import { dynamoClient, requiredEnv, s3Client, sqsClient } from './aws-clients.ts';
+import { DynamoStore } from './dynamo-store.ts';
+import { S3Blobs } from './s3-blobs.ts';
+import { SqsExtractionQueue } from './sqs-extraction-queue.ts';
+
+export const awsStore = () => new DynamoStore(dynamoClient(), requiredEnv(env.table));
+export const awsBlobs = () => new S3Blobs(s3Client(), requiredEnv(env.bucket));
+export const awsExtractionQueue = (queue: QueueName = 'extraction') => new SqsExtractionQueue(sqsClient(), requiredEnv(env.queueUrl(queue)));
+
+/**
+ * Builds a handler on its first invocation and keeps it for the life of the
+ * container, so clients are created once, and importing a handler module
+ * (tests, the local server) needs no environment.
+ */
+export function onColdStart<E, R>(build: () => (event: E) => Promise<R>): (event: E) => Promise<R> {
+  let built: ((event: E) => Promise<R>) | undefined;
+  return (event) => (built ??= build())(event);
+}

@@ -1,0 +1,62 @@
+import type { ExtractionResult } from '../extract/types.ts';
+import type { Principal } from './auth.ts';
+import { ApiError, forbidden, invalidRequest, notFound, rateLimited } from './errors.ts';
+import type { JobStatus } from './job.ts';
+import { limits } from './limits.ts';
+import type { Blobs, Clock, Store } from './ports.ts';
+
+export interface JobView {
+  id: string;
+  filename: string;
+  status: JobStatus;
+  created_at: string;
+  updated_at: string;
+  pages?: number;
+  result?: ExtractionResult;
+  error_message?: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function getJobView(
+  deps: { store: Store; blobs: Blobs; clock: Clock },
+  principal: Principal,
+  id: string,
+): Promise<JobView> {
+  if (!UUID.test(id)) throw invalidRequest(`"${id}" is not a job id; job ids are the UUIDs returned in job_ids.`);
+  const now = deps.clock.now();
+  const job = await deps.store.getJob(id.toLowerCase());
+  // TTL deletes late, so an expired record is treated as gone here.
+  if (!job || job.expires_at * 1000 <= now) throw notFound(`No job ${id}. Job records are kept for 7 days after submission.`);
+  if (job.project_id !== principal.project_id) throw forbidden(`Job ${id} belongs to another project; use that project's API key.`);
+
+  const gate = await deps.store.claimPoll(job.id, now, limits.minPollIntervalMs);
+  if (!gate.ok) {
+    throw rateLimited('Poll a job at most once per second; wait for Retry-After, or use a webhook instead of polling.', gate.retryAfterMs);
+  }
+
+  const view: JobView = {
+    id: job.id,
+    filename: job.filename,
+    status: job.status,
+    created_at: new Date(job.created_at).toISOString(),
+    updated_at: new Date(job.updated_at).toISOString(),
+  };
+  if (job.pages !== null) view.pages = job.pages;
+  if (job.status === 'failed') view.error_message = job.error_message ?? 'The job failed.';
+  if (job.status === 'completed' || job.status === 'partial_success') view.result = await loadResult(deps, job.project_id, job.id, now);
+  return view;
+}
+
+async function loadResult(deps: { store: Store; blobs: Blobs }, projectId: string, jobId: string, now: number) {
+  const ref = await deps.store.getResultRef(projectId, jobId);
+  const bytes = ref && ref.expires_at * 1000 > now ? await deps.blobs.get(ref.key) : null;
+  if (!bytes) {
+    throw new ApiError(
+      410,
+      'result_expired',
+      `The result of job ${jobId} is no longer kept (results are kept for 12 hours after completion). Submit the file again.`,
+    );
+  }
+  return JSON.parse(Buffer.from(bytes).toString('utf8')) as ExtractionResult;
+}

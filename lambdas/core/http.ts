@@ -1,0 +1,48 @@
+// API Gateway (REST, proxy integration) in and out: the same event shape in
+// AWS and from the local twin.
+
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { ApiError } from './errors.ts';
+
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export function header(event: APIGatewayProxyEvent, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(event.headers ?? {})) {
+    if (key.toLowerCase() === wanted && value !== undefined) return value;
+  }
+  return undefined;
+}
+
+export const requestBody = (event: APIGatewayProxyEvent): Buffer =>
+  Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
+
+export const sourceIp = (event: APIGatewayProxyEvent): string => event.requestContext.identity.sourceIp;
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult => ({
+  statusCode: status,
+  headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers },
+  body: JSON.stringify(body),
+});
+
+/** Wraps a route: ApiErrors become their 4xx; anything else is logged and becomes a 500 that names the request. */
+export function route(fn: (event: APIGatewayProxyEvent) => Promise<Reply>) {
+  return async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+    try {
+      const reply = await fn(event);
+      return json(reply.status, reply.body, reply.headers);
+    } catch (error) {
+      if (error instanceof ApiError) return json(error.status, { error: error.code, message: error.message }, error.headers);
+      const requestId = event.requestContext.requestId;
+      console.error(JSON.stringify({ level: 'error', requestId, path: event.path, error: String((error as Error)?.stack ?? error) }));
+      return json(500, {
+        error: 'internal_error',
+        message: `Something went wrong on our side. Retry the request; if it keeps failing, report request id ${requestId}.`,
+      });
+    }
+  };
+}

@@ -1,0 +1,74 @@
+// Jobs and the only moves they may make (DESIGN.md section 4). The store
+// applies each move as a conditional write on the current status, so a
+// redelivered message or a second worker can never move a job backwards or
+// out of a terminal status.
+
+export const JOB_STATUSES = [
+  'awaiting_upload',
+  'pending',
+  'processing',
+  'chunking',
+  'aggregating',
+  'completed',
+  'partial_success',
+  'failed',
+  'cancelled',
+] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+const TERMINAL: ReadonlySet<JobStatus> = new Set(['completed', 'partial_success', 'failed', 'cancelled']);
+export const isTerminal = (status: JobStatus) => TERMINAL.has(status);
+
+export const TRANSITIONS: Readonly<Record<JobStatus, readonly JobStatus[]>> = {
+  awaiting_upload: ['pending', 'failed', 'cancelled'],
+  pending: ['processing', 'chunking', 'cancelled'],
+  // processing -> processing: a worker re-claims a job whose previous worker
+  // died mid-extraction (its message came back after the visibility timeout).
+  processing: ['processing', 'completed', 'partial_success', 'failed', 'cancelled'],
+  chunking: ['aggregating', 'failed', 'cancelled'],
+  aggregating: ['completed', 'partial_success', 'failed'],
+  completed: [],
+  partial_success: [],
+  failed: [],
+  cancelled: [],
+};
+
+/** The statuses from which `to` may be reached: the condition of the write that moves a job there. */
+export const sourcesOf = (to: JobStatus): JobStatus[] =>
+  JOB_STATUSES.filter((from) => TRANSITIONS[from].includes(to));
+
+/** Where the page reservation of a job was taken from, so it can be settled or refunded. */
+export type QuotaRef = { kind: 'sandbox_key'; key_hash: string } | { kind: 'project'; project_id: string };
+
+export type DocumentRef = { kind: 'inline' } | { kind: 's3'; key: string };
+
+export interface WebhookTarget {
+  url: string;
+}
+
+export interface Job {
+  id: string;
+  project_id: string;
+  filename: string;
+  content_type: string | null;
+  size: number;
+  status: JobStatus;
+  document: DocumentRef;
+  webhook: WebhookTarget | null;
+  /** Pages reserved against the quota at submission. */
+  pages_reserved: number;
+  /** Pages the extraction counted; null until it finished. */
+  pages: number | null;
+  quota: QuotaRef | null;
+  error_message: string | null;
+  /** Claims by workers; more than one means a worker died and another took over. */
+  attempts: number;
+  created_at: number;
+  updated_at: number;
+  /** Unix seconds: DynamoDB TTL of the job record. */
+  expires_at: number;
+}
+
+/** How long job records and results live. */
+export const JOB_RETENTION_MS = 7 * 24 * 3600_000;
+export const RESULT_RETENTION_MS = 12 * 3600_000;

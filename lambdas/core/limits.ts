@@ -1,0 +1,23 @@
+// The numbers of SPEC.md section 8 and DESIGN.md section 3, in one place.
+
+const MB = 1_000_000;
+const HOUR = 3600_000;
+
+export const limits = {
+  /** Documents up to this size travel with the job message; larger ones are stored in S3. */
+  inlineDocumentBytes: 1 * MB,
+  /**
+   * File bytes one direct multipart request may carry: a Lambda request is at
+   * most 6 MB and API Gateway base64-encodes binary bodies (4/3 larger), so
+   * about 4.5 MB of file bytes is all that fits.
+   */
+  directUploadBytes: 4.5 * MB,
+  /** Whole request body, multipart framing included, before base64. */
+  directRequestBytes: 4.5 * MB + 64 * 1024,
+  maxFilesPerSubmission: 20,
+  sandboxPages: 50,
+  sandboxKeyLifetimeMs: 24 * HOUR,
+  sandboxKeysPerIp: 10,
+  sandboxWindowMs: 24 * HOUR,
+  minPollIntervalMs: 1000,
+} as const;

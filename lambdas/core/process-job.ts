@@ -1,0 +1,118 @@
+import { ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/types.ts';
+import { isTerminal, RESULT_RETENTION_MS, type Job } from './job.ts';
+import type { Blobs, Clock, ExtractionMessage, Store } from './ports.ts';
+
+export interface WorkerDeps {
+  store: Store;
+  blobs: Blobs;
+  clock: Clock;
+  extractor: { extract(input: ExtractInput): Promise<ExtractionResult> };
+  log?: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+export interface Delivery {
+  /** SQS ApproximateReceiveCount of this message, from 1. */
+  receiveCount: number;
+  /** The queue's redrive maxReceiveCount: the last delivery before the DLQ. */
+  maxReceiveCount: number;
+}
+
+export const resultKey = (projectId: string, jobId: string) => `results/${projectId}/${jobId}.json`;
+
+/**
+ * Runs one job to a terminal status. Safe to run twice for one message: a
+ * finished job is left alone, and every status change is conditional.
+ * Problems with the document fail the job; problems with our infrastructure
+ * throw, so SQS redelivers, until the last delivery, which fails the job
+ * rather than leaving it in `processing` behind a dead-lettered message.
+ */
+export async function processJob(
+  deps: WorkerDeps,
+  message: ExtractionMessage,
+  inlineDocument: Uint8Array | null,
+  delivery: Delivery,
+): Promise<void> {
+  const job = await deps.store.getJob(message.job_id);
+  if (!job || isTerminal(job.status)) return;
+
+  const claimed = await deps.store.transitionJob(
+    job.id,
+    'processing',
+    { attempts: job.attempts + 1, updated_at: deps.clock.now() },
+    ['pending', 'processing'],
+  );
+  if (!claimed) return; // cancelled or finished between the read and the claim
+
+  try {
+    await extractAndFinish(deps, claimed, inlineDocument);
+  } catch (error) {
+    if (delivery.receiveCount < delivery.maxReceiveCount) throw error;
+    deps.log?.('giving up on job after last delivery', { job_id: job.id, error: String(error) });
+    await fail(deps, claimed, `Extraction failed after ${delivery.receiveCount} attempts because of an internal error. Submit the file again.`);
+  }
+}
+
+async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint8Array | null): Promise<void> {
+  const bytes = inlineDocument ?? (job.document.kind === 's3' ? await deps.blobs.get(job.document.key) : null);
+  if (!bytes) return fail(deps, job, 'The uploaded document could not be found (it may have expired). Submit the file again.');
+
+  let result: ExtractionResult;
+  try {
+    result = await deps.extractor.extract({ bytes, filename: job.filename, contentType: job.content_type });
+  } catch (error) {
+    if (error instanceof ExtractionError) return fail(deps, job, error.message);
+    throw error;
+  }
+
+  // Pages are charged as extracted. A shortfall (the cheap count at
+  // submission was low) is taken before the job completes, so the quota can
+  // refuse it; an over-reservation is refunded by the one worker whose
+  // conditional write completed the job, so a redelivery cannot refund twice.
+  const pages = result.metadata.pages;
+  const shortfall = job.quota ? pages - job.pages_reserved : 0;
+  if (shortfall > 0 && (await deps.store.reservePages(job.quota!, shortfall)) === 'insufficient') {
+    return fail(
+      deps,
+      job,
+      `The document has ${pages} pages but ${job.pages_reserved} were reserved at submission, and the quota has no room for the rest.`,
+    );
+  }
+
+  const now = deps.clock.now();
+  const body = Buffer.from(JSON.stringify(result));
+  const key = resultKey(job.project_id, job.id);
+  await deps.blobs.put(key, body, 'application/json');
+  await deps.store.putResultRef({
+    project_id: job.project_id,
+    job_id: job.id,
+    key,
+    size: body.byteLength,
+    expires_at: Math.floor((now + RESULT_RETENTION_MS) / 1000),
+  });
+  const completed = await deps.store.transitionJob(
+    job.id,
+    'completed',
+    { pages, pages_reserved: job.quota ? pages : 0, updated_at: now },
+    ['processing'],
+  );
+  if (job.quota && completed && shortfall < 0) await deps.store.refundPages(job.quota, -shortfall);
+  if (job.quota && !completed && shortfall > 0) await deps.store.refundPages(job.quota, shortfall);
+  await discardDocument(deps, job);
+}
+
+/** A failed job costs nothing: its reserved pages go back to the quota. */
+async function fail(deps: WorkerDeps, job: Job, message: string): Promise<void> {
+  const failed = await deps.store.transitionJob(job.id, 'failed', {
+    error_message: message,
+    pages_reserved: 0,
+    updated_at: deps.clock.now(),
+  });
+  if (failed && job.quota && job.pages_reserved > 0) await deps.store.refundPages(job.quota, job.pages_reserved);
+  await discardDocument(deps, job);
+}
+
+async function discardDocument(deps: WorkerDeps, job: Job): Promise<void> {
+  if (job.document.kind !== 's3') return;
+  // The document is only needed until the job ends; the bucket's lifecycle rule catches anything this misses.
+  await deps.blobs.delete(job.document.key).catch((error) => deps.log?.('could not delete document', { key: job.document, error: String(error) }));
+}

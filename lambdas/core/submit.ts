@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { Principal } from './auth.ts';
+import { ApiError } from './errors.ts';
+import { JOB_RETENTION_MS, type Job } from './job.ts';
+import { limits } from './limits.ts';
+import type { Blobs, Clock, ExtractionQueue, Store } from './ports.ts';
+import type { Submission, Upload } from './submission-form.ts';
+
+export interface SubmitDeps {
+  store: Store;
+  blobs: Blobs;
+  queue: ExtractionQueue;
+  clock: Clock;
+  /** Cheap page count used to reserve quota before any job exists. */
+  countPages: (upload: Upload) => number;
+}
+
+export interface Accepted {
+  job_ids: string[];
+  status: 'pending';
+}
+
+const documentKey = (projectId: string, jobId: string) => `documents/${projectId}/${jobId}`;
+
+/**
+ * Reserves the pages of every file with one conditional write, then creates
+ * one job per file and queues it. A failure after the reservation gives the
+ * pages back, so nothing is charged for jobs that never ran.
+ */
+export async function submitJobs(deps: SubmitDeps, principal: Principal, submission: Submission): Promise<Accepted> {
+  const now = deps.clock.now();
+  const pages = submission.files.map((file) => Math.max(1, deps.countPages(file)));
+  const totalPages = pages.reduce((a, b) => a + b, 0);
+
+  const reservation = await deps.store.reservePages(principal.quota, totalPages);
+  if (reservation === 'insufficient') {
+    throw new ApiError(
+      429,
+      'quota_exceeded',
+      `This submission needs ${totalPages} page(s) and the ${principal.tier === 'sandbox' ? 'sandbox key' : 'project'} ` +
+        `has fewer left. ${principal.tier === 'sandbox' ? 'Sandbox keys carry 50 pages; use a live key for more.' : 'Raise the project quota or submit fewer pages.'}`,
+    );
+  }
+  const quota = reservation === 'reserved' ? principal.quota : null;
+
+  const jobs: Job[] = submission.files.map((file, i) => {
+    const id = randomUUID();
+    const inline = file.bytes.byteLength <= limits.inlineDocumentBytes;
+    return {
+      id,
+      project_id: principal.project_id,
+      filename: file.filename,
+      content_type: file.contentType,
+      size: file.bytes.byteLength,
+      status: 'pending',
+      document: inline ? { kind: 'inline' } : { kind: 's3', key: documentKey(principal.project_id, id) },
+      webhook: submission.webhook,
+      pages_reserved: quota ? pages[i]! : 0,
+      pages: null,
+      quota,
+      error_message: null,
+      attempts: 0,
+      created_at: now,
+      updated_at: now,
+      expires_at: Math.floor((now + JOB_RETENTION_MS) / 1000),
+    };
+  });
+
+  try {
+    await Promise.all(
+      jobs.map((job, i) => (job.document.kind === 's3' ? deps.blobs.put(job.document.key, submission.files[i]!.bytes) : undefined)),
+    );
+    await deps.store.putJobs(jobs);
+  } catch (error) {
+    if (quota) await deps.store.refundPages(quota, totalPages);
+    throw error;
+  }
+
+  const sent = await Promise.allSettled(
+    jobs.map((job, i) =>
+      deps.queue.send(
+        { job_id: job.id, project_id: job.project_id },
+        job.document.kind === 'inline' ? submission.files[i]!.bytes : null,
+      ),
+    ),
+  );
+  const unsent = jobs.filter((_, i) => sent[i]!.status === 'rejected');
+  for (const job of unsent) {
+    // The job exists but no worker will ever see it: fail it visibly instead of leaving it pending.
+    await deps.store.transitionJob(job.id, 'failed', {
+      error_message: 'The job could not be queued for extraction. Submit the file again.',
+      updated_at: deps.clock.now(),
+    });
+    if (quota) await deps.store.refundPages(quota, job.pages_reserved);
+  }
+  if (unsent.length === jobs.length) {
+    throw new ApiError(503, 'internal_error', 'The extraction queue is unavailable. Retry the submission in a few seconds.');
+  }
+  return { job_ids: jobs.map((job) => job.id), status: 'pending' };
+}

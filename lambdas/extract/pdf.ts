@@ -1,0 +1,160 @@
+// PDF: the text layer and the document info, with pdf.js. pdf.js is loaded on
+// the first PDF only, so text-only callers never pay for it.
+
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
+import { ExtractionError, type FormatOutput } from './types.ts';
+
+/** Larger PDFs are refused before any text is extracted. */
+export const MAX_PDF_PAGES = 5000;
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+let pdfjsPromise: Promise<PdfJs> | undefined;
+
+function loadPdfJs(): Promise<PdfJs> {
+  pdfjsPromise ??= (async () => {
+    // With the worker module on globalThis, pdf.js runs its worker in this thread
+    // (we are already inside an isolated worker) and a bundler can follow the import.
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+    return import('pdfjs-dist/legacy/build/pdf.mjs');
+  })();
+  return pdfjsPromise;
+}
+
+/** pdf.js's CMaps (needed for text in CJK fonts) when pdfjs-dist is on disk; a bundle may not ship them. */
+function dataDirs(): { cMapUrl?: string; cMapPacked?: boolean; standardFontDataUrl?: string } {
+  try {
+    // import.meta.resolve, not createRequire: a bundle banner often declares createRequire itself.
+    const root = dirname(fileURLToPath(import.meta.resolve('pdfjs-dist/package.json')));
+    const cmaps = join(root, 'cmaps') + '/';
+    const fonts = join(root, 'standard_fonts') + '/';
+    return {
+      ...(existsSync(cmaps) ? { cMapUrl: cmaps, cMapPacked: true } : {}),
+      ...(existsSync(fonts) ? { standardFontDataUrl: fonts } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+export async function extractPdf(bytes: Uint8Array): Promise<FormatOutput> {
+  const pdfjs = await loadPdfJs();
+  const task = pdfjs.getDocument({
+    data: bytes,
+    isEvalSupported: false, // CVE-2024-4367: no font code compiled from the document
+    disableFontFace: true,
+    useSystemFonts: false,
+    stopAtErrors: false,
+    useWorkerFetch: false,
+    disableAutoFetch: true,
+    disableStream: true,
+    disableRange: true,
+    enableXfa: false,
+    isOffscreenCanvasSupported: false,
+    isImageDecoderSupported: false,
+    verbosity: 0,
+    ...dataDirs(),
+  });
+  try {
+    const doc = await task.promise.catch((err: unknown) => {
+      throw openError(err);
+    });
+    if (doc.numPages > MAX_PDF_PAGES) {
+      throw new ExtractionError(
+        'too_many_pages',
+        `The PDF has ${doc.numPages.toLocaleString('en-US')} pages; the limit is ${MAX_PDF_PAGES.toLocaleString('en-US')}.`,
+      );
+    }
+    const { info } = (await doc.getMetadata().catch(() => ({ info: {} }))) as { info: Record<string, unknown> };
+    const pages: string[] = [];
+    let unreadable = 0;
+    let firstError = '';
+    for (let n = 1; n <= doc.numPages; n++) {
+      try {
+        const page = await doc.getPage(n);
+        pages.push(pageText((await page.getTextContent()).items));
+        page.cleanup();
+      } catch (err) {
+        // A damaged page costs its own text, not the document's.
+        unreadable++;
+        firstError ||= messageOf(err);
+        pages.push('');
+      }
+    }
+    if (unreadable === doc.numPages) throw new ExtractionError('corrupt_file', `The PDF could not be read: ${firstError}`);
+    return {
+      pages,
+      pageSeparator: '\n\n',
+      metadata: {
+        title: infoString(info.Title),
+        author: infoString(info.Author),
+        subject: infoString(info.Subject),
+        keywords: infoString(info.Keywords),
+        creator: infoString(info.Creator),
+        producer: infoString(info.Producer),
+        created_at: parsePdfDate(info.CreationDate),
+        modified_at: parsePdfDate(info.ModDate),
+        ocr_pages: [],
+      },
+    };
+  } finally {
+    await task.destroy();
+  }
+}
+
+function openError(err: unknown): ExtractionError {
+  const name = (err as { name?: string } | null)?.name;
+  if (name === 'PasswordException') {
+    return new ExtractionError('encrypted_file', 'The PDF is password-protected; remove the password and resubmit.');
+  }
+  return new ExtractionError('corrupt_file', `The PDF could not be read: ${messageOf(err)}`);
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Items in content-stream order; a new line on pdf.js's end-of-line mark or when the baseline moves. */
+export function pageText(items: ReadonlyArray<TextItem | object>): string {
+  let out = '';
+  let lastY: number | null = null;
+  let atLineStart = true;
+  for (const item of items) {
+    if (!('str' in item)) continue;
+    const y = item.transform[5] as number;
+    if (!atLineStart && lastY !== null && Math.abs(y - lastY) > Math.max(1, item.height / 2)) out += '\n';
+    out += item.str;
+    atLineStart = false;
+    if (item.str !== '' || item.hasEOL) lastY = y;
+    if (item.hasEOL) {
+      out += '\n';
+      atLineStart = true;
+    }
+  }
+  return out.replace(/[ \t]+$/gm, '').trimEnd();
+}
+
+function infoString(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  // Some producers pad with NULs or spaces.
+  const s = value.replace(/\0/g, '').trim();
+  return s === '' ? null : s;
+}
+
+const PDF_DATE = /^\s*(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:([Zz+-])(?:(\d{2})'?(?:(\d{2})'?)?)?)?/;
+
+/** PDF date (D:YYYYMMDDHHmmSSOHH'mm', trailing parts optional) to ISO 8601 in UTC. */
+export function parsePdfDate(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const m = PDF_DATE.exec(value);
+  if (!m) return null;
+  const [year, month = 1, day = 1, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((p) => (p === undefined ? undefined : Number(p)));
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return null;
+  const sign = m[7] === '+' ? 1 : m[7] === '-' ? -1 : 0;
+  const offsetMinutes = sign * (Number(m[8] ?? 0) * 60 + Number(m[9] ?? 0));
+  const ms = Date.UTC(year!, month - 1, day, hour, minute, second) - offsetMinutes * 60_000;
+  const date = new Date(ms);
+  return Number.isNaN(ms) ? null : date.toISOString().replace('.000Z', 'Z');
+}

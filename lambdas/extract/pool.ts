@@ -1,0 +1,243 @@
+// An isolated pool of extraction workers. Every upload is hostile: a parser
+// that hangs or blows up its heap costs one job and one worker thread, never
+// the process. The time limit is enforced from outside (the worker is
+// terminated), the memory cap by V8's resource limits.
+//
+// This module is also the worker's entry: a worker loads this same file
+// (import.meta.url), which works under tsx, vitest and an esbuild bundle alike.
+// Its top-level imports stay light because every worker loads them.
+
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { ExtractionError, type ExtractionErrorCode, type ExtractInput, type ExtractionResult } from './types.ts';
+
+export interface Extractor {
+  /** The buffer behind `input.bytes` is transferred to the worker (detached here) when the view covers all of it. */
+  extract(input: ExtractInput): Promise<ExtractionResult>;
+  close(): Promise<void>;
+}
+
+export interface ExtractorPoolOptions {
+  /** Workers running at once; further jobs queue. */
+  size: number;
+  /** Wall-clock limit per job, from when a ready worker receives it. */
+  timeoutMs: number;
+  /** V8 old-generation heap limit per worker. */
+  maxMemoryMb: number;
+  /** Tests only: lets the filenames in FAULTS make the worker misbehave. */
+  testFaults?: boolean;
+}
+
+interface WorkerData {
+  docexExtractWorker: true;
+  testFaults: boolean;
+}
+
+type Request = { id: number; bytes: Uint8Array; filename: string; contentType: string | null };
+type Reply =
+  | { type: 'ready' }
+  | { type: 'done'; id: number; result: ExtractionResult }
+  | { type: 'failed'; id: number; code: ExtractionErrorCode | null; message: string };
+
+interface Job {
+  id: number;
+  input: ExtractInput;
+  resolve(result: ExtractionResult): void;
+  reject(err: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  dead: boolean;
+  job: Job | null;
+  timer: NodeJS.Timeout | null;
+}
+
+export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
+  const slots = new Set<Slot>();
+  const queue: Job[] = [];
+  let closed = false;
+  let nextId = 1;
+
+  function spawn(): void {
+    const data: WorkerData = { docexExtractWorker: true, testFaults: opts.testFaults === true };
+    const self = import.meta.url;
+    const typescript = self.endsWith('.ts');
+    const worker = new Worker(typescript ? tsxBootstrap(self) : new URL(self), {
+      eval: typescript,
+      workerData: data,
+      resourceLimits: { maxOldGenerationSizeMb: opts.maxMemoryMb },
+    });
+    const slot: Slot = { worker, ready: false, dead: false, job: null, timer: null };
+    slots.add(slot);
+    worker.unref();
+    worker.on('message', (msg: Reply) => onMessage(slot, msg));
+    worker.on('error', (err) => onDeath(slot, err));
+    worker.on('exit', (code) => onDeath(slot, null, code));
+  }
+
+  function onMessage(slot: Slot, msg: Reply): void {
+    if (slot.dead) return;
+    if (msg.type === 'ready') {
+      slot.ready = true;
+      return pump();
+    }
+    const job = slot.job;
+    if (!job || job.id !== msg.id) return;
+    release(slot);
+    if (msg.type === 'done') job.resolve(msg.result);
+    else job.reject(workerError(msg.code, msg.message));
+    pump();
+  }
+
+  function onDeath(slot: Slot, err: Error | null, exitCode?: number): void {
+    if (slot.dead) return;
+    slot.dead = true;
+    slots.delete(slot);
+    const job = slot.job;
+    release(slot);
+    if (job) {
+      job.reject(
+        (err as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new ExtractionError('out_of_memory', `Extraction needed more than ${opts.maxMemoryMb} MB of memory; the document may be malformed or too complex.`)
+          : workerError(null, err?.message ?? `the extraction worker stopped (exit code ${exitCode})`),
+      );
+    } else if (!slot.ready && !closed) {
+      // A worker that cannot even start (a broken deployment) would fail the same way
+      // again: fail what is waiting, as an infrastructure error, instead of respawning.
+      const reason = new Error(`The extraction worker failed to start: ${err?.message ?? `exit code ${exitCode}`}`);
+      for (const waiting of queue.splice(0)) waiting.reject(reason);
+      return;
+    }
+    pump();
+  }
+
+  function release(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.job = null;
+    if (!slot.dead) slot.worker.unref();
+  }
+
+  function assign(slot: Slot, job: Job): void {
+    slot.job = job;
+    slot.worker.ref();
+    slot.timer = setTimeout(() => {
+      slot.dead = true;
+      slots.delete(slot);
+      release(slot);
+      void slot.worker.terminate().catch(() => {});
+      job.reject(
+        new ExtractionError(
+          'timeout',
+          `Extraction took longer than ${opts.timeoutMs / 1000} s; the document may be malformed or too complex.`,
+        ),
+      );
+      pump();
+    }, opts.timeoutMs);
+    post(slot.worker, job);
+  }
+
+  function pump(): void {
+    while (!closed && queue.length > 0) {
+      const idle = [...slots].find((s) => s.ready && !s.job);
+      if (idle) {
+        assign(idle, queue.shift()!);
+        continue;
+      }
+      const starting = [...slots].filter((s) => !s.ready).length;
+      if (slots.size >= opts.size || starting >= queue.length) return;
+      spawn();
+    }
+  }
+
+  return {
+    extract(input) {
+      if (closed) return Promise.reject(new Error('The extractor pool is closed.'));
+      return new Promise<ExtractionResult>((resolve, reject) => {
+        queue.push({ id: nextId++, input, resolve, reject });
+        pump();
+      });
+    },
+    async close() {
+      closed = true;
+      const reason = new Error('The extractor pool was closed.');
+      for (const job of queue.splice(0)) job.reject(reason);
+      const live = [...slots];
+      for (const slot of live) {
+        slot.dead = true;
+        slot.job?.reject(reason);
+        release(slot);
+      }
+      slots.clear();
+      await Promise.all(live.map((s) => s.worker.terminate().catch(() => {})));
+    },
+  };
+}
+
+/**
+ * Bundled or compiled, a worker loads this very file. Unbundled TypeScript
+ * (tsx, vitest) needs tsx's loader in the worker, and under Node 20 tsx
+ * registers itself only on the main thread (`--import tsx` in execArgv does
+ * not reach a worker), so this bootstrap registers it, then loads the file.
+ */
+function tsxBootstrap(self: string): string {
+  const tsx = import.meta.resolve('tsx/esm/api');
+  return `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(self)}); });`;
+}
+
+/** Sends the job, moving the bytes rather than copying them when the view owns its whole buffer. */
+function post(worker: Worker, job: Job): void {
+  const { bytes, filename, contentType } = job.input;
+  const whole = bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  const request = (b: Uint8Array): Request => ({ id: job.id, bytes: b, filename, contentType: contentType ?? null });
+  if (whole) {
+    try {
+      worker.postMessage(request(bytes), [bytes.buffer as ArrayBuffer]);
+      return;
+    } catch {
+      // Some buffers (Node's shared Buffer pool) refuse transfer: copy instead.
+    }
+  }
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  worker.postMessage(request(copy), [copy.buffer]);
+}
+
+function workerError(code: ExtractionErrorCode | null, message: string): ExtractionError {
+  return code ? new ExtractionError(code, message) : new ExtractionError('corrupt_file', `Could not read the document: ${message}`);
+}
+
+// ---- Worker side ----------------------------------------------------------
+
+/** Test-only misbehaviour, keyed by filename (enabled by ExtractorPoolOptions.testFaults). */
+const FAULTS: Record<string, () => unknown> = {
+  'docex-fault:throw': () => {
+    throw new TypeError('simulated parser bug');
+  },
+  'docex-fault:oom': () => {
+    const hoard: number[][] = [];
+    for (;;) hoard.push(new Array(1e6).fill(1.5));
+  },
+};
+
+async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData): Promise<void> {
+  const { extract } = await import('./index.ts');
+  port.on('message', async (req: Request) => {
+    try {
+      const fault = data.testFaults ? FAULTS[req.filename] : undefined;
+      if (fault) fault();
+      const result = await extract({ bytes: req.bytes, filename: req.filename, contentType: req.contentType });
+      port.postMessage({ type: 'done', id: req.id, result } satisfies Reply);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const code = err instanceof ExtractionError ? err.code : null;
+      port.postMessage({ type: 'failed', id: req.id, code, message } satisfies Reply);
+    }
+  });
+  port.postMessage({ type: 'ready' } satisfies Reply);
+}
+
+if (!isMainThread && parentPort && (workerData as Partial<WorkerData> | null)?.docexExtractWorker) {
+  void runWorker(parentPort, workerData as WorkerData);
+}

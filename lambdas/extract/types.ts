@@ -1,0 +1,96 @@
+// The shapes of an extraction result. These are the public contract of
+// `result` in GET /v1/jobs/{id}; the README documents them field by field.
+
+export interface ExtractInput {
+  bytes: Uint8Array;
+  filename: string;
+  /** The content type the client sent with the file part, if any. Detection does not trust it. */
+  contentType?: string | null;
+}
+
+export interface DocumentMetadata {
+  /** Short format name: "pdf", "text", "markdown". */
+  format: string;
+  mime_type: string;
+  /** Pages counted the same way as for the page quota (see page-count.ts). */
+  pages: number;
+  title?: string | null;
+  author?: string | null;
+  subject?: string | null;
+  keywords?: string | null;
+  creator?: string | null;
+  producer?: string | null;
+  /** ISO 8601, when the format records it. */
+  created_at?: string | null;
+  modified_at?: string | null;
+  /** For text formats: the character encoding that was detected. */
+  encoding?: string | null;
+  char_count: number;
+  word_count: number;
+  /** 1-based numbers of the pages whose text came from OCR. */
+  ocr_pages: number[];
+}
+
+export interface Table {
+  page?: number;
+  sheet?: string;
+  rows: string[][];
+  markdown: string;
+}
+
+export interface Chunk {
+  index: number;
+  text: string;
+  page_start: number;
+  page_end: number;
+  /** Offsets into `content`, end exclusive. */
+  char_start: number;
+  char_end: number;
+}
+
+export interface ExtractionResult {
+  content: string;
+  metadata: DocumentMetadata;
+  tables: Table[];
+  chunks: Chunk[];
+}
+
+export type ExtractionErrorCode =
+  | 'empty_file'
+  | 'unsupported_format'
+  | 'corrupt_file'
+  | 'encrypted_file'
+  | 'too_many_pages'
+  | 'timeout'
+  | 'out_of_memory';
+
+/**
+ * A problem with the document itself. The job fails with this message; it is
+ * never retried, because the same bytes would fail the same way.
+ */
+export class ExtractionError extends Error {
+  constructor(
+    readonly code: ExtractionErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ExtractionError';
+  }
+}
+
+/**
+ * What a format module hands the dispatcher: its text page by page (the
+ * dispatcher joins it into `content` and cuts chunks on page boundaries) and
+ * what it knows about the document.
+ */
+export interface FormatOutput {
+  pages: string[];
+  /** Joins `pages` into `content`. */
+  pageSeparator: string;
+  metadata: Partial<
+    Pick<
+      DocumentMetadata,
+      'title' | 'author' | 'subject' | 'keywords' | 'creator' | 'producer' | 'created_at' | 'modified_at' | 'encoding' | 'ocr_pages'
+    >
+  >;
+}

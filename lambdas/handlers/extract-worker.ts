@@ -1,0 +1,58 @@
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { functions, queues } from '../../lib/wiring.ts';
+import { awsBlobs, awsStore, onColdStart } from '../adapters/aws-deps.ts';
+import { DOCUMENT_ATTRIBUTE } from '../adapters/sqs-extraction-queue.ts';
+import { processJob, type WorkerDeps } from '../core/process-job.ts';
+import { systemClock, type ExtractionMessage } from '../core/ports.ts';
+import { createExtractorPool } from '../extract/pool.ts';
+
+const log = (message: string, fields: Record<string, unknown> = {}) => console.log(JSON.stringify({ message, ...fields }));
+
+function parseMessage(record: SQSRecord): ExtractionMessage | null {
+  try {
+    const body = JSON.parse(record.body) as Partial<ExtractionMessage>;
+    return typeof body.job_id === 'string' && typeof body.project_id === 'string' ? { job_id: body.job_id, project_id: body.project_id } : null;
+  } catch {
+    return null;
+  }
+}
+
+const inlineDocument = (record: SQSRecord) => {
+  const value = record.messageAttributes[DOCUMENT_ATTRIBUTE]?.binaryValue;
+  return value ? Buffer.from(value, 'base64') : null;
+};
+
+/** SQS consumer of the extraction queue, reporting partial batch failures so only failed records come back. */
+export const makeHandler = (deps: WorkerDeps & { maxReceiveCount: number }) =>
+  async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const failed: string[] = [];
+    await Promise.all(
+      event.Records.map(async (record) => {
+        const message = parseMessage(record);
+        // A body that is not ours can never succeed: drop it rather than cycle it to the DLQ.
+        if (!message) return log('dropping malformed extraction message', { messageId: record.messageId });
+        const receiveCount = Number(record.attributes.ApproximateReceiveCount);
+        try {
+          await processJob(deps, message, inlineDocument(record), { receiveCount, maxReceiveCount: deps.maxReceiveCount });
+        } catch (error) {
+          log('extraction attempt failed; SQS will redeliver', { job_id: message.job_id, receiveCount, error: String(error) });
+          failed.push(record.messageId);
+        }
+      }),
+    );
+    return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
+  };
+
+const spec = functions['extract-worker'];
+export const handler = onColdStart(() =>
+  makeHandler({
+    store: awsStore(),
+    blobs: awsBlobs(),
+    clock: systemClock,
+    // One isolated worker thread per container: the parser can be killed on a
+    // deadline below the Lambda timeout, so the job fails cleanly instead of timing out the function.
+    extractor: createExtractorPool({ size: 1, timeoutMs: (spec.timeoutSeconds - 20) * 1000, maxMemoryMb: Math.floor(spec.memoryMb * 0.7) }),
+    log,
+    maxReceiveCount: queues.extraction.maxReceiveCount,
+  }),
+);

@@ -1,0 +1,27 @@
+import { awsBlobs, awsExtractionQueue, awsStore, onColdStart } from '../adapters/aws-deps.ts';
+import { authenticate } from '../core/auth.ts';
+import { header, requestBody, route, sourceIp } from '../core/http.ts';
+import { systemClock } from '../core/ports.ts';
+import { parseSubmission } from '../core/submission-form.ts';
+import { submitJobs, type SubmitDeps } from '../core/submit.ts';
+import type { WebhookUrlPolicy } from '../core/webhook-target.ts';
+import { countPages } from '../extract/page-count.ts';
+
+/** POST /v1/extract: one job per file part, pages reserved first. */
+export const makeHandler = (deps: SubmitDeps & { webhookPolicy: WebhookUrlPolicy }) =>
+  route(async (event) => {
+    const principal = await authenticate(deps.store, header(event, 'authorization'), sourceIp(event), deps.clock.now());
+    const submission = await parseSubmission(requestBody(event), header(event, 'content-type'), deps.webhookPolicy);
+    return { status: 202, body: await submitJobs(deps, principal, submission) };
+  });
+
+export const handler = onColdStart(() =>
+  makeHandler({
+    store: awsStore(),
+    blobs: awsBlobs(),
+    queue: awsExtractionQueue(),
+    clock: systemClock,
+    countPages: (upload) => countPages({ bytes: upload.bytes, filename: upload.filename, contentType: upload.contentType }),
+    webhookPolicy: { allowLoopbackHttp: false },
+  }),
+);

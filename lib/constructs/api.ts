@@ -1,0 +1,73 @@
+import { LambdaIntegration, ResponseType, RestApi } from 'aws-cdk-lib/aws-apigateway';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import type { ErrorCode } from '../../lambdas/core/errors.ts';
+import { routes, type FunctionName } from '../wiring.ts';
+
+export interface ApiProps {
+  functions: Record<FunctionName, IFunction>;
+}
+
+const body = (error: ErrorCode, message: string) => JSON.stringify({ error, message });
+
+// Answers API Gateway gives before (or instead of) reaching a handler, in the
+// same { error, message } shape the handlers use.
+const gatewayResponses: { type: ResponseType; statusCode?: string; template: string; headers?: Record<string, string> }[] = [
+  {
+    type: ResponseType.REQUEST_TOO_LARGE,
+    statusCode: '413',
+    template: body('payload_too_large', 'Files over 4.5 MB cannot be sent inline: create an upload with POST /v1/uploads and PUT the file to the returned URL.'),
+  },
+  {
+    type: ResponseType.THROTTLED,
+    statusCode: '429',
+    template: body('rate_limited', 'Too many requests; wait a second and retry.'),
+    headers: { 'Retry-After': "'1'" },
+  },
+  // An unknown path or method: API Gateway calls it a missing token (403), callers mean 404.
+  {
+    type: ResponseType.MISSING_AUTHENTICATION_TOKEN,
+    statusCode: '404',
+    template: body('not_found', 'No such route; the API lives under /v1 (see the API reference).'),
+  },
+  { type: ResponseType.DEFAULT_4XX, template: '{"error":"invalid_request","message":$context.error.messageString}' },
+  { type: ResponseType.DEFAULT_5XX, template: body('internal_error', 'The service failed to answer; retry in a moment.') },
+];
+
+/**
+ * The REST front door. Auth is the handlers' job (Bearer keys live in our table),
+ * so methods carry no API Gateway authorizer.
+ */
+export class Api extends Construct {
+  readonly restApi: RestApi;
+
+  constructor(scope: Construct, id: string, { functions }: ApiProps) {
+    super(scope, id);
+    this.restApi = new RestApi(this, 'RestApi', {
+      restApiName: 'docex',
+      // Without these API Gateway would pass uploads as UTF-8 text and corrupt the bytes.
+      binaryMediaTypes: ['multipart/form-data', 'application/octet-stream'],
+      cloudWatchRole: false,
+      deployOptions: { stageName: 'prod', throttlingRateLimit: 50, throttlingBurstLimit: 100 },
+    });
+    // RestApi always adds an 'Endpoint' output; the stack's ApiUrl is the one to read.
+    this.restApi.node.tryRemoveChild('Endpoint');
+
+    for (const route of routes) {
+      this.restApi.root.resourceForPath(route.path).addMethod(
+        route.method,
+        // No permission for the console's test-invoke: one resource-policy entry per route, not two.
+        new LambdaIntegration(functions[route.fn], { allowTestInvoke: false }),
+      );
+    }
+
+    for (const r of gatewayResponses) {
+      this.restApi.addGatewayResponse(`Gateway${r.type.responseType}`, {
+        type: r.type,
+        statusCode: r.statusCode,
+        responseHeaders: r.headers,
+        templates: { 'application/json': r.template },
+      });
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { Api } from './constructs/api.ts';
+import { ExtractionPipeline } from './constructs/extraction-pipeline.ts';
+import { Functions } from './constructs/functions.ts';
+import { pascal } from './constructs/naming.ts';
+import { Storage } from './constructs/storage.ts';
+import type { QueueName } from './wiring.ts';
+
+/** docex in one stack: API Gateway -> handlers -> table, bucket and queues -> workers. */
+export class DocexStack extends Stack {
+  readonly storage: Storage;
+  readonly pipeline: ExtractionPipeline;
+  readonly functions: Functions;
+  readonly api: Api;
+
+  constructor(scope: Construct, id: string, props?: StackProps) {
+    super(scope, id, props);
+
+    this.storage = new Storage(this, 'Storage');
+    this.pipeline = new ExtractionPipeline(this, 'Pipeline');
+    this.functions = new Functions(this, 'Functions', {
+      table: this.storage.table,
+      bucket: this.storage.bucket,
+      queues: this.pipeline.queues,
+    });
+    this.pipeline.connectConsumers(this.functions.byName);
+    this.api = new Api(this, 'Api', { functions: this.functions.byName });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL; routes are under /v1' });
+    new CfnOutput(this, 'TableName', { value: this.storage.table.tableName });
+    new CfnOutput(this, 'BucketName', { value: this.storage.bucket.bucketName });
+    for (const name of Object.keys(this.pipeline.queues) as QueueName[]) {
+      new CfnOutput(this, `${pascal(name)}QueueUrl`, { value: this.pipeline.queues[name].queueUrl });
+      new CfnOutput(this, `${pascal(name)}DlqUrl`, { value: this.pipeline.deadLetterQueues[name].queueUrl });
+    }
+  }
+}

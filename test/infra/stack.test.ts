@@ -1,0 +1,320 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DocexStack } from '../../lib/docex-stack.ts';
+import { pascal } from '../../lib/constructs/naming.ts';
+import {
+  env,
+  functions,
+  queues,
+  routes,
+  tableSchema,
+  type FunctionName,
+  type FunctionSpec,
+  type QueueName,
+  type QueueSpec,
+} from '../../lib/wiring.ts';
+
+type Json = Record<string, any>;
+interface Resource {
+  Type: string;
+  Properties: Json;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+}
+
+const functionEntries = Object.entries(functions) as [FunctionName, FunctionSpec][];
+const queueEntries = Object.entries(queues) as [QueueName, QueueSpec][];
+
+let outdir: string;
+let stack: DocexStack;
+let template: Template;
+let resources: Record<string, Resource>;
+
+beforeAll(() => {
+  // Same feature flags as `cdk synth`, so the template under test is the deployed one.
+  const { context } = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'));
+  outdir = mkdtempSync(join(tmpdir(), 'docex-cdk-'));
+  stack = new DocexStack(new App({ context, outdir }), 'Test');
+  template = Template.fromStack(stack);
+  resources = template.toJSON().Resources;
+});
+
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+// --- helpers -----------------------------------------------------------------
+
+const logicalId = (c: IConstruct) => stack.getLogicalId(c.node.defaultChild as CfnElement);
+const fnId = (name: FunctionName) => logicalId(stack.functions.byName[name]);
+const queueId = (name: QueueName) => logicalId(stack.pipeline.queues[name]);
+const dlqId = (name: QueueName) => logicalId(stack.pipeline.deadLetterQueues[name]);
+const tableId = () => logicalId(stack.storage.table);
+const bucketId = () => logicalId(stack.storage.bucket);
+const ref = (id: string) => ({ Ref: id });
+const arnOf = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
+
+const props = (id: string): Json => {
+  const r = resources[id];
+  if (!r) throw new Error(`no resource ${id}`);
+  return r.Properties;
+};
+const ofType = (type: string): [string, Json][] =>
+  Object.entries(resources)
+    .filter(([, r]) => r.Type === type)
+    .map(([id, r]) => [id, r.Properties ?? {}]);
+/** True when a CloudFormation value (a Join, a GetAtt...) mentions the resource. */
+const mentions = (value: unknown, id: string) => JSON.stringify(value).includes(`"${id}"`);
+const asList = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
+
+/** Full path of an API Gateway resource, walking ParentId up to the root. */
+function pathOf(resourceId: Json): string {
+  if (!resourceId.Ref) return ''; // the root: Fn::GetAtt RootResourceId
+  const r = props(resourceId.Ref);
+  return `${pathOf(r.ParentId)}/${r.PathPart}`;
+}
+
+/** Every statement of every policy in the template: role policies and resource policies alike. */
+function allStatements(): Json[] {
+  const docs = [
+    ...ofType('AWS::IAM::Policy').map(([, p]) => p.PolicyDocument),
+    ...ofType('AWS::IAM::Role').flatMap(([, p]) => (p.Policies ?? []).map((x: Json) => x.PolicyDocument)),
+    ...ofType('AWS::S3::BucketPolicy').map(([, p]) => p.PolicyDocument),
+    ...ofType('AWS::SQS::QueuePolicy').map(([, p]) => p.PolicyDocument),
+  ];
+  return docs.flatMap((d) => d.Statement);
+}
+
+/** Statements of the policies attached to a function's execution role. */
+function roleStatements(name: FunctionName): Json[] {
+  const roleId = props(fnId(name)).Role['Fn::GetAtt'][0];
+  return ofType('AWS::IAM::Policy')
+    .filter(([, p]) => p.Roles.some((r: Json) => r.Ref === roleId))
+    .flatMap(([, p]) => p.PolicyDocument.Statement);
+}
+const actionsOf = (statements: Json[]) => statements.flatMap((s) => asList(s.Action));
+
+function gatewayResponse(type: string): Json {
+  const found = ofType('AWS::ApiGateway::GatewayResponse').find(([, p]) => p.ResponseType === type);
+  if (!found) throw new Error(`no gateway response ${type}`);
+  return found[1];
+}
+
+// --- functions ---------------------------------------------------------------
+
+describe('functions', () => {
+  it('creates exactly one Lambda per wiring entry', () => {
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(functionEntries.length);
+  });
+
+  it.each(functionEntries)('%s: runtime, architecture, size and handler', (name, spec) => {
+    expect(props(fnId(name))).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      MemorySize: spec.memoryMb,
+      Timeout: spec.timeoutSeconds,
+      Handler: 'index.handler',
+    });
+    expect(props(fnId(name)).Description).toContain(spec.entry);
+  });
+
+  it.each(functionEntries)('%s: environment holds table, bucket and only its own queue URLs', (name, spec) => {
+    const queueUrls = Object.fromEntries((spec.uses.sendsTo ?? []).map((q) => [env.queueUrl(q), ref(queueId(q))]));
+    expect(props(fnId(name)).Environment.Variables).toEqual({
+      NODE_OPTIONS: '--enable-source-maps',
+      [env.table]: ref(tableId()),
+      [env.bucket]: ref(bucketId()),
+      ...queueUrls,
+    });
+  });
+
+  it.each(functionEntries)('%s: logs to its own group kept one month', (name) => {
+    const groupId = props(fnId(name)).LoggingConfig.LogGroup.Ref;
+    expect(props(groupId).RetentionInDays).toBe(30);
+  });
+
+  it.each(functionEntries)('%s: grants follow `uses`', (name, { uses }) => {
+    const statements = roleStatements(name);
+    const actions = actionsOf(statements);
+    expect(actions.includes('dynamodb:GetItem')).toBe(uses.table !== undefined);
+    expect(actions.includes('dynamodb:PutItem')).toBe(uses.table === 'readwrite');
+    expect(actions.includes('s3:GetObject*')).toBe(uses.bucket === 'read' || uses.bucket === 'readwrite');
+    expect(actions.includes('s3:PutObject')).toBe(uses.bucket === 'write' || uses.bucket === 'readwrite');
+
+    const sendTargets = statements.filter((s) => asList(s.Action).includes('sqs:SendMessage')).map((s) => s.Resource);
+    expect(sendTargets).toEqual((uses.sendsTo ?? []).map((q) => arnOf(queueId(q))));
+  });
+});
+
+// --- API ---------------------------------------------------------------------
+
+describe('api', () => {
+  it('is the docex REST API, passing uploads as binary', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      Name: 'docex',
+      BinaryMediaTypes: ['multipart/form-data', 'application/octet-stream'],
+    });
+  });
+
+  it('deploys stage prod with throttling', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'prod',
+      MethodSettings: [{ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 }],
+    });
+  });
+
+  it('has exactly the wiring routes', () => {
+    const methods = ofType('AWS::ApiGateway::Method').map(([, p]) => `${p.HttpMethod} ${pathOf(p.ResourceId)}`);
+    expect(methods.sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s integrates its function', (_label, route) => {
+    const method = ofType('AWS::ApiGateway::Method').find(
+      ([, p]) => p.HttpMethod === route.method && pathOf(p.ResourceId) === route.path,
+    )?.[1];
+    expect(method?.Integration).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
+    for (const [name] of functionEntries) {
+      expect(mentions(method?.Integration.Uri, fnId(name)), name).toBe(name === route.fn);
+    }
+    const invokers = ofType('AWS::Lambda::Permission').filter(
+      ([, p]) => p.Principal === 'apigateway.amazonaws.com' && mentions(p.FunctionName, fnId(route.fn)),
+    );
+    expect(invokers.length).toBeGreaterThan(0);
+  });
+
+  it('answers oversized bodies with payload_too_large pointing at the upload flow', () => {
+    const r = gatewayResponse('REQUEST_TOO_LARGE');
+    expect(r.StatusCode).toBe('413');
+    const body = JSON.parse(r.ResponseTemplates['application/json']);
+    expect(body.error).toBe('payload_too_large');
+    expect(body.message).toContain('POST /v1/uploads');
+  });
+
+  it.each([
+    ['THROTTLED', 'rate_limited'],
+    ['MISSING_AUTHENTICATION_TOKEN', 'not_found'],
+    ['DEFAULT_4XX', 'invalid_request'],
+    ['DEFAULT_5XX', 'internal_error'],
+  ])('%s answers the JSON error shape with %s', (type, code) => {
+    const template = gatewayResponse(type).ResponseTemplates['application/json'] as string;
+    expect(template).toMatch(new RegExp(`^\\{"error":"${code}","message":.+\\}$`));
+  });
+});
+
+// --- queues ------------------------------------------------------------------
+
+describe('queues', () => {
+  it.each(queueEntries)('%s: encrypted, visibility and retention from wiring', (name, spec) => {
+    expect(props(queueId(name))).toMatchObject({
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: spec.visibilityTimeoutSeconds,
+      MessageRetentionPeriod: spec.retentionDays * 86_400,
+      RedrivePolicy: { deadLetterTargetArn: arnOf(dlqId(name)), maxReceiveCount: spec.maxReceiveCount },
+    });
+    expect(props(dlqId(name))).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 86_400 });
+  });
+
+  it.each(queueEntries)('%s: TLS-only, queue and DLQ', (name) => {
+    for (const id of [queueId(name), dlqId(name)]) {
+      const [, policy] = ofType('AWS::SQS::QueuePolicy').find(([, p]) => p.Queues.some((q: Json) => q.Ref === id)) ?? [];
+      expect(policy?.PolicyDocument.Statement).toContainEqual(
+        expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      );
+    }
+  });
+
+  it.each(queueEntries)('%s: feeds its consumer, reporting partial batch failures', (name, spec) => {
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, p]) => mentions(p.EventSourceArn, queueId(name)));
+    expect(mappings).toHaveLength(1);
+    const mapping = mappings[0]![1];
+    expect(mapping).toMatchObject({
+      FunctionName: ref(fnId(spec.consumer)),
+      BatchSize: spec.batchSize,
+      ScalingConfig: { MaximumConcurrency: spec.maxConcurrency },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    // Against the deployed consumer's timeout, not wiring's arithmetic.
+    expect(props(queueId(name)).VisibilityTimeout).toBeGreaterThanOrEqual(6 * props(fnId(spec.consumer)).Timeout);
+  });
+});
+
+// --- storage -----------------------------------------------------------------
+
+describe('storage', () => {
+  it('table: keys, index, TTL, PITR, on-demand, retained', () => {
+    const { partitionKey, sortKey, ttlAttribute, indexes } = tableSchema;
+    expect(props(tableId())).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: partitionKey, KeyType: 'HASH' },
+        { AttributeName: sortKey, KeyType: 'RANGE' },
+      ],
+      TimeToLiveSpecification: { AttributeName: ttlAttribute, Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      GlobalSecondaryIndexes: indexes.map((i) => ({
+        IndexName: i.name,
+        KeySchema: [
+          { AttributeName: i.partitionKey, KeyType: 'HASH' },
+          { AttributeName: i.sortKey, KeyType: 'RANGE' },
+        ],
+      })),
+    });
+    expect(resources[tableId()]).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+
+  it('bucket: encrypted, private, retained, with expiring prefixes', () => {
+    expect(props(bucketId())).toMatchObject({
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+    });
+    const rules: Json[] = props(bucketId()).LifecycleConfiguration.Rules;
+    expect(rules).toContainEqual(expect.objectContaining({ Prefix: 'documents/', ExpirationInDays: 1, Status: 'Enabled' }));
+    expect(rules).toContainEqual(expect.objectContaining({ Prefix: 'results/', ExpirationInDays: 2, Status: 'Enabled' }));
+    expect(rules).toContainEqual(
+      expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
+    );
+    expect(resources[bucketId()]).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+
+  it('bucket: TLS-only policy', () => {
+    const [, policy] = ofType('AWS::S3::BucketPolicy').find(([, p]) => p.Bucket.Ref === bucketId()) ?? [];
+    expect(policy?.PolicyDocument.Statement).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
+  });
+});
+
+// --- IAM and outputs ---------------------------------------------------------
+
+describe('security', () => {
+  it('no Allow statement grants "*" or a whole service', () => {
+    // Deny statements (the TLS-only policies) may be broad: that is the safe direction.
+    const allowed = actionsOf(allStatements().filter((s) => s.Effect === 'Allow'));
+    expect(allowed.length).toBeGreaterThan(0);
+    expect(allowed.filter((a) => typeof a !== 'string' || a === '*' || /^[\w-]+:\*$/.test(a))).toEqual([]);
+  });
+});
+
+describe('outputs', () => {
+  it('names the API URL, table, bucket, and each queue with its DLQ', () => {
+    const outputs = template.toJSON().Outputs as Json;
+    expect(Object.keys(outputs).sort()).toEqual(
+      ['ApiUrl', 'TableName', 'BucketName', ...queueEntries.flatMap(([q]) => [`${pascal(q)}QueueUrl`, `${pascal(q)}DlqUrl`])].sort(),
+    );
+    expect(mentions(outputs.ApiUrl.Value, logicalId(stack.api.restApi.deploymentStage))).toBe(true);
+    expect(outputs.TableName.Value).toEqual(ref(tableId()));
+    expect(outputs.BucketName.Value).toEqual(ref(bucketId()));
+    for (const [q] of queueEntries) {
+      expect(outputs[`${pascal(q)}QueueUrl`].Value).toEqual(ref(queueId(q)));
+      expect(outputs[`${pascal(q)}DlqUrl`].Value).toEqual(ref(dlqId(q)));
+    }
+  });
+});

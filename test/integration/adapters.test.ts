@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { S3Blobs } from '../../lambdas/adapters/s3-blobs.ts';
+import { hashKey } from '../../lambdas/core/api-key.ts';
+import type { QuotaRef } from '../../lambdas/core/job.ts';
+import { blobClient, skipWithoutEndpoint, startBackend, storeClient, type Backend } from '../support/aws-backend.ts';
+import { makeJob } from '../support/jobs.ts';
+
+const skip = skipWithoutEndpoint();
+
+describe.skipIf(skip)('DynamoDB and S3 adapters', () => {
+  let backend: Backend;
+  let store: DynamoStore;
+  let blobs: S3Blobs;
+
+  beforeAll(async () => {
+    backend = await startBackend();
+    store = new DynamoStore(storeClient(backend), backend.table);
+    blobs = new S3Blobs(blobClient(backend), backend.bucket);
+  });
+  afterAll(async () => backend?.dispose());
+
+  async function sandboxKeyWith(pages: number): Promise<QuotaRef> {
+    const keyHash = hashKey(randomUUID());
+    await store.putApiKey({
+      key_hash: keyHash,
+      project_id: randomUUID(),
+      tier: 'sandbox',
+      created_at: Date.now(),
+      revoked_at: null,
+      ip: '198.51.100.7',
+      pages_remaining: pages,
+      expires_at: Math.floor(Date.now() / 1000) + 3600,
+    });
+    return { kind: 'sandbox_key', key_hash: keyHash };
+  }
+
+  it('walks a job pending -> processing -> completed with conditional writes', async () => {
+    const job = makeJob();
+    await store.putJobs([job]);
+    const processing = await store.transitionJob(job.id, 'processing', { attempts: 1 }, ['pending', 'processing']);
+    expect(processing).toMatchObject({ status: 'processing', attempts: 1, filename: job.filename });
+    const completed = await store.transitionJob(job.id, 'completed', { pages: 3 });
+    expect(completed).toMatchObject({ status: 'completed', pages: 3 });
+    expect(await store.getJob(job.id)).toMatchObject({ status: 'completed', pages: 3, document: { kind: 'inline' } });
+  });
+
+  it('never moves a finished job: a redelivered claim and a late failure both lose', async () => {
+    const job = makeJob({ status: 'completed' });
+    await store.putJobs([job]);
+    expect(await store.transitionJob(job.id, 'processing', {}, ['pending', 'processing'])).toBeNull();
+    expect(await store.transitionJob(job.id, 'failed', { error_message: 'late' })).toBeNull();
+    expect(await store.getJob(job.id)).toMatchObject({ status: 'completed', error_message: null });
+  });
+
+  it('refuses to create a job id twice', async () => {
+    const job = makeJob();
+    await store.putJobs([job]);
+    await expect(store.putJobs([job])).rejects.toThrow();
+  });
+
+  it('lets exactly 50 of 60 concurrent one-page reservations through a 50-page quota', async () => {
+    const quota = await sandboxKeyWith(50);
+    const outcomes = await Promise.all(Array.from({ length: 60 }, () => store.reservePages(quota, 1)));
+    expect(outcomes.filter((o) => o === 'reserved')).toHaveLength(50);
+    expect(outcomes.filter((o) => o === 'insufficient')).toHaveLength(10);
+    if (quota.kind !== 'sandbox_key') throw new Error('unreachable');
+    expect((await store.getApiKey(quota.key_hash))?.pages_remaining).toBe(0);
+  });
+
+  it('refunds pages back onto the quota', async () => {
+    const quota = await sandboxKeyWith(5);
+    expect(await store.reservePages(quota, 5)).toBe('reserved');
+    await store.refundPages(quota, 2);
+    expect(await store.reservePages(quota, 3)).toBe('insufficient');
+    expect(await store.reservePages(quota, 2)).toBe('reserved');
+  });
+
+  it('treats a project without a page quota as unlimited and one with a quota as bounded', async () => {
+    const unlimited = randomUUID();
+    await store.createProject({ id: unlimited, name: 'u', created_at: Date.now() }, liveKey(unlimited));
+    expect(await store.reservePages({ kind: 'project', project_id: unlimited }, 10_000)).toBe('unlimited');
+    const bounded = randomUUID();
+    await store.createProject({ id: bounded, name: 'b', created_at: Date.now(), pages_remaining: 3 }, liveKey(bounded));
+    expect(await store.reservePages({ kind: 'project', project_id: bounded }, 4)).toBe('insufficient');
+    expect(await store.reservePages({ kind: 'project', project_id: bounded }, 3)).toBe('reserved');
+  });
+
+  it('issues at most 10 sandbox keys per IP in a window, even when asked concurrently', async () => {
+    const ip = `203.0.113.${Math.floor(Math.random() * 250)}-${randomUUID().slice(0, 4)}`;
+    const now = Date.now();
+    const gates = await Promise.all(Array.from({ length: 12 }, () => store.claimSandboxIssue(ip, now, 86_400_000, 10)));
+    expect(gates.filter((g) => g.ok)).toHaveLength(10);
+    const refused = gates.find((g) => !g.ok);
+    expect(refused && !refused.ok && refused.retryAfterMs).toBeGreaterThan(86_000_000);
+    expect((await store.claimSandboxIssue(ip, now + 86_400_001, 86_400_000, 10)).ok).toBe(true);
+  });
+
+  it('lets one poll per second through', async () => {
+    const job = makeJob();
+    await store.putJobs([job]);
+    const t = Date.now();
+    expect(await store.claimPoll(job.id, t, 1000)).toEqual({ ok: true });
+    const second = await store.claimPoll(job.id, t + 300, 1000);
+    expect(second).toEqual({ ok: false, retryAfterMs: 700 });
+    expect(await store.claimPoll(job.id, t + 1000, 1000)).toEqual({ ok: true });
+  });
+
+  it('keeps result pointers per project and job', async () => {
+    const ref = { project_id: randomUUID(), job_id: randomUUID(), key: 'results/x.json', size: 10, expires_at: 123 };
+    await store.putResultRef(ref);
+    expect(await store.getResultRef(ref.project_id, ref.job_id)).toEqual(ref);
+    expect(await store.getResultRef(randomUUID(), ref.job_id)).toBeNull();
+  });
+
+  it('stores, reads and deletes S3 objects byte-exact, and reads a missing one as null', async () => {
+    const bytes = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256);
+    await blobs.put('documents/p/j', bytes);
+    expect(Buffer.from((await blobs.get('documents/p/j'))!).equals(Buffer.from(bytes))).toBe(true);
+    await blobs.delete('documents/p/j');
+    expect(await blobs.get('documents/p/j')).toBeNull();
+  });
+});
+
+const liveKey = (projectId: string) => ({
+  key_hash: hashKey(randomUUID()),
+  project_id: projectId,
+  tier: 'live' as const,
+  created_at: Date.now(),
+  revoked_at: null,
+});

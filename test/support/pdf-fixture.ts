@@ -1,0 +1,85 @@
+// Builds small, valid, uncompressed PDF 1.4 files for tests, so no test
+// depends on a binary fixture or on the shared corpus.
+
+export interface PdfInfo {
+  Title?: string;
+  Author?: string;
+  Subject?: string;
+  Producer?: string;
+  CreationDate?: string;
+}
+
+export interface MakePdfOptions {
+  /** One page per string; "\n" starts a new line. */
+  pages: string[];
+  info?: PdfInfo;
+}
+
+/** A PDF literal string. Non-Latin-1 characters become "?" (Helvetica with WinAnsiEncoding). */
+export function pdfString(s: string): string {
+  let out = '(';
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    if (ch === '(' || ch === ')' || ch === '\\') out += '\\' + ch;
+    else if (cp >= 0x20 && cp < 0x7f) out += ch;
+    else if (cp >= 0xa0 && cp <= 0xff) out += '\\' + cp.toString(8).padStart(3, '0');
+    else out += '?';
+  }
+  return out + ')';
+}
+
+function pageContent(text: string): string {
+  const lines = text.split('\n');
+  const ops = ['BT', '/F1 12 Tf', '14 TL', '72 720 Td'];
+  lines.forEach((line, i) => {
+    if (i > 0) ops.push('T*');
+    ops.push(`${pdfString(line)} Tj`);
+  });
+  ops.push('ET');
+  return ops.join('\n') + '\n';
+}
+
+/** Serialises numbered objects (1-based, in order) with a correct xref table. */
+export function assemblePdf(objects: string[], trailerExtra = ''): Uint8Array {
+  let body = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
+  const offsets: number[] = [];
+  objects.forEach((obj, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${obj}\nendobj\n`;
+  });
+  const xrefAt = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailerExtra}>>\nstartxref\n${xrefAt}\n%%EOF\n`;
+  return latin1Bytes(body);
+}
+
+/** Every char of `s` must be below 0x100; each becomes one byte. */
+export function latin1Bytes(s: string): Uint8Array {
+  const bytes = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i) & 0xff;
+  return bytes;
+}
+
+export function makePdf(opts: MakePdfOptions): Uint8Array {
+  const pages = opts.pages.length > 0 ? opts.pages : [''];
+  // 1 Catalog, 2 Pages, 3 Font, 4 Info, then a (Page, Contents) pair per page.
+  const pageIds = pages.map((_, i) => 5 + i * 2);
+  const objects: string[] = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    `<< ${Object.entries(opts.info ?? {})
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `/${k} ${pdfString(v as string)}`)
+      .join(' ')} >>`,
+  ];
+  pages.forEach((text, i) => {
+    const content = pageContent(text);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i]! + 1} 0 R >>`,
+      `<< /Length ${content.length} >>\nstream\n${content}endstream`,
+    );
+  });
+  return assemblePdf(objects, '/Info 4 0 R ');
+}

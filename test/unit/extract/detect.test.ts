@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { detect } from '../../../lambdas/extract/detect.ts';
+import { ExtractionError } from '../../../lambdas/extract/types.ts';
+import { makePdf } from '../../support/pdf-fixture.ts';
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+
+/** Deterministic noise, so the test never depends on luck. */
+function noise(length: number, seed = 42): Uint8Array {
+  const out = new Uint8Array(length);
+  let x = seed;
+  for (let i = 0; i < length; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    out[i] = x >>> 24;
+  }
+  return out;
+}
+
+function rejection(fn: () => unknown): ExtractionError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ExtractionError) return err;
+    throw err;
+  }
+  throw new Error('expected an ExtractionError');
+}
+
+describe('detect', () => {
+  it('recognises a PDF by its header whatever the name says', () => {
+    expect(detect({ bytes: makePdf({ pages: ['x'] }), filename: 'notes.txt', contentType: 'text/plain' })).toEqual({
+      format: 'pdf',
+      mime_type: 'application/pdf',
+    });
+  });
+
+  it('reads text content as text even when named .pdf', () => {
+    expect(detect({ bytes: utf8('just words'), filename: 'report.pdf', contentType: 'application/pdf' }).format).toBe('text');
+  });
+
+  it.each([
+    ['README.md', null],
+    ['notes.MARKDOWN', null],
+    ['notes', 'text/markdown; charset=utf-8'],
+  ])('treats text as Markdown when named %s with type %s', (filename, contentType) => {
+    expect(detect({ bytes: utf8('# Title\n\nBody'), filename, contentType })).toEqual({ format: 'markdown', mime_type: 'text/markdown' });
+  });
+
+  it('treats other text as plain text', () => {
+    expect(detect({ bytes: utf8('# Title'), filename: 'a.txt' })).toEqual({ format: 'text', mime_type: 'text/plain' });
+  });
+
+  it('refuses binary garbage as unsupported, naming the supported formats', () => {
+    const err = rejection(() => detect({ bytes: noise(4096), filename: 'data.txt', contentType: 'text/plain' }));
+    expect(err.code).toBe('unsupported_format');
+    expect(err.message).toMatch(/PDF, plain text and Markdown/);
+  });
+
+  it('says what a known but unsupported file is', () => {
+    const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, ...noise(100)]);
+    const err = rejection(() => detect({ bytes: zip, filename: 'report.docx' }));
+    expect(err.code).toBe('unsupported_format');
+    expect(err.message).toMatch(/ZIP/);
+  });
+
+  it('refuses a zero-byte file as empty', () => {
+    expect(rejection(() => detect({ bytes: new Uint8Array(0), filename: 'a.txt' })).code).toBe('empty_file');
+  });
+
+  it('refuses text-like data with NULs outside UTF-16/32', () => {
+    const bytes = utf8('abc\0def\0\0ghi'.repeat(20));
+    expect(rejection(() => detect({ bytes, filename: 'a.txt' })).code).toBe('unsupported_format');
+  });
+});

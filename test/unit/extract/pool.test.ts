@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createExtractorPool, type Extractor } from '../../../lambdas/extract/pool.ts';
+import { ExtractionError } from '../../../lambdas/extract/types.ts';
+import { makePdf } from '../../support/pdf-fixture.ts';
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+
+let pool: Extractor | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+async function failure(promise: Promise<unknown>): Promise<ExtractionError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ExtractionError);
+  return err as ExtractionError;
+}
+
+describe('extractor pool', () => {
+  it('runs two extractions at once in separate workers', async () => {
+    pool = createExtractorPool({ size: 2, timeoutMs: 20_000, maxMemoryMb: 256 });
+    const finished: string[] = [];
+    const slow = pool.extract({ bytes: makePdf({ pages: Array.from({ length: 1500 }, (_, i) => `page ${i + 1}`) }), filename: 'a.pdf' });
+    const quick = pool.extract({ bytes: utf8('from the text'), filename: 'a.txt' });
+    const [pdf, text] = await Promise.all([slow.then((r) => (finished.push('pdf'), r)), quick.then((r) => (finished.push('text'), r))]);
+    // The text was not queued behind the long PDF.
+    expect(finished).toEqual(['text', 'pdf']);
+    expect(pdf.metadata.pages).toBe(1500);
+    expect(text.content).toBe('from the text');
+  });
+
+  it('queues jobs beyond its size', async () => {
+    pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256 });
+    const results = await Promise.all([1, 2, 3, 4].map((n) => pool!.extract({ bytes: makePdf({ pages: [`doc ${n}`] }), filename: 'a.pdf' })));
+    expect(results.map((r) => r.content)).toEqual(['doc 1', 'doc 2', 'doc 3', 'doc 4']);
+  });
+
+  it('takes the bytes over without copying when they own their buffer', async () => {
+    pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256 });
+    const owned = utf8('moved');
+    const view = utf8('xxcopiedxx').subarray(2, 8);
+    const results = await Promise.all([pool.extract({ bytes: owned, filename: 'a.txt' }), pool.extract({ bytes: view, filename: 'b.txt' })]);
+    expect(results.map((r) => r.content)).toEqual(['moved', 'copied']);
+    expect(owned.byteLength).toBe(0); // detached: transferred
+    expect(view.byteLength).toBe(6); // a view into a larger buffer is copied, not detached
+  });
+
+  it('keeps an ExtractionError raised in the worker as it is', async () => {
+    pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256 });
+    const err = await failure(pool.extract({ bytes: new Uint8Array(0), filename: 'a.txt' }));
+    expect(err.code).toBe('empty_file');
+    expect(err.message).toBe('The file is empty (0 bytes).');
+  });
+
+  it('turns any other error in the worker into corrupt_file', async () => {
+    pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256, testFaults: true });
+    const err = await failure(pool.extract({ bytes: utf8('x'), filename: 'docex-fault:throw' }));
+    expect(err.code).toBe('corrupt_file');
+    expect(err.message).toBe('Could not read the document: simulated parser bug');
+    expect((await pool.extract({ bytes: utf8('still fine'), filename: 'a.txt' })).content).toBe('still fine');
+  });
+
+  it('stops a job that runs too long, then extracts the next document in a fresh worker', async () => {
+    pool = createExtractorPool({ size: 1, timeoutMs: 300, maxMemoryMb: 256 });
+    const many = makePdf({ pages: Array.from({ length: 4000 }, (_, i) => `page ${i + 1}`) });
+    const err = await failure(pool.extract({ bytes: many, filename: 'many.pdf' }));
+    expect(err.code).toBe('timeout');
+    expect(err.message).toBe('Extraction took longer than 0.3 s; the document may be malformed or too complex.');
+    expect((await pool.extract({ bytes: utf8('next document'), filename: 'a.txt' })).content).toBe('next document');
+  });
+
+  it('reports a worker that runs out of memory as out_of_memory and replaces it', async () => {
+    pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 64, testFaults: true });
+    const err = await failure(pool.extract({ bytes: utf8('x'), filename: 'docex-fault:oom' }));
+    expect(err.code).toBe('out_of_memory');
+    expect((await pool.extract({ bytes: utf8('after the crash'), filename: 'a.txt' })).content).toBe('after the crash');
+  });
+
+  it('rejects work after close', async () => {
+    pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256 });
+    await pool.close();
+    await expect(pool.extract({ bytes: utf8('x'), filename: 'a.txt' })).rejects.toThrow(/closed/);
+  });
+});

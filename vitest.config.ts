@@ -1,0 +1,40 @@
+import { defineConfig } from 'vitest/config';
+
+// One runner, five tiers. `npm test` runs the four that need only Node;
+// `npm run test:aws` runs the adapter suite against AWS_ENDPOINT_URL.
+export default defineConfig({
+  test: {
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 30_000 } },
+      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 180_000 } },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // e2e files each start a server; run them one at a time on a 2-core machine.
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'aws',
+          include: ['test/integration/**/*.test.ts'],
+          env: { DOCEX_ADAPTER_TARGET: 'aws' },
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
