@@ -78,6 +78,18 @@ export interface ExtractionQueue {
   send(message: ExtractionMessage, inlineDocument: Uint8Array | null): Promise<void>;
 }
 
+/**
+ * Told whenever a job reaches a terminal status, and again whenever a
+ * redelivered message finds it terminal, so an announcement lost to a crash
+ * between the status write and the announcement is made up for. Implementations
+ * must therefore be idempotent per job and status (webhooks dedupe by event id).
+ */
+export interface JobEvents {
+  jobFinished(job: Job): Promise<void>;
+}
+
+export const noJobEvents: JobEvents = { jobFinished: async () => undefined };
+
 export interface Clock {
   now(): number;
 }

@@ -1,11 +1,12 @@
 import { ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/types.ts';
 import { isTerminal, RESULT_RETENTION_MS, type Job } from './job.ts';
-import type { Blobs, Clock, ExtractionMessage, Store } from './ports.ts';
+import type { Blobs, Clock, ExtractionMessage, JobEvents, Store } from './ports.ts';
 
 export interface WorkerDeps {
   store: Store;
   blobs: Blobs;
   clock: Clock;
+  events: JobEvents;
   extractor: { extract(input: ExtractInput): Promise<ExtractionResult> };
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
@@ -33,7 +34,8 @@ export async function processJob(
   delivery: Delivery,
 ): Promise<void> {
   const job = await deps.store.getJob(message.job_id);
-  if (!job || isTerminal(job.status)) return;
+  if (!job) return;
+  if (isTerminal(job.status)) return deps.events.jobFinished(job);
 
   const claimed = await deps.store.transitionJob(
     job.id,
@@ -41,7 +43,11 @@ export async function processJob(
     { attempts: job.attempts + 1, updated_at: deps.clock.now() },
     ['pending', 'processing'],
   );
-  if (!claimed) return; // cancelled or finished between the read and the claim
+  if (!claimed) {
+    // Cancelled or finished between the read and the claim: announce it, as for any redelivery.
+    const now = await deps.store.getJob(job.id);
+    return now && isTerminal(now.status) ? deps.events.jobFinished(now) : undefined;
+  }
 
   try {
     await extractAndFinish(deps, claimed, inlineDocument);
@@ -98,6 +104,7 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
   if (job.quota && completed && shortfall < 0) await deps.store.refundPages(job.quota, -shortfall);
   if (job.quota && !completed && shortfall > 0) await deps.store.refundPages(job.quota, shortfall);
   await discardDocument(deps, job);
+  if (completed) await deps.events.jobFinished(completed);
 }
 
 /** A failed job costs nothing: its reserved pages go back to the quota. */
@@ -109,6 +116,7 @@ async function fail(deps: WorkerDeps, job: Job, message: string): Promise<void> 
   });
   if (failed && job.quota && job.pages_reserved > 0) await deps.store.refundPages(job.quota, job.pages_reserved);
   await discardDocument(deps, job);
+  if (failed) await deps.events.jobFinished(failed);
 }
 
 async function discardDocument(deps: WorkerDeps, job: Job): Promise<void> {

@@ -1,43 +1,12 @@
-// PDF: the text layer and the document info, with pdf.js. pdf.js is loaded on
-// the first PDF only, so text-only callers never pay for it.
+// PDF: the text layer and the document info, with pdf.js (loaded on the
+// first PDF only, so text-only callers never pay for it).
 
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
+import { loadPdfJs, pdfjsDataOptions } from './pdfjs.ts';
 import { ExtractionError, type FormatOutput } from './types.ts';
 
 /** Larger PDFs are refused before any text is extracted. */
 export const MAX_PDF_PAGES = 5000;
-
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-let pdfjsPromise: Promise<PdfJs> | undefined;
-
-function loadPdfJs(): Promise<PdfJs> {
-  pdfjsPromise ??= (async () => {
-    // With the worker module on globalThis, pdf.js runs its worker in this thread
-    // (we are already inside an isolated worker) and a bundler can follow the import.
-    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
-    return import('pdfjs-dist/legacy/build/pdf.mjs');
-  })();
-  return pdfjsPromise;
-}
-
-/** pdf.js's CMaps (needed for text in CJK fonts) when pdfjs-dist is on disk; a bundle may not ship them. */
-function dataDirs(): { cMapUrl?: string; cMapPacked?: boolean; standardFontDataUrl?: string } {
-  try {
-    // import.meta.resolve, not createRequire: a bundle banner often declares createRequire itself.
-    const root = dirname(fileURLToPath(import.meta.resolve('pdfjs-dist/package.json')));
-    const cmaps = join(root, 'cmaps') + '/';
-    const fonts = join(root, 'standard_fonts') + '/';
-    return {
-      ...(existsSync(cmaps) ? { cMapUrl: cmaps, cMapPacked: true } : {}),
-      ...(existsSync(fonts) ? { standardFontDataUrl: fonts } : {}),
-    };
-  } catch {
-    return {};
-  }
-}
 
 export async function extractPdf(bytes: Uint8Array): Promise<FormatOutput> {
   const pdfjs = await loadPdfJs();
@@ -55,7 +24,7 @@ export async function extractPdf(bytes: Uint8Array): Promise<FormatOutput> {
     isOffscreenCanvasSupported: false,
     isImageDecoderSupported: false,
     verbosity: 0,
-    ...dataDirs(),
+    ...pdfjsDataOptions(),
   });
   try {
     const doc = await task.promise.catch((err: unknown) => {

@@ -3,7 +3,7 @@ import { functions, queues } from '../../lib/wiring.ts';
 import { awsBlobs, awsStore, onColdStart } from '../adapters/aws-deps.ts';
 import { DOCUMENT_ATTRIBUTE } from '../adapters/sqs-extraction-queue.ts';
 import { processJob, type WorkerDeps } from '../core/process-job.ts';
-import { systemClock, type ExtractionMessage } from '../core/ports.ts';
+import { noJobEvents, systemClock, type ExtractionMessage } from '../core/ports.ts';
 import { createExtractorPool } from '../extract/pool.ts';
 
 const log = (message: string, fields: Record<string, unknown> = {}) => console.log(JSON.stringify({ message, ...fields }));
@@ -49,6 +49,7 @@ export const handler = onColdStart(() =>
     store: awsStore(),
     blobs: awsBlobs(),
     clock: systemClock,
+    events: noJobEvents,
     // One isolated worker thread per container: the parser can be killed on a
     // deadline below the Lambda timeout, so the job fails cleanly instead of timing out the function.
     extractor: createExtractorPool({ size: 1, timeoutMs: (spec.timeoutSeconds - 20) * 1000, maxMemoryMb: Math.floor(spec.memoryMb * 0.7) }),

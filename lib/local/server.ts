@@ -10,7 +10,7 @@ import path from 'node:path';
 import { dynamoClient, s3Client } from '../../lambdas/adapters/aws-clients.ts';
 import { DynamoStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { S3Blobs } from '../../lambdas/adapters/s3-blobs.ts';
-import { systemClock } from '../../lambdas/core/ports.ts';
+import { noJobEvents, systemClock } from '../../lambdas/core/ports.ts';
 import { countPages } from '../../lambdas/extract/page-count.ts';
 import { createExtractorPool } from '../../lambdas/extract/pool.ts';
 import * as extractWorker from '../../lambdas/handlers/extract-worker.ts';
@@ -109,6 +109,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     store,
     blobs,
     clock,
+    events: noJobEvents,
     extractor,
     maxReceiveCount: spec.maxReceiveCount,
     log: (message, fields) => console.log(JSON.stringify({ message, ...fields })),

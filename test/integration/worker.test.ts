@@ -42,6 +42,7 @@ describe.skipIf(skipWithoutEndpoint())('the extraction worker', () => {
   let backend: Backend;
   let store: DynamoStore;
   let blobs: S3Blobs;
+  const finished: Job[] = [];
 
   beforeAll(async () => {
     backend = await startBackend();
@@ -51,7 +52,7 @@ describe.skipIf(skipWithoutEndpoint())('the extraction worker', () => {
   afterAll(async () => backend?.dispose());
 
   const worker = (extractor: ReturnType<typeof scriptedExtractor>) =>
-    makeHandler({ store, blobs, clock: systemClock, extractor, maxReceiveCount: 3 });
+    makeHandler({ store, blobs, clock: systemClock, events: { jobFinished: async (job) => void finished.push(job) }, extractor, maxReceiveCount: 3 });
 
   async function sandboxQuota(pages: number): Promise<QuotaRef & { kind: 'sandbox_key' }> {
     const key_hash = hashKey(randomUUID());
@@ -92,6 +93,8 @@ describe.skipIf(skipWithoutEndpoint())('the extraction worker', () => {
     expect(response.batchItemFailures).toEqual([]);
     expect(extractor.calls).toHaveLength(1);
     expect(await store.getJob(job.id)).toMatchObject({ status: 'completed', attempts: 1 });
+    // The redelivery announces the finished job again, in case the first announcement was lost.
+    expect(finished.filter((f) => f.id === job.id).map((f) => f.status)).toEqual(['completed', 'completed']);
   });
 
   it('fails the job with the document problem and gives its pages back', async () => {
@@ -106,6 +109,7 @@ describe.skipIf(skipWithoutEndpoint())('the extraction worker', () => {
     expect(response.batchItemFailures).toEqual([]);
     expect(await store.getJob(job.id)).toMatchObject({ status: 'failed', error_message: 'The PDF is password-protected; remove the password and resubmit.' });
     expect((await store.getApiKey(quota.key_hash))?.pages_remaining).toBe(10);
+    expect(finished.find((f) => f.id === job.id)?.status).toBe('failed');
   });
 
   it('charges the pages extracted: an over-reservation is refunded', async () => {
