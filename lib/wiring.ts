@@ -16,6 +16,8 @@ export interface FunctionSpec {
     table?: 'read' | 'readwrite';
     bucket?: 'read' | 'write' | 'readwrite';
     sendsTo?: QueueName[];
+    /** The KMS key that encrypts webhook secrets at rest (a key file on the local server). */
+    webhookKey?: 'encrypt' | 'decrypt' | 'encrypt-decrypt';
   };
 }
 
@@ -88,6 +90,8 @@ export const env = {
   table: 'DOCEX_TABLE',
   bucket: 'DOCEX_BUCKET',
   queueUrl: (q: QueueName) => `DOCEX_${q.toUpperCase()}_QUEUE_URL`,
+  /** KMS key id (or ARN) for webhook secrets. */
+  webhookKeyId: 'DOCEX_WEBHOOK_KEY_ID',
   /** Set only by the local server: plain-http webhooks to loopback are allowed in development. */
   allowLoopbackWebhooks: 'DOCEX_ALLOW_LOOPBACK_WEBHOOKS',
 } as const;

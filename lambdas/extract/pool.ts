@@ -70,7 +70,6 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
     });
     const slot: Slot = { worker, ready: false, dead: false, job: null, timer: null };
     slots.add(slot);
-    worker.unref();
     worker.on('message', (msg: Reply) => onMessage(slot, msg));
     worker.on('error', (err) => onDeath(slot, err));
     worker.on('exit', (code) => onDeath(slot, null, code));
@@ -80,7 +79,10 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
     if (slot.dead) return;
     if (msg.type === 'ready') {
       slot.ready = true;
-      return pump();
+      pump();
+      // Only a busy (or starting) worker keeps the process alive.
+      if (!slot.job) slot.worker.unref();
+      return;
     }
     const job = slot.job;
     if (!job || job.id !== msg.id) return;
@@ -146,7 +148,7 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
         continue;
       }
       const starting = [...slots].filter((s) => !s.ready).length;
-      if (slots.size >= opts.size || starting >= queue.length) return;
+      if (slots.size >= Math.max(1, opts.size) || starting >= queue.length) return;
       spawn();
     }
   }
