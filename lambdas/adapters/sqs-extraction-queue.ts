@@ -15,7 +15,7 @@ export class SqsExtractionQueue implements ExtractionQueue {
       new SendMessageCommand({
         QueueUrl: this.queueUrl,
         MessageBody: JSON.stringify(message),
-        MessageAttributes: inlineDocument
+        MessageAttributes: inlineDocument?.byteLength
           ? { [DOCUMENT_ATTRIBUTE]: { DataType: 'Binary', BinaryValue: inlineDocument } }
           : undefined,
       }),

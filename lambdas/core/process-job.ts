@@ -59,7 +59,7 @@ export async function processJob(
 }
 
 async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint8Array | null): Promise<void> {
-  const bytes = inlineDocument ?? (job.document.kind === 's3' ? await deps.blobs.get(job.document.key) : null);
+  const bytes = inlineDocument ?? (job.document.kind === 's3' ? await deps.blobs.get(job.document.key) : emptyInline(job));
   if (!bytes) return fail(deps, job, 'The uploaded document could not be found (it may have expired). Submit the file again.');
 
   let result: ExtractionResult;
@@ -118,6 +118,9 @@ async function fail(deps: WorkerDeps, job: Job, message: string): Promise<void> 
   await discardDocument(deps, job);
   if (failed) await deps.events.jobFinished(failed);
 }
+
+/** SQS refuses empty attribute values, so an empty inline document travels as no attribute at all. */
+const emptyInline = (job: Job) => (job.size === 0 ? new Uint8Array(0) : null);
 
 async function discardDocument(deps: WorkerDeps, job: Job): Promise<void> {
   if (job.document.kind !== 's3') return;

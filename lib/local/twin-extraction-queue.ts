@@ -9,7 +9,7 @@ export class TwinExtractionQueue implements ExtractionQueue {
   async send(message: ExtractionMessage, inlineDocument: Uint8Array | null): Promise<void> {
     await this.queue.send({
       body: JSON.stringify(message),
-      attributes: inlineDocument ? { [DOCUMENT_ATTRIBUTE]: { DataType: 'Binary', BinaryValue: inlineDocument } } : undefined,
+      attributes: inlineDocument?.byteLength ? { [DOCUMENT_ATTRIBUTE]: { DataType: 'Binary', BinaryValue: inlineDocument } } : undefined,
     });
   }
 }

@@ -79,6 +79,14 @@ describe('submitting and collecting', () => {
     expect(done.body.result).toBeUndefined();
   });
 
+  it('fails an empty file with a message that says it is empty', async () => {
+    const accepted = await submit(server.url, alice.api_key, multipart([{ name: 'empty.pdf', bytes: new Uint8Array(0), type: 'application/pdf' }]));
+    expect(accepted.status).toBe(202);
+    const done = await untilDone(accepted.body.job_ids[0]);
+    expect(done.body.status).toBe('failed');
+    expect(done.body.error_message).toMatch(/empty/i);
+  });
+
   it('accepts an inline webhook, and an empty webhook url meaning none', async () => {
     for (const url of ['https://hooks.example.com/docex', '', 'http://localhost:9999/hook']) {
       const answer = await submit(server.url, alice.api_key, multipart([{ name: 'a.txt', bytes: 'hello' }], { webhook: JSON.stringify({ url }) }));
