@@ -1,5 +1,6 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { Alarms } from './constructs/alarms.ts';
 import { Api } from './constructs/api.ts';
 import { ExtractionPipeline } from './constructs/extraction-pipeline.ts';
 import { Functions } from './constructs/functions.ts';
@@ -13,6 +14,7 @@ export class DocexStack extends Stack {
   readonly pipeline: ExtractionPipeline;
   readonly functions: Functions;
   readonly api: Api;
+  readonly alarms: Alarms;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -23,9 +25,15 @@ export class DocexStack extends Stack {
       table: this.storage.table,
       bucket: this.storage.bucket,
       queues: this.pipeline.queues,
+      webhookKey: this.storage.webhookKey,
     });
     this.pipeline.connectConsumers(this.functions.byName);
     this.api = new Api(this, 'Api', { functions: this.functions.byName });
+    this.alarms = new Alarms(this, 'Alarms', {
+      functions: this.functions.byName,
+      deadLetterQueues: this.pipeline.deadLetterQueues,
+      email: this.node.tryGetContext('alarmEmail'),
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL; routes are under /v1' });
     new CfnOutput(this, 'TableName', { value: this.storage.table.tableName });
@@ -34,5 +42,6 @@ export class DocexStack extends Stack {
       new CfnOutput(this, `${pascal(name)}QueueUrl`, { value: this.pipeline.queues[name].queueUrl });
       new CfnOutput(this, `${pascal(name)}DlqUrl`, { value: this.pipeline.deadLetterQueues[name].queueUrl });
     }
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'Subscribe to hear about dead letters, errors and throttles' });
   }
 }

@@ -3,8 +3,16 @@
 // The CDK stack and the local twin both read this file, so the cloud and the
 // local server cannot drift apart.
 
-export type FunctionName = 'sandbox-key' | 'submit' | 'get-job' | 'extract-worker';
-export type QueueName = 'extraction';
+export type FunctionName =
+  | 'sandbox-key'
+  | 'submit'
+  | 'get-job'
+  | 'extract-worker'
+  | 'webhooks'
+  | 'webhook-delivery'
+  | 'project'
+  | 'site';
+export type QueueName = 'extraction' | 'webhooks';
 
 export interface FunctionSpec {
   /** Source file of the Lambda entry, relative to the repository root. */
@@ -52,7 +60,8 @@ export const functions: Record<FunctionName, FunctionSpec> = {
     entry: 'lambdas/handlers/submit.ts',
     timeoutSeconds: 29,
     memoryMb: 1024,
-    uses: { table: 'readwrite', bucket: 'write', sendsTo: ['extraction'] },
+    // encrypt: the secret of an inline webhook is sealed before the jobs are written.
+    uses: { table: 'readwrite', bucket: 'write', sendsTo: ['extraction'], webhookKey: 'encrypt' },
   },
   'get-job': {
     entry: 'lambdas/handlers/get-job.ts',
@@ -64,7 +73,37 @@ export const functions: Record<FunctionName, FunctionSpec> = {
     entry: 'lambdas/handlers/extract-worker.ts',
     timeoutSeconds: 300,
     memoryMb: 2048,
-    uses: { table: 'readwrite', bucket: 'readwrite' },
+    // Announces finished jobs: reads the project's webhooks and queues one event per target.
+    uses: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['webhooks'] },
+  },
+  // Registrations (create seals the secret, test opens it to sign) and a job's delivery log.
+  webhooks: {
+    entry: 'lambdas/handlers/webhooks.ts',
+    // The test action gives the receiver 25 s, so its answer beats API Gateway's 29 s integration limit.
+    timeoutSeconds: 29,
+    memoryMb: 256,
+    uses: { table: 'readwrite', webhookKey: 'encrypt-decrypt' },
+  },
+  'webhook-delivery': {
+    entry: 'lambdas/handlers/webhook-delivery.ts',
+    // A batch's attempts run side by side, each within 30 s, plus the store and KMS around them.
+    timeoutSeconds: 45,
+    memoryMb: 256,
+    uses: { table: 'readwrite', webhookKey: 'decrypt' },
+  },
+  // The project's keys, job list and usage: what the dashboard shows.
+  project: {
+    entry: 'lambdas/handlers/project.ts',
+    timeoutSeconds: 10,
+    memoryMb: 256,
+    uses: { table: 'readwrite' },
+  },
+  // The public documents: the dashboard page and the OpenAPI document. Static, no data access.
+  site: {
+    entry: 'lambdas/handlers/site.ts',
+    timeoutSeconds: 5,
+    memoryMb: 128,
+    uses: {},
   },
 };
 
@@ -72,6 +111,18 @@ export const routes: RouteSpec[] = [
   { method: 'POST', path: '/v1/sandbox/key', fn: 'sandbox-key', auth: false },
   { method: 'POST', path: '/v1/extract', fn: 'submit', auth: true },
   { method: 'GET', path: '/v1/jobs/{id}', fn: 'get-job', auth: true },
+  { method: 'GET', path: '/v1/jobs', fn: 'project', auth: true },
+  { method: 'GET', path: '/v1/keys', fn: 'project', auth: true },
+  { method: 'POST', path: '/v1/keys', fn: 'project', auth: true },
+  { method: 'DELETE', path: '/v1/keys/{id}', fn: 'project', auth: true },
+  { method: 'GET', path: '/v1/usage', fn: 'project', auth: true },
+  { method: 'GET', path: '/dashboard', fn: 'site', auth: false },
+  { method: 'GET', path: '/v1/openapi.json', fn: 'site', auth: false },
+  { method: 'GET', path: '/v1/jobs/{id}/deliveries', fn: 'webhooks', auth: true },
+  { method: 'POST', path: '/v1/webhooks', fn: 'webhooks', auth: true },
+  { method: 'GET', path: '/v1/webhooks', fn: 'webhooks', auth: true },
+  { method: 'DELETE', path: '/v1/webhooks/{id}', fn: 'webhooks', auth: true },
+  { method: 'POST', path: '/v1/webhooks/{id}/test', fn: 'webhooks', auth: true },
 ];
 
 export const queues: Record<QueueName, QueueSpec> = {
@@ -81,6 +132,18 @@ export const queues: Record<QueueName, QueueSpec> = {
     maxReceiveCount: 3,
     batchSize: 1,
     maxConcurrency: 32,
+    retentionDays: 4,
+  },
+  // The consumer sets each failed message's visibility to the wait before its
+  // next attempt (5 s, 30 s, 5 min, 5 min), so the receive count is the attempt
+  // number and the fifth failure is redriven to the DLQ. This default only
+  // applies when an invocation dies before it could set one.
+  webhooks: {
+    consumer: 'webhook-delivery',
+    visibilityTimeoutSeconds: 6 * functions['webhook-delivery'].timeoutSeconds,
+    maxReceiveCount: 5,
+    batchSize: 10,
+    maxConcurrency: 10,
     retentionDays: 4,
   },
 };

@@ -7,6 +7,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { KMSClient } from '@aws-sdk/client-kms';
 
 export interface ClientOptions {
   /** Explicit endpoints (the local server's embedded services); otherwise the SDK's own resolution. */
@@ -33,6 +34,8 @@ export function s3Client(options: ClientOptions = {}): S3Client {
 }
 
 export const sqsClient = (options: ClientOptions = {}) => new SQSClient({ region: options.region, credentials: options.credentials });
+
+export const kmsClient = (options: ClientOptions = {}) => new KMSClient({ region: options.region, credentials: options.credentials });
 
 export function requiredEnv(name: string): string {
   const value = process.env[name];

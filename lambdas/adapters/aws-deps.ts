@@ -2,14 +2,25 @@
 // sets (lib/wiring.ts). Used by the default `handler` export of each Lambda.
 
 import { env, type QueueName } from '../../lib/wiring.ts';
-import { dynamoClient, requiredEnv, s3Client, sqsClient } from './aws-clients.ts';
+import { dynamoClient, kmsClient, requiredEnv, s3Client, sqsClient } from './aws-clients.ts';
+import { KmsSecretCipher } from './kms-secret-cipher.ts';
 import { DynamoStore } from './dynamo-store.ts';
 import { S3Blobs } from './s3-blobs.ts';
 import { SqsExtractionQueue } from './sqs-extraction-queue.ts';
+import { SqsMessageVisibility, SqsWebhookQueue } from './sqs-webhook-queue.ts';
+import { createWebhookSender, systemLookupHost } from './webhook-http.ts';
+import type { WebhookIntake } from '../core/webhook-target.ts';
 
 export const awsStore = () => new DynamoStore(dynamoClient(), requiredEnv(env.table));
 export const awsBlobs = () => new S3Blobs(s3Client(), requiredEnv(env.bucket));
 export const awsExtractionQueue = (queue: QueueName = 'extraction') => new SqsExtractionQueue(sqsClient(), requiredEnv(env.queueUrl(queue)));
+
+export const awsWebhookQueue = () => new SqsWebhookQueue(sqsClient(), requiredEnv(env.queueUrl('webhooks')));
+export const awsMessageVisibility = () => new SqsMessageVisibility(sqsClient());
+export const awsSecretCipher = () => new KmsSecretCipher(kmsClient(), requiredEnv(env.webhookKeyId));
+/** In the cloud a webhook is https:// to a public address, nothing else. */
+export const awsWebhookIntake = (): WebhookIntake => ({ allowLoopbackHttp: false, lookupHost: systemLookupHost, cipher: awsSecretCipher() });
+export const awsWebhookSender = () => createWebhookSender({ allowLoopback: false });
 
 /**
  * Builds a handler on its first invocation and keeps it for the life of the

@@ -1,8 +1,18 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Job, JobStatus, QuotaRef } from '../core/job.ts';
 import { sourcesOf } from '../core/job.ts';
-import type { ApiKeyRecord, Gate, Project, Reservation, ResultRef, Store } from '../core/ports.ts';
+import type {
+  ApiKeyRecord,
+  DeliveryAttempt,
+  Gate,
+  Project,
+  Reservation,
+  ResultRef,
+  Store,
+  WebhookEventRecord,
+  WebhookRegistration,
+} from '../core/ports.ts';
 
 // One table (DESIGN.md section 5). Items are addressed by pk alone; sk is a
 // constant type tag so that later item kinds can share a partition.
@@ -11,6 +21,14 @@ const apiKeyKey = (hash: string) => ({ pk: `KEY#${hash}`, sk: 'KEY' });
 const projectKey = (id: string) => ({ pk: `PROJECT#${id}`, sk: 'PROJECT' });
 const sandboxSlotKey = (ip: string, slot: number) => ({ pk: `SANDBOXIP#${ip}`, sk: `SLOT#${slot}` });
 const resultKey = (projectId: string, jobId: string) => ({ pk: `RESULT#${projectId}#${jobId}`, sk: 'RESULT' });
+// Webhook registrations live in their project's partition; events and delivery
+// attempts in their job's, so they share the job record's lifetime.
+const webhookKey = (projectId: string, id: string) => ({ pk: `PROJECT#${projectId}`, sk: `WEBHOOK#${id}` });
+const eventKey = (jobId: string, eventId: string) => ({ pk: `JOB#${jobId}`, sk: `EVENT#${eventId}` });
+/** Zero-padded start time first, so a query returns attempts in the order they were made. */
+const attemptKey = (a: DeliveryAttempt) => ({ pk: `JOB#${a.job_id}`, sk: `DELIVERY#${String(a.at).padStart(15, '0')}#${a.event_id}#${a.attempt}` });
+/** Delivery history is kept as long as a job record (7 days). */
+const DELIVERY_RETENTION_S = 7 * 24 * 3600;
 
 const ITEM_ATTRIBUTES = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'last_polled_at']);
 function strip<T>(item: Record<string, unknown>): T {
@@ -193,5 +211,224 @@ export class DynamoStore implements Store {
   async getResultRef(projectId: string, jobId: string): Promise<ResultRef | null> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: resultKey(projectId, jobId), ConsistentRead: true }));
     return Item ? strip<ResultRef>(Item) : null;
+  }
+  async putWebhook(registration: WebhookRegistration): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...webhookKey(registration.project_id, registration.id), ...registration },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async listWebhooks(projectId: string): Promise<WebhookRegistration[]> {
+    const items = await this.queryAll(`PROJECT#${projectId}`, 'WEBHOOK#');
+    return items.map((item) => strip<WebhookRegistration>(item));
+  }
+
+  async getWebhook(projectId: string, id: string): Promise<WebhookRegistration | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: webhookKey(projectId, id), ConsistentRead: true }));
+    return Item ? strip<WebhookRegistration>(Item) : null;
+  }
+
+  async deleteWebhook(projectId: string, id: string): Promise<boolean> {
+    const deleted = await conditional(() =>
+      this.db.send(new DeleteCommand({ TableName: this.table, Key: webhookKey(projectId, id), ConditionExpression: 'attribute_exists(pk)' })),
+    );
+    return deleted !== null;
+  }
+
+  async claimWebhookEvent(record: WebhookEventRecord, staleBefore: number): Promise<boolean> {
+    const claimed = await conditional(() =>
+      this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...eventKey(record.job_id, record.event_id), ...record, expires_at: Math.floor(record.queued_at / 1000) + DELIVERY_RETENTION_S },
+          ConditionExpression: 'attribute_not_exists(pk) OR (#state = :queued AND queued_at < :stale)',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':queued': 'queued', ':stale': staleBefore },
+        }),
+      ),
+    );
+    return claimed !== null;
+  }
+
+  async releaseWebhookEvent(jobId: string, eventId: string): Promise<void> {
+    await this.db.send(
+      new DeleteCommand({
+        TableName: this.table,
+        Key: eventKey(jobId, eventId),
+        ConditionExpression: '#state = :queued',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':queued': 'queued' },
+      }),
+    ).catch((error) => {
+      if (!isConditionFailure(error)) throw error;
+    });
+  }
+
+  async getWebhookEvent(jobId: string, eventId: string): Promise<WebhookEventRecord | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: eventKey(jobId, eventId), ConsistentRead: true }));
+    return Item ? strip<WebhookEventRecord>(Item) : null;
+  }
+
+  async setWebhookEventState(jobId: string, eventId: string, state: WebhookEventRecord['state'], now: number): Promise<void> {
+    // Once delivered, always delivered: a late failure of a duplicate copy must not undo it.
+    await conditional(() =>
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: eventKey(jobId, eventId),
+          UpdateExpression: 'SET #state = :state, updated_at = :now, job_id = :job, event_id = :event, queued_at = if_not_exists(queued_at, :now), expires_at = if_not_exists(expires_at, :exp)',
+          ConditionExpression: 'attribute_not_exists(#state) OR #state <> :delivered',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':state': state,
+            ':now': now,
+            ':job': jobId,
+            ':event': eventId,
+            ':delivered': 'delivered',
+            ':exp': Math.floor(now / 1000) + DELIVERY_RETENTION_S,
+          },
+        }),
+      ),
+    );
+  }
+
+  async recordDeliveryAttempt(attempt: DeliveryAttempt): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...attemptKey(attempt), ...attempt, expires_at: Math.floor(attempt.at / 1000) + DELIVERY_RETENTION_S },
+      }),
+    );
+  }
+
+  async listDeliveryAttempts(jobId: string): Promise<DeliveryAttempt[]> {
+    const items = await this.queryAll(`JOB#${jobId}`, 'DELIVERY#');
+    return items.map((item) => strip<DeliveryAttempt & { expires_at?: number }>(item)).map(({ expires_at: _, ...a }) => a);
+  }
+
+  async listApiKeys(projectId: string): Promise<ApiKeyRecord[]> {
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}#KEYS` },
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return items.map((item) => strip<ApiKeyRecord>(item));
+  }
+
+  async revokeApiKey(keyHash: string, now: number): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: apiKeyKey(keyHash),
+        UpdateExpression: 'SET revoked_at = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': now },
+      }),
+    );
+  }
+
+  async touchApiKey(keyHash: string, now: number, staleMs: number): Promise<void> {
+    await conditional(() =>
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: apiKeyKey(keyHash),
+          UpdateExpression: 'SET last_used_at = :now',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at <= :cutoff)',
+          ExpressionAttributeValues: { ':now': now, ':cutoff': now - staleMs },
+        }),
+      ),
+    );
+  }
+
+  async listJobs(
+    projectId: string,
+    query: { status?: JobStatus; limit: number; cursor?: string },
+  ): Promise<{ jobs: Job[]; cursor: string | null }> {
+    // A status filter applies after DynamoDB's Limit, so keep reading until
+    // the page is full; the cursor then points just after the last job returned.
+    const found: Record<string, unknown>[] = [];
+    let start = query.cursor ? (JSON.parse(Buffer.from(query.cursor, 'base64url').toString('utf8')) as Record<string, unknown>) : undefined;
+    let more = true;
+    while (found.length < query.limit && more) {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          FilterExpression: query.status ? '#status = :status' : undefined,
+          ExpressionAttributeNames: query.status ? { '#status': 'status' } : undefined,
+          ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}#JOBS`, ...(query.status ? { ':status': query.status } : {}) },
+          ScanIndexForward: false,
+          Limit: query.limit,
+          ExclusiveStartKey: start,
+        }),
+      );
+      found.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+      more = start !== undefined;
+    }
+    const jobs = found.slice(0, query.limit);
+    const last = jobs.at(-1);
+    const hasMore = found.length > query.limit || more;
+    const cursor =
+      hasMore && last
+        ? Buffer.from(JSON.stringify({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk })).toString('base64url')
+        : null;
+    return { jobs: jobs.map((item) => strip<Job>(item)), cursor };
+  }
+
+  async addUsage(projectId: string, periods: string[], pages: number): Promise<void> {
+    await Promise.all(
+      periods.map((period) =>
+        this.db.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { pk: `PROJECT#${projectId}`, sk: `USAGE#${period}` },
+            UpdateExpression: 'ADD pages :n',
+            ExpressionAttributeValues: { ':n': pages },
+          }),
+        ),
+      ),
+    );
+  }
+
+  async getUsage(projectId: string, periods: string[]): Promise<Record<string, number>> {
+    const items = await this.queryAll(`PROJECT#${projectId}`, 'USAGE#');
+    const counts = Object.fromEntries(items.map((item) => [String(item.sk).slice('USAGE#'.length), Number(item.pages ?? 0)]));
+    return Object.fromEntries(periods.map((period) => [period, counts[period] ?? 0]));
+  }
+
+  private async queryAll(pk: string, skPrefix: string): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return items;
   }
 }

@@ -11,6 +11,9 @@ export interface Principal {
   quota: QuotaRef;
 }
 
+/** "Last used" is shown to the minute; recording it more often would turn every request into a write. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
 const HELP = 'Send "Authorization: Bearer <API_KEY>" with a live key (kz_...) or a sandbox key from POST /v1/sandbox/key.';
 
 /**
@@ -39,6 +42,9 @@ export async function authenticate(
     if (key.ip !== sourceIp) {
       throw unauthorized('This sandbox key is bound to the IP address it was issued to. Get a key from this address with POST /v1/sandbox/key.');
     }
+  }
+  if (key.tier === 'live' && now - (key.last_used_at ?? 0) > LAST_USED_RESOLUTION_MS) {
+    await store.touchApiKey(keyHash, now, LAST_USED_RESOLUTION_MS);
   }
   return {
     project_id: key.project_id,

@@ -5,6 +5,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
+  | 'conflict'
   | 'invalid_request'
   | 'payload_too_large'
   | 'unsupported_media_type'

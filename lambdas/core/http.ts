@@ -23,11 +23,10 @@ export const requestBody = (event: APIGatewayProxyEvent): Buffer =>
 
 export const sourceIp = (event: APIGatewayProxyEvent): string => event.requestContext.identity.sourceIp;
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult => ({
-  statusCode: status,
-  headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers },
-  body: JSON.stringify(body),
-});
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult =>
+  status === 204
+    ? { statusCode: 204, headers: { 'Cache-Control': 'no-store', ...headers }, body: '' }
+    : { statusCode: status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers }, body: JSON.stringify(body) };
 
 /** Wraps a route: ApiErrors become their 4xx; anything else is logged and becomes a 500 that names the request. */
 export function route(fn: (event: APIGatewayProxyEvent) => Promise<Reply>) {

@@ -3,6 +3,8 @@
 // redelivered message or a second worker can never move a job backwards or
 // out of a terminal status.
 
+import type { ExtractionConfig } from '../extract/types.ts';
+
 export const JOB_STATUSES = [
   'awaiting_upload',
   'pending',
@@ -42,8 +44,16 @@ export type QuotaRef = { kind: 'sandbox_key'; key_hash: string } | { kind: 'proj
 
 export type DocumentRef = { kind: 'inline' } | { kind: 's3'; key: string };
 
+export const WEBHOOK_EVENT_KINDS = ['job.completed', 'job.failed', 'job.cancelled'] as const;
+export type WebhookEventKind = (typeof WEBHOOK_EVENT_KINDS)[number];
+
+/** A job's inline webhook, which replaces the project's registrations for that job. */
 export interface WebhookTarget {
   url: string;
+  /** The kinds to send; absent means all. */
+  events?: WebhookEventKind[];
+  /** Encrypted, never plaintext; absent means deliveries are unsigned. */
+  secret?: { ciphertext: string; fingerprint: string };
 }
 
 export interface Job {
@@ -55,6 +65,8 @@ export interface Job {
   status: JobStatus;
   document: DocumentRef;
   webhook: WebhookTarget | null;
+  /** The submission's `config` field (what to extract, how to chunk); absent or null for the defaults. */
+  config?: ExtractionConfig | null;
   /** Pages reserved against the quota at submission. */
   pages_reserved: number;
   /** Pages the extraction counted; null until it finished. */

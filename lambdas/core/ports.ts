@@ -2,7 +2,8 @@
 // over DynamoDB, S3 and SQS (lambdas/adapters); tests pass real local parts.
 
 import type { KeyTier } from './api-key.ts';
-import type { Job, JobStatus, QuotaRef } from './job.ts';
+import type { Job, JobStatus, QuotaRef, WebhookEventKind } from './job.ts';
+import type { SealedSecret } from './webhook-secret.ts';
 
 export interface ApiKeyRecord {
   key_hash: string;
@@ -16,6 +17,11 @@ export interface ApiKeyRecord {
   pages_remaining?: number;
   /** Sandbox keys only: Unix seconds. */
   expires_at?: number;
+  /** Live keys: an id to address the key by (the hash is never shown), and its last four characters to recognise it. */
+  id?: string;
+  last_four?: string;
+  /** Updated at most once a minute, so authenticating stays a read. */
+  last_used_at?: number | null;
 }
 
 export interface Project {
@@ -36,6 +42,46 @@ export interface ResultRef {
   expires_at: number;
 }
 
+/** A project-level webhook (pk PROJECT#<project>, sk WEBHOOK#<id>). */
+export interface WebhookRegistration {
+  id: string;
+  project_id: string;
+  url: string;
+  events: WebhookEventKind[];
+  secret: SealedSecret;
+  created_at: number;
+}
+
+/**
+ * Where one event stands (pk JOB#<job>, sk EVENT#<event_id>). `delivered` is
+ * what stops a re-announced or redelivered event from being POSTed again.
+ */
+export interface WebhookEventRecord {
+  job_id: string;
+  event_id: string;
+  state: 'queued' | 'delivered' | 'failed' | 'dead_lettered';
+  queued_at: number;
+  updated_at: number;
+}
+
+/** One delivery attempt (pk JOB#<job>, sk DELIVERY#<at>#<event_id>#<attempt>). */
+export interface DeliveryAttempt {
+  job_id: string;
+  event_id: string;
+  event: WebhookEventKind;
+  /** The registration's id, or null for the job's inline webhook. */
+  webhook_id: string | null;
+  url: string;
+  /** The SQS receive count: 1 to 5, starting over after a redrive from the dead-letter queue. */
+  attempt: number;
+  /** Epoch ms when the attempt started. */
+  at: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  outcome: 'delivered' | 'retrying' | 'failed' | 'dead_lettered' | 'skipped';
+}
+
 export type Gate = { ok: true } | { ok: false; retryAfterMs: number };
 export type Reservation = 'reserved' | 'unlimited' | 'insufficient';
 
@@ -43,6 +89,15 @@ export interface Store {
   /** Creates the project and its first live key together, or neither. */
   createProject(project: Project, key: ApiKeyRecord): Promise<void>;
   putApiKey(key: ApiKeyRecord): Promise<void>;
+  listApiKeys(projectId: string): Promise<ApiKeyRecord[]>;
+  revokeApiKey(keyHash: string, now: number): Promise<void>;
+  /** Records a use of the key if the last one recorded is older than `staleMs`. */
+  touchApiKey(keyHash: string, now: number, staleMs: number): Promise<void>;
+  /** A project's jobs, newest first; `cursor` continues a previous page. */
+  listJobs(projectId: string, query: { status?: JobStatus; limit: number; cursor?: string }): Promise<{ jobs: Job[]; cursor: string | null }>;
+  /** Adds pages to the project's usage counters of each period (e.g. a day and a month). */
+  addUsage(projectId: string, periods: string[], pages: number): Promise<void>;
+  getUsage(projectId: string, periods: string[]): Promise<Record<string, number>>;
   getApiKey(keyHash: string): Promise<ApiKeyRecord | null>;
   /** Records one sandbox key issued to `ip` if fewer than `max` were issued in the last `windowMs`; safe under concurrency. */
   claimSandboxIssue(ip: string, now: number, windowMs: number, max: number): Promise<Gate>;
@@ -60,6 +115,23 @@ export interface Store {
   claimPoll(jobId: string, now: number, minIntervalMs: number): Promise<Gate>;
   putResultRef(ref: ResultRef): Promise<void>;
   getResultRef(projectId: string, jobId: string): Promise<ResultRef | null>;
+  putWebhook(registration: WebhookRegistration): Promise<void>;
+  listWebhooks(projectId: string): Promise<WebhookRegistration[]>;
+  getWebhook(projectId: string, id: string): Promise<WebhookRegistration | null>;
+  /** False when there was nothing to delete. */
+  deleteWebhook(projectId: string, id: string): Promise<boolean>;
+  /**
+   * Records an event as queued, with one conditional write: true when it was
+   * new, or still `queued` since before `staleBefore` (its message was lost).
+   */
+  claimWebhookEvent(record: WebhookEventRecord, staleBefore: number): Promise<boolean>;
+  /** Forgets a claim whose message could not be sent, so the next announcement tries again. */
+  releaseWebhookEvent(jobId: string, eventId: string): Promise<void>;
+  getWebhookEvent(jobId: string, eventId: string): Promise<WebhookEventRecord | null>;
+  setWebhookEventState(jobId: string, eventId: string, state: WebhookEventRecord['state'], now: number): Promise<void>;
+  recordDeliveryAttempt(attempt: DeliveryAttempt): Promise<void>;
+  /** Every attempt for the job's events, oldest first. */
+  listDeliveryAttempts(jobId: string): Promise<DeliveryAttempt[]>;
 }
 
 export interface Blobs {
@@ -86,6 +158,27 @@ export interface ExtractionQueue {
  */
 export interface JobEvents {
   jobFinished(job: Job): Promise<void>;
+}
+
+/** One webhook event for one target; the payload is built per attempt from it. */
+export interface WebhookMessage {
+  event_id: string;
+  event: WebhookEventKind;
+  job_id: string;
+  project_id: string;
+  status: JobStatus;
+  error_message: string | null;
+  /** The job's inline webhook, or a registration looked up at delivery (so deleting one stops its deliveries). */
+  target: { kind: 'inline' } | { kind: 'registration'; webhook_id: string };
+}
+
+export interface WebhookQueue {
+  send(message: WebhookMessage): Promise<void>;
+}
+
+/** Hides a received message for `seconds`: the wait before its next attempt. */
+export interface MessageVisibility {
+  change(receiptHandle: string, seconds: number, queueArn: string): Promise<void>;
 }
 
 export const noJobEvents: JobEvents = { jobFinished: async () => undefined };

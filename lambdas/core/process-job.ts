@@ -1,5 +1,6 @@
 import { ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/types.ts';
 import { isTerminal, RESULT_RETENTION_MS, type Job } from './job.ts';
+import { usagePeriods } from './usage.ts';
 import type { Blobs, Clock, ExtractionMessage, JobEvents, Store } from './ports.ts';
 
 export interface WorkerDeps {
@@ -64,7 +65,7 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
 
   let result: ExtractionResult;
   try {
-    result = await deps.extractor.extract({ bytes, filename: job.filename, contentType: job.content_type });
+    result = await deps.extractor.extract({ bytes, filename: job.filename, contentType: job.content_type, config: job.config ?? null });
   } catch (error) {
     if (error instanceof ExtractionError) return fail(deps, job, error.message);
     throw error;
@@ -95,12 +96,16 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
     size: body.byteLength,
     expires_at: Math.floor((now + RESULT_RETENTION_MS) / 1000),
   });
+  // Members or attachments that could not be read leave a result that is partial, not wrong.
+  const outcome = (result.metadata.failed_sections?.length ?? 0) > 0 ? 'partial_success' : 'completed';
   const completed = await deps.store.transitionJob(
     job.id,
-    'completed',
+    outcome,
     { pages, pages_reserved: job.quota ? pages : 0, updated_at: now },
     ['processing'],
   );
+  // Counted by the one worker whose write finished the job, like the refund below.
+  if (completed) await deps.store.addUsage(job.project_id, Object.values(usagePeriods(now)), pages);
   if (job.quota && completed && shortfall < 0) await deps.store.refundPages(job.quota, -shortfall);
   if (job.quota && !completed && shortfall > 0) await deps.store.refundPages(job.quota, shortfall);
   await discardDocument(deps, job);

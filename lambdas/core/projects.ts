@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { generateLiveKey, hashKey } from './api-key.ts';
+import { generateLiveKey } from './api-key.ts';
+import { liveKeyRecord } from './api-keys.ts';
 import { invalidRequest } from './errors.ts';
 import type { Clock, Store } from './ports.ts';
 
@@ -24,7 +25,7 @@ export async function createProject(
   const projectId = randomUUID();
   await deps.store.createProject(
     { id: projectId, name, created_at: now, ...(input.pages !== undefined ? { pages_remaining: input.pages } : {}) },
-    { key_hash: hashKey(apiKey), project_id: projectId, tier: 'live', created_at: now, revoked_at: null },
+    liveKeyRecord(apiKey, projectId, now),
   );
   return { project_id: projectId, api_key: apiKey };
 }

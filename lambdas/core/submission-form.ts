@@ -1,8 +1,10 @@
 import busboy from 'busboy';
 import { ApiError, invalidRequest } from './errors.ts';
+import { parseExtractionConfig } from './extraction-config.ts';
+import type { ExtractionConfig } from '../extract/types.ts';
 import type { WebhookTarget } from './job.ts';
 import { limits } from './limits.ts';
-import { parseWebhookField, type WebhookUrlPolicy } from './webhook-target.ts';
+import { parseWebhookField, sealInlineWebhook, type InlineWebhookRequest, type WebhookIntake } from './webhook-target.ts';
 
 export interface Upload {
   filename: string;
@@ -13,6 +15,8 @@ export interface Upload {
 export interface Submission {
   files: Upload[];
   webhook: WebhookTarget | null;
+  /** The `config` field, validated; null when absent. */
+  config: ExtractionConfig | null;
 }
 
 export const tooLarge = () =>
@@ -23,14 +27,28 @@ export const tooLarge = () =>
       'Send larger files with the upload flow: POST /v1/uploads returns a presigned upload_url to PUT the file to.',
   );
 
-const FORM_HELP = 'Send multipart/form-data with one or more "file" parts and an optional "webhook" field.';
+const FORM_HELP = 'Send multipart/form-data with one or more "file" parts and optional "webhook" and "config" fields.';
 
-/** Reads a POST /v1/extract body. Every client mistake becomes a 4xx that says what to fix. */
-export function parseSubmission(
+/**
+ * Reads a POST /v1/extract body. Every client mistake becomes a 4xx that says
+ * what to fix. An inline webhook's host is checked and its secret sealed for
+ * `projectId` here, so nothing downstream ever holds the plaintext.
+ */
+export async function parseSubmission(
   body: Buffer,
   contentType: string | undefined,
-  policy: WebhookUrlPolicy,
+  intake: WebhookIntake,
+  projectId: string,
 ): Promise<Submission> {
+  const { files, webhook, config } = await readForm(body, contentType, intake);
+  return { files, webhook: webhook ? await sealInlineWebhook(webhook, intake, projectId) : null, config };
+}
+
+function readForm(
+  body: Buffer,
+  contentType: string | undefined,
+  policy: WebhookIntake,
+): Promise<{ files: Upload[]; webhook: InlineWebhookRequest | null; config: ExtractionConfig | null }> {
   if (!contentType || !/^multipart\/form-data\b/i.test(contentType)) {
     return Promise.reject(new ApiError(415, 'unsupported_media_type', `Content-Type must be multipart/form-data. ${FORM_HELP}`));
   }
@@ -39,7 +57,8 @@ export function parseSubmission(
   }
   return new Promise((resolve, reject) => {
     const files: Upload[] = [];
-    let webhook: WebhookTarget | null = null;
+    let webhook: InlineWebhookRequest | null = null;
+    let config: ExtractionConfig | null = null;
     let total = 0;
     let failed = false;
     const fail = (error: unknown) => {
@@ -74,6 +93,14 @@ export function parseSubmission(
     parser.on('field', (name, value, info) => {
       if (failed) return;
       if (info.valueTruncated) return fail(invalidRequest(`Form field "${name}" is longer than 64 KB.`));
+      if (name === 'config') {
+        try {
+          config = parseExtractionConfig(value);
+        } catch (error) {
+          fail(error);
+        }
+        return;
+      }
       if (name !== 'webhook') return fail(invalidRequest(`Unknown form field "${name}". ${FORM_HELP}`));
       try {
         webhook = parseWebhookField(value, policy);
@@ -86,7 +113,7 @@ export function parseSubmission(
     parser.on('close', () => {
       if (failed) return;
       if (files.length === 0) return fail(invalidRequest(`No file part found. ${FORM_HELP}`));
-      resolve({ files, webhook });
+      resolve({ files, webhook, config });
     });
     parser.end(body);
   });

@@ -29,7 +29,12 @@ const documentKey = (projectId: string, jobId: string) => `documents/${projectId
  */
 export async function submitJobs(deps: SubmitDeps, principal: Principal, submission: Submission): Promise<Accepted> {
   const now = deps.clock.now();
-  const pages = submission.files.map((file) => Math.max(1, deps.countPages(file)));
+  const selected = submission.config?.pages ?? null;
+  const pages = submission.files.map((file) => {
+    const counted = Math.max(1, deps.countPages(file));
+    // A page selection charges only the selected pages that exist.
+    return selected ? Math.max(1, selected.filter((n) => n <= counted).length) : counted;
+  });
   const totalPages = pages.reduce((a, b) => a + b, 0);
 
   const reservation = await deps.store.reservePages(principal.quota, totalPages);
@@ -55,6 +60,7 @@ export async function submitJobs(deps: SubmitDeps, principal: Principal, submiss
       status: 'pending',
       document: inline ? { kind: 'inline' } : { kind: 's3', key: documentKey(principal.project_id, id) },
       webhook: submission.webhook,
+      config: submission.config ?? null,
       pages_reserved: quota ? pages[i]! : 0,
       pages: null,
       quota,

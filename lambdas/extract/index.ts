@@ -1,26 +1,92 @@
 // The extraction engine's entry: detect the format, hand the bytes to that
-// format's module, then build content, chunks and metadata the same way for all.
+// format's module, then select pages and build content, chunks and metadata
+// the same way for all. Format modules are imported on demand, so a worker
+// loads pdf.js only for PDFs and the HTML or e-mail parsers only for those.
 
-import { joinPages } from './chunks.ts';
-import { detect } from './detect.ts';
+import { joinPages, makeChunks } from './chunks.ts';
+import { detect, type Format } from './detect.ts';
+import { detectLanguage } from './language.ts';
 import { extractPlain } from './plain.ts';
 import { codePointLength, wordCount } from './text-stats.ts';
-import type { ExtractInput, ExtractionResult, FormatOutput } from './types.ts';
+import {
+  DEFAULT_CONFIG,
+  ExtractionError,
+  type ExtractInput,
+  type ExtractionConfig,
+  type ExtractionResult,
+  type FormatOutput,
+  type Table,
+} from './types.ts';
+import { ZIP_LIMITS, type InflateBudget } from './zip.ts';
 
 export { countPages } from './page-count.ts';
+export { SUPPORTED_FORMATS } from './detect.ts';
 export { ExtractionError } from './types.ts';
-export type { ExtractInput, ExtractionResult } from './types.ts';
+export type { Chunk, DocumentMetadata, ExtractInput, ExtractionConfig, ExtractionResult, FailedSection, Table } from './types.ts';
+
+/** Archives and e-mails inside archives and e-mails are followed this deep. */
+const MAX_NESTING = 3;
+
+/** What a format module gets besides the bytes. */
+export interface FormatContext {
+  config: ExtractionConfig;
+  /** Inflation budget shared by an archive and everything inside it. */
+  budget: InflateBudget;
+  depth: number;
+  /** Extracts an embedded document (an archive member, an attachment). */
+  sub(input: ExtractInput): Promise<ExtractionResult>;
+}
 
 export async function extract(input: ExtractInput): Promise<ExtractionResult> {
+  return extractWithin(input, { remaining: ZIP_LIMITS.maxTotalBytes }, 0);
+}
+
+async function extractWithin(input: ExtractInput, budget: InflateBudget, depth: number): Promise<ExtractionResult> {
+  const config = input.config ?? DEFAULT_CONFIG;
   const { format, mime_type } = detect(input);
-  const out = await byFormat[format](input.bytes);
-  const { content, chunks } = joinPages(out.pages, out.pageSeparator);
+  const ctx: FormatContext = {
+    config,
+    budget,
+    depth,
+    sub: (inner) => {
+      if (depth + 1 > MAX_NESTING) {
+        return Promise.reject(new ExtractionError('refused_file', `Refused: documents are nested more than ${MAX_NESTING} levels deep.`));
+      }
+      // Embedded documents are read whole (the page selection applies to the outer document)
+      // and chunked by page, which is how the outer document recovers their pages.
+      return extractWithin({ ...inner, config: { ...config, pages: null, chunking: { ...config.chunking, strategy: 'page' } } }, budget, depth + 1);
+    },
+  };
+  const out = await byFormat[format](input.bytes, ctx);
+  return assemble(format, mime_type, out, config);
+}
+
+function assemble(format: Format, mime_type: string, out: FormatOutput, config: ExtractionConfig): ExtractionResult {
+  const total = out.pagesSelected?.total ?? out.pages.length;
+  let pages = out.pages;
+  let numbers = out.pagesSelected?.kept ?? pages.map((_, i) => i + 1);
+  let tables: Table[] = out.tables ?? [];
+  let sections = out.sections;
+  if (config.pages && !out.pagesSelected) {
+    const wanted = new Set(config.pages);
+    numbers = numbers.filter((n) => wanted.has(n));
+    pages = numbers.map((n) => out.pages[n - 1]!);
+    tables = tables.filter((t) => t.page === undefined || wanted.has(t.page));
+    // Section offsets refer to the whole document's content.
+    sections = undefined;
+  }
+  const joined = joinPages(pages, out.pageSeparator, numbers);
+  const { content } = joined;
+  const chunks = makeChunks(joined, config.chunking, sections);
+  const language = out.metadata.language ?? detectLanguage(content);
   return {
     content,
     metadata: {
       format,
       mime_type,
-      pages: out.pages.length,
+      pages: numbers.length,
+      pages_total: total,
+      page_unit: out.unit ?? 'page',
       title: null,
       author: null,
       subject: null,
@@ -31,18 +97,40 @@ export async function extract(input: ExtractInput): Promise<ExtractionResult> {
       modified_at: null,
       encoding: null,
       ocr_pages: [],
+      failed_sections: [],
       ...out.metadata,
+      language,
       char_count: codePointLength(content),
       word_count: wordCount(content),
     },
-    tables: [],
+    tables,
     chunks,
   };
 }
 
-const byFormat: Record<ReturnType<typeof detect>['format'], (bytes: Uint8Array) => FormatOutput | Promise<FormatOutput>> = {
-  // Imported on demand: pdf.js is heavy and only PDFs need it.
-  pdf: async (bytes) => (await import('./pdf.ts')).extractPdf(bytes),
+type FormatModule = (bytes: Uint8Array, ctx: FormatContext) => FormatOutput | Promise<FormatOutput>;
+
+const mode = (ctx: FormatContext) => ctx.config.output;
+
+const byFormat: Record<Format, FormatModule> = {
+  pdf: async (bytes, ctx) => (await import('./pdf.ts')).extractPdf(bytes, { pages: ctx.config.pages, ocr: ctx.config.ocr }),
+  docx: async (bytes, ctx) => (await import('./docx.ts')).extractDocx(bytes, mode(ctx), ctx.budget),
+  xlsx: async (bytes, ctx) => (await import('./xlsx.ts')).extractXlsx(bytes, mode(ctx), ctx.budget),
+  pptx: async (bytes, ctx) => (await import('./pptx.ts')).extractPptx(bytes, mode(ctx), ctx.budget),
+  odt: async (bytes, ctx) => (await import('./odf.ts')).extractOdt(bytes, mode(ctx), ctx.budget),
+  ods: async (bytes, ctx) => (await import('./odf.ts')).extractOds(bytes, mode(ctx), ctx.budget),
+  epub: async (bytes, ctx) => (await import('./epub.ts')).extractEpub(bytes, mode(ctx), ctx.budget),
+  zip: async (bytes, ctx) => (await import('./archive.ts')).extractArchive(bytes, ctx),
+  html: async (bytes, ctx) => (await import('./html.ts')).extractHtml(bytes, mode(ctx)),
+  csv: async (bytes, ctx) => (await import('./csv.ts')).extractCsv(bytes, mode(ctx), 'csv'),
+  tsv: async (bytes, ctx) => (await import('./csv.ts')).extractCsv(bytes, mode(ctx), 'tsv'),
+  eml: async (bytes, ctx) => (await import('./eml.ts')).extractEml(bytes, ctx),
+  msg: async (bytes, ctx) => (await import('./msg.ts')).extractMsg(bytes, ctx),
+  doc: async (bytes, ctx) => (await import('./doc.ts')).extractDoc(bytes, mode(ctx)),
+  rtf: async (bytes, ctx) => (await import('./rtf.ts')).extractRtf(bytes, mode(ctx)),
   text: extractPlain,
   markdown: extractPlain,
+  png: async (bytes, ctx) => (await import('./image.ts')).extractImage(bytes, ctx.config),
+  jpeg: async (bytes, ctx) => (await import('./image.ts')).extractImage(bytes, ctx.config),
+  tiff: async (bytes, ctx) => (await import('./image.ts')).extractImage(bytes, ctx.config),
 };

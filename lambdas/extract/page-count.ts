@@ -3,7 +3,8 @@
 
 import { constants, inflateSync } from 'node:zlib';
 import { detect } from './detect.ts';
-import { countDecodedCodePoints } from './text.ts';
+import { countDecodedCodePoints, decodeText } from './text.ts';
+import { SafeZip } from './zip.ts';
 import type { ExtractInput } from './types.ts';
 
 /** Text formats count one page per this many decoded characters (code points). */
@@ -12,14 +13,73 @@ export const TEXT_PAGE_CHARS = 3000;
 /** Object streams are inflated up to this many bytes in total. */
 const MAX_INFLATED_BYTES = 50 * 1024 * 1024;
 
+/** Inflated bytes a submission-time count may read from a ZIP-based document. */
+const COUNT_INFLATE_BUDGET = 64 * 1024 * 1024;
+
+/**
+ * The pages to reserve at submission. Exact where the unit is structural
+ * (PDF pages, slides, sheets, text); an estimate from the text parts for
+ * documents that flow (DOCX, ODT, EPUB, HTML), settled to metadata.pages when
+ * the job finishes.
+ */
 export function countPages(input: ExtractInput): number {
   try {
     const { format } = detect(input);
-    if (format === 'pdf') return countPdfPages(input.bytes);
-    return textPages(countDecodedCodePoints(input.bytes));
+    switch (format) {
+      case 'pdf':
+        return countPdfPages(input.bytes);
+      case 'text':
+      case 'markdown':
+      case 'csv':
+      case 'tsv':
+      case 'eml':
+      case 'rtf':
+        return textPages(countDecodedCodePoints(input.bytes));
+      // Counting these needs their parser: one page is reserved, the rest settled when the job finishes.
+      case 'msg':
+      case 'doc':
+      case 'png':
+      case 'jpeg':
+      case 'tiff':
+        return 1;
+      case 'html':
+        return textPages(markupTextLength(decodeText(input.bytes).text));
+      default:
+        return countZipPages(input.bytes, format);
+    }
   } catch {
     return 1;
   }
+}
+
+function countZipPages(bytes: Uint8Array, format: string): number {
+  const zip = new SafeZip(bytes, { remaining: COUNT_INFLATE_BUDGET });
+  const names = zip.names();
+  const count = (re: RegExp) => Math.max(1, names.filter((n) => re.test(n)).length);
+  const textOf = (parts: string[]) => textPages(parts.reduce((sum, part) => sum + markupTextLength(zip.readText(part) ?? ''), 0));
+  switch (format) {
+    case 'pptx':
+      return count(/^ppt\/slides\/slide\d+\.xml$/);
+    case 'xlsx':
+      return count(/^xl\/worksheets\/[^/]+\.xml$/);
+    case 'ods':
+      return Math.max(1, ((zip.readText('content.xml') ?? '').match(/<table:table[\s>]/g) ?? []).length);
+    case 'docx':
+      return textOf(['word/document.xml']);
+    case 'odt':
+      return textOf(['content.xml']);
+    case 'epub':
+      return textOf(names.filter((n) => /\.x?html?$/i.test(n)));
+    default:
+      // An archive: at least a page per member; the members' own pages are counted when extracted.
+      return Math.max(1, zip.entries.filter((e) => !e.isDirectory).length);
+  }
+}
+
+/** Characters of text in markup, roughly: tags, scripts and styles left out. */
+function markupTextLength(markup: string): number {
+  const text = markup.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>/g, '').replace(/\s+/g, ' ');
+  return text.length;
 }
 
 export function textPages(codePoints: number): number {

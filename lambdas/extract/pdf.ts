@@ -2,13 +2,26 @@
 // first PDF only, so text-only callers never pay for it).
 
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
-import { loadPdfJs, pdfjsDataOptions } from './pdfjs.ts';
+import { canvasAvailable, loadPdfJs, pdfjsDataOptions, type PdfJs } from './pdfjs.ts';
 import { ExtractionError, type FormatOutput } from './types.ts';
 
 /** Larger PDFs are refused before any text is extracted. */
 export const MAX_PDF_PAGES = 5000;
 
-export async function extractPdf(bytes: Uint8Array): Promise<FormatOutput> {
+export interface PdfOptions {
+  /** 1-based page numbers to read; null for all. */
+  pages?: number[] | null;
+  /** "auto": OCR pages that have images but no text layer; "always": every page; "never": none. */
+  ocr?: 'auto' | 'always' | 'never';
+}
+
+/** A page with fewer visible characters than this has no real text layer (a scan, perhaps with a page number). */
+const MIN_TEXT_LAYER_CHARS = 10;
+
+/** Pixels a page is rendered at for OCR: about 200 dpi for A4, less for larger pages. */
+const OCR_RENDER_PIXELS = 8_000_000;
+
+export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Promise<FormatOutput> {
   const pdfjs = await loadPdfJs();
   const task = pdfjs.getDocument({
     data: bytes,
@@ -40,10 +53,21 @@ export async function extractPdf(bytes: Uint8Array): Promise<FormatOutput> {
     const pages: string[] = [];
     let unreadable = 0;
     let firstError = '';
-    for (let n = 1; n <= doc.numPages; n++) {
+    const wanted = opts.pages ? opts.pages.filter((n) => n <= doc.numPages) : Array.from({ length: doc.numPages }, (_, i) => i + 1);
+    const ocrMode = opts.ocr ?? 'auto';
+    const ocrPages: number[] = [];
+    for (const n of wanted) {
       try {
         const page = await doc.getPage(n);
-        pages.push(pageText((await page.getTextContent()).items));
+        let text = pageText((await page.getTextContent()).items);
+        if (ocrMode === 'always' || (ocrMode === 'auto' && text.replace(/\s/g, '').length < MIN_TEXT_LAYER_CHARS && (await hasImages(pdfjs, page)))) {
+          const read = await ocrPage(doc, page);
+          if (read !== null) {
+            text = read;
+            ocrPages.push(n);
+          }
+        }
+        pages.push(text);
         page.cleanup();
       } catch (err) {
         // A damaged page costs its own text, not the document's.
@@ -52,10 +76,11 @@ export async function extractPdf(bytes: Uint8Array): Promise<FormatOutput> {
         pages.push('');
       }
     }
-    if (unreadable === doc.numPages) throw new ExtractionError('corrupt_file', `The PDF could not be read: ${firstError}`);
+    if (unreadable > 0 && unreadable === wanted.length) throw new ExtractionError('corrupt_file', `The PDF could not be read: ${firstError}`);
     return {
       pages,
       pageSeparator: '\n\n',
+      ...(opts.pages ? { pagesSelected: { total: doc.numPages, kept: wanted } } : {}),
       metadata: {
         title: infoString(info.Title),
         author: infoString(info.Author),
@@ -65,12 +90,48 @@ export async function extractPdf(bytes: Uint8Array): Promise<FormatOutput> {
         producer: infoString(info.Producer),
         created_at: parsePdfDate(info.CreationDate),
         modified_at: parsePdfDate(info.ModDate),
-        ocr_pages: [],
+        ocr_pages: ocrPages,
       },
     };
   } finally {
     await task.destroy();
   }
+}
+
+type PdfPage = Awaited<ReturnType<Awaited<ReturnType<PdfJs['getDocument']>['promise']>['getPage']>>;
+type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+
+async function hasImages(pdfjs: PdfJs, page: PdfPage): Promise<boolean> {
+  const { fnArray } = await page.getOperatorList();
+  const { paintImageXObject, paintInlineImageXObject, paintImageMaskXObject, paintImageXObjectRepeat } = pdfjs.OPS;
+  return fnArray.some((op) => op === paintImageXObject || op === paintInlineImageXObject || op === paintImageMaskXObject || op === paintImageXObjectRepeat);
+}
+
+/**
+ * Renders the page and reads it by OCR. Rendering needs the native
+ * @napi-rs/canvas package; where it is not installed (a single-file bundle),
+ * the page keeps its (empty) text layer and is not listed in ocr_pages.
+ */
+async function ocrPage(doc: PdfDocument, page: PdfPage): Promise<string | null> {
+  if (!canvasAvailable()) return null;
+  const base = page.getViewport({ scale: 1 });
+  const scale = Math.min(200 / 72, Math.sqrt(OCR_RENDER_PIXELS / Math.max(1, base.width * base.height)));
+  const viewport = page.getViewport({ scale });
+  const factory = (doc as unknown as { canvasFactory: CanvasFactory }).canvasFactory;
+  const target = factory.create(Math.ceil(viewport.width), Math.ceil(viewport.height));
+  try {
+    await page.render({ canvasContext: target.context as never, canvas: target.canvas as never, viewport }).promise;
+    const png = (target.canvas as unknown as { toBuffer(mime: string): Buffer }).toBuffer('image/png');
+    const { ocrImage } = await import('./ocr.ts');
+    return await ocrImage(png);
+  } finally {
+    factory.destroy(target);
+  }
+}
+
+interface CanvasFactory {
+  create(width: number, height: number): { canvas: unknown; context: unknown };
+  destroy(target: { canvas: unknown; context: unknown }): void;
 }
 
 function openError(err: unknown): ExtractionError {

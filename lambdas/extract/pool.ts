@@ -8,7 +8,7 @@
 // Its top-level imports stay light because every worker loads them.
 
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { ExtractionError, type ExtractionErrorCode, type ExtractInput, type ExtractionResult } from './types.ts';
+import { ExtractionError, type ExtractionConfig, type ExtractionErrorCode, type ExtractInput, type ExtractionResult } from './types.ts';
 
 export interface Extractor {
   /** The buffer behind `input.bytes` is transferred to the worker (detached here) when the view covers all of it. */
@@ -32,7 +32,7 @@ interface WorkerData {
   testFaults: boolean;
 }
 
-type Request = { id: number; bytes: Uint8Array; filename: string; contentType: string | null };
+type Request = { id: number; bytes: Uint8Array; filename: string; contentType: string | null; config: ExtractionConfig | null };
 type Reply =
   | { type: 'ready' }
   | { type: 'done'; id: number; result: ExtractionResult }
@@ -190,9 +190,9 @@ function tsxBootstrap(self: string): string {
 
 /** Sends the job, moving the bytes rather than copying them when the view owns its whole buffer. */
 function post(worker: Worker, job: Job): void {
-  const { bytes, filename, contentType } = job.input;
+  const { bytes, filename, contentType, config } = job.input;
   const whole = bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-  const request = (b: Uint8Array): Request => ({ id: job.id, bytes: b, filename, contentType: contentType ?? null });
+  const request = (b: Uint8Array): Request => ({ id: job.id, bytes: b, filename, contentType: contentType ?? null, config: config ?? null });
   if (whole) {
     try {
       worker.postMessage(request(bytes), [bytes.buffer as ArrayBuffer]);
@@ -229,7 +229,7 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData)
     try {
       const fault = data.testFaults ? FAULTS[req.filename] : undefined;
       if (fault) fault();
-      const result = await extract({ bytes: req.bytes, filename: req.filename, contentType: req.contentType });
+      const result = await extract({ bytes: req.bytes, filename: req.filename, contentType: req.contentType, config: req.config });
       port.postMessage({ type: 'done', id: req.id, result } satisfies Reply);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

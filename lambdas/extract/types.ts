@@ -6,6 +6,7 @@ export interface ExtractInput {
   filename: string;
   /** The content type the client sent with the file part, if any. Detection does not trust it. */
   contentType?: string | null;
+  config?: ExtractionConfig | null;
 }
 
 export interface DocumentMetadata {
@@ -29,6 +30,34 @@ export interface DocumentMetadata {
   word_count: number;
   /** 1-based numbers of the pages whose text came from OCR. */
   ocr_pages: number[];
+  /** ISO 639-1 code of the main language, when the text says enough to tell. */
+  language?: string | null;
+  /** Pages (or the format's unit) in the whole document; `pages` counts those extracted when `config.pages` selects some. */
+  pages_total?: number;
+  /** What `pages` counts: "page", "slide", "sheet" or "text_page" (3,000 characters of content). */
+  page_unit?: PageUnit;
+  /** Archive members or attachments that could not be extracted; non-empty makes the job `partial_success`. */
+  failed_sections?: FailedSection[];
+  /** Headers of an e-mail (from, to, cc, subject, date, ...). */
+  email?: Record<string, string> | null;
+  /** Names of the worksheets, in workbook order. */
+  sheets?: string[];
+}
+
+export type PageUnit = 'page' | 'slide' | 'sheet' | 'text_page';
+
+export interface FailedSection {
+  name: string;
+  error: string;
+}
+
+/** The `config` form field of POST /v1/extract, validated (see lambdas/core/extraction-config.ts). */
+export interface ExtractionConfig {
+  output: 'text' | 'markdown';
+  /** 1-based page numbers to extract, ascending; null for all. */
+  pages: number[] | null;
+  ocr: 'auto' | 'always' | 'never';
+  chunking: { strategy: 'page' | 'section' | 'size'; max_chars: number; overlap: number };
 }
 
 export interface Table {
@@ -60,6 +89,7 @@ export type ExtractionErrorCode =
   | 'unsupported_format'
   | 'corrupt_file'
   | 'encrypted_file'
+  | 'refused_file'
   | 'too_many_pages'
   | 'timeout'
   | 'out_of_memory';
@@ -87,10 +117,37 @@ export interface FormatOutput {
   pages: string[];
   /** Joins `pages` into `content`. */
   pageSeparator: string;
+  /** Defaults to "page". */
+  unit?: PageUnit;
+  /** UTF-16 offsets into the joined content where a section (heading, chapter, member) starts. */
+  sections?: number[];
+  tables?: Table[];
+  /** Set when the format module already dropped the pages `config.pages` did not select. */
+  pagesSelected?: { total: number; kept: number[] };
   metadata: Partial<
     Pick<
       DocumentMetadata,
-      'title' | 'author' | 'subject' | 'keywords' | 'creator' | 'producer' | 'created_at' | 'modified_at' | 'encoding' | 'ocr_pages'
+      | 'title'
+      | 'author'
+      | 'subject'
+      | 'keywords'
+      | 'creator'
+      | 'producer'
+      | 'created_at'
+      | 'modified_at'
+      | 'encoding'
+      | 'ocr_pages'
+      | 'failed_sections'
+      | 'email'
+      | 'sheets'
+      | 'language'
     >
   >;
 }
+
+export const DEFAULT_CONFIG: ExtractionConfig = {
+  output: 'text',
+  pages: null,
+  ocr: 'auto',
+  chunking: { strategy: 'page', max_chars: 4000, overlap: 0 },
+};

@@ -1,9 +1,10 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { functions, queues } from '../../lib/wiring.ts';
-import { awsBlobs, awsStore, onColdStart } from '../adapters/aws-deps.ts';
+import { awsBlobs, awsStore, awsWebhookQueue, onColdStart } from '../adapters/aws-deps.ts';
 import { DOCUMENT_ATTRIBUTE } from '../adapters/sqs-extraction-queue.ts';
 import { processJob, type WorkerDeps } from '../core/process-job.ts';
-import { noJobEvents, systemClock, type ExtractionMessage } from '../core/ports.ts';
+import { systemClock, type ExtractionMessage } from '../core/ports.ts';
+import { WebhookEvents } from '../core/webhook-events.ts';
 import { createExtractorPool } from '../extract/pool.ts';
 
 const log = (message: string, fields: Record<string, unknown> = {}) => console.log(JSON.stringify({ message, ...fields }));
@@ -44,16 +45,17 @@ export const makeHandler = (deps: WorkerDeps & { maxReceiveCount: number }) =>
   };
 
 const spec = functions['extract-worker'];
-export const handler = onColdStart(() =>
-  makeHandler({
-    store: awsStore(),
+export const handler = onColdStart(() => {
+  const store = awsStore();
+  return makeHandler({
+    store,
     blobs: awsBlobs(),
     clock: systemClock,
-    events: noJobEvents,
+    events: new WebhookEvents({ store, queue: awsWebhookQueue(), clock: systemClock }),
     // One isolated worker thread per container: the parser can be killed on a
     // deadline below the Lambda timeout, so the job fails cleanly instead of timing out the function.
     extractor: createExtractorPool({ size: 1, timeoutMs: (spec.timeoutSeconds - 20) * 1000, maxMemoryMb: Math.floor(spec.memoryMb * 0.7) }),
     log,
     maxReceiveCount: queues.extraction.maxReceiveCount,
-  }),
-);
+  });
+});

@@ -1,17 +1,17 @@
-import { awsBlobs, awsExtractionQueue, awsStore, onColdStart } from '../adapters/aws-deps.ts';
+import { awsBlobs, awsExtractionQueue, awsStore, awsWebhookIntake, onColdStart } from '../adapters/aws-deps.ts';
 import { authenticate } from '../core/auth.ts';
 import { header, requestBody, route, sourceIp } from '../core/http.ts';
 import { systemClock } from '../core/ports.ts';
 import { parseSubmission } from '../core/submission-form.ts';
 import { submitJobs, type SubmitDeps } from '../core/submit.ts';
-import type { WebhookUrlPolicy } from '../core/webhook-target.ts';
+import type { WebhookIntake } from '../core/webhook-target.ts';
 import { countPages } from '../extract/page-count.ts';
 
 /** POST /v1/extract: one job per file part, pages reserved first. */
-export const makeHandler = (deps: SubmitDeps & { webhookPolicy: WebhookUrlPolicy }) =>
+export const makeHandler = (deps: SubmitDeps & { webhookPolicy: WebhookIntake }) =>
   route(async (event) => {
     const principal = await authenticate(deps.store, header(event, 'authorization'), sourceIp(event), deps.clock.now());
-    const submission = await parseSubmission(requestBody(event), header(event, 'content-type'), deps.webhookPolicy);
+    const submission = await parseSubmission(requestBody(event), header(event, 'content-type'), deps.webhookPolicy, principal.project_id);
     return { status: 202, body: await submitJobs(deps, principal, submission) };
   });
 
@@ -22,6 +22,6 @@ export const handler = onColdStart(() =>
     queue: awsExtractionQueue(),
     clock: systemClock,
     countPages: (upload) => countPages({ bytes: upload.bytes, filename: upload.filename, contentType: upload.contentType }),
-    webhookPolicy: { allowLoopbackHttp: false },
+    webhookPolicy: awsWebhookIntake(),
   }),
 );

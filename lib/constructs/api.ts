@@ -1,3 +1,4 @@
+import { Validations } from 'aws-cdk-lib';
 import { LambdaIntegration, ResponseType, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
@@ -54,11 +55,26 @@ export class Api extends Construct {
     this.restApi.node.tryRemoveChild('Endpoint');
 
     for (const route of routes) {
-      this.restApi.root.resourceForPath(route.path).addMethod(
+      const method = this.restApi.root.resourceForPath(route.path).addMethod(
         route.method,
         // No permission for the console's test-invoke: one resource-policy entry per route, not two.
         new LambdaIntegration(functions[route.fn], { allowTestInvoke: false }),
       );
+      const reason = route.auth
+        ? 'Callers present docex API keys (Bearer kz_/sk_sandbox_), checked by the handler against the key hashes in the table; that is the API\'s contract (SPEC.md section 5), not IAM or Cognito.'
+        : 'POST /v1/sandbox/key is anonymous by specification: it issues the trial keys, limited per source IP by the handler.';
+      for (const id of ['AwsSolutions-APIG4', 'AwsSolutions-COG4']) Validations.of(method).acknowledge({ id, reason });
+    }
+
+    const logging =
+      'Execution and access logs need the account-wide API Gateway CloudWatch role (AWS::ApiGateway::Account), a singleton this stack must not take over in the user\'s account. The functions log to their own groups, and the API\'s default metrics (Count, 4XXError, 5XXError, Latency) remain.';
+    for (const [id, reason] of [
+      ['AwsSolutions-APIG1', logging],
+      ['AwsSolutions-APIG6', logging],
+      ['AwsSolutions-APIG2', 'Bodies are multipart uploads that only the handlers can validate; they answer invalid input with the API\'s { error, message } 400s.'],
+      ['AwsSolutions-APIG3', 'A WAF web ACL costs a monthly fee per ACL; the stage is throttled and the handlers rate-limit per key and IP. Attach an ACL to the stage if you need one.'],
+    ] as const) {
+      Validations.of(this.restApi).acknowledge({ id, reason });
     }
 
     for (const r of gatewayResponses) {

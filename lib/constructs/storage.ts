@@ -1,13 +1,19 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { tableSchema } from '../wiring.ts';
 
-/** The job table and the bucket for documents and results. Both outlive the stack: they hold users' data. */
+/**
+ * The job table, the bucket for documents and results, and the key for
+ * webhook secrets. All three outlive the stack: they hold users' data, and
+ * without the key the stored secrets cannot be read.
+ */
 export class Storage extends Construct {
   readonly table: Table;
   readonly bucket: Bucket;
+  readonly webhookKey: Key;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -42,6 +48,19 @@ export class Storage extends Construct {
         { id: 'results', prefix: 'results/', expiration: Duration.days(2) },
         { id: 'abort-multipart', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
+      // Browsers PUT large documents straight to a presigned URL. The signature,
+      // not the origin, is what authorises the upload, so any origin may send it.
+      cors: [{ allowedMethods: [HttpMethods.PUT], allowedOrigins: ['*'], allowedHeaders: ['*'], exposedHeaders: ['ETag'], maxAge: 3000 }],
+    });
+    Validations.of(this.bucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'Objects live a day or two and are only ever read and written by the stack\'s own functions, which log each job; enable CloudTrail S3 data events if an audit trail per object is needed.',
+    });
+
+    this.webhookKey = new Key(this, 'WebhookKey', {
+      description: 'docex: encrypts webhook signing secrets at rest',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
     });
   }
 }

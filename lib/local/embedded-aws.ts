@@ -2,7 +2,7 @@
 // the data directory, so the local server runs the very adapter code that
 // runs in AWS.
 
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -55,6 +55,8 @@ async function ensureTable(endpoint: string, table: string): Promise<void> {
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
     await client.send(new CreateTableCommand(createTableInput(table)));
+    // dynalite answers CreateTable while the table is still CREATING; a write before it is ACTIVE is a ResourceNotFound.
+    await waitUntilTableExists({ client, maxWaitTime: 30, minDelay: 0.05, maxDelay: 0.2 }, { TableName: table });
   } finally {
     client.destroy();
   }

@@ -3,26 +3,38 @@
 // pointed at embedded DynamoDB/S3; lib/wiring.ts says which route and which
 // queue reaches which handler, as it does for the stack.
 
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { dynamoClient, s3Client } from '../../lambdas/adapters/aws-clients.ts';
 import { DynamoStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { S3Blobs } from '../../lambdas/adapters/s3-blobs.ts';
-import { noJobEvents, systemClock } from '../../lambdas/core/ports.ts';
+import { createWebhookSender, systemLookupHost } from '../../lambdas/adapters/webhook-http.ts';
+import { systemClock } from '../../lambdas/core/ports.ts';
+import { ATTEMPT_TIMEOUT_MS } from '../../lambdas/core/webhook-delivery.ts';
+import { EVENT_REQUEUE_AFTER_MS, WebhookEvents } from '../../lambdas/core/webhook-events.ts';
+import type { WebhookIntake } from '../../lambdas/core/webhook-target.ts';
 import { countPages } from '../../lambdas/extract/page-count.ts';
 import { createExtractorPool } from '../../lambdas/extract/pool.ts';
 import * as extractWorker from '../../lambdas/handlers/extract-worker.ts';
 import * as getJob from '../../lambdas/handlers/get-job.ts';
+import * as project from '../../lambdas/handlers/project.ts';
+import * as site from '../../lambdas/handlers/site.ts';
 import * as sandboxKey from '../../lambdas/handlers/sandbox-key.ts';
 import * as submit from '../../lambdas/handlers/submit.ts';
+import * as webhookDelivery from '../../lambdas/handlers/webhook-delivery.ts';
+import * as webhooks from '../../lambdas/handlers/webhooks.ts';
 import { functions, queues, routes } from '../wiring.ts';
 import { createApiGateway } from './api-gateway.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEmbeddedAws } from './embedded-aws.ts';
 import { startEventSourceMapping } from './event-source.ts';
 import { QueueTwin } from './sqs-twin.ts';
 import { TwinExtractionQueue } from './twin-extraction-queue.ts';
+import { FileSecretCipher } from './file-secret-cipher.ts';
+import { TwinMessageVisibility, TwinWebhookQueue } from './twin-webhook-queue.ts';
 
 export interface LocalServerOptions {
   port: number;
@@ -50,6 +62,8 @@ export interface LocalEndpoints {
   s3: string;
   table: string;
   bucket: string;
+  /** Operator actions that need the server's own queues (`npm run admin -- webhooks redrive`): loopback only, behind a token kept in this 0600 file. */
+  admin: { url: string; token: string };
 }
 
 /** The embedded DynamoDB holds a lock on the data dir; say so plainly instead of failing inside dynalite. */
@@ -88,6 +102,32 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     timeScale,
   });
 
+  // Webhooks: the same queue, DLQ and consumer as in AWS. One attempt's time
+  // limit scales with the rest, but never below a second, so a busy machine
+  // does not fail a healthy loopback receiver; the in-flight visibility stays
+  // 6x that real time, as the design asks of every queue.
+  const hookSpec = queues.webhooks;
+  const attemptTimeoutMs = Math.max(1000, ATTEMPT_TIMEOUT_MS * timeScale);
+  const webhookDlq = new QueueTwin({ name: 'webhooks-dlq', dir: queueDir('webhooks-dlq'), visibilityTimeoutSeconds: 30, timeScale });
+  const webhookQueue = new QueueTwin({
+    name: 'webhooks',
+    dir: queueDir('webhooks'),
+    visibilityTimeoutSeconds: Math.max(hookSpec.visibilityTimeoutSeconds, Math.ceil((6 * attemptTimeoutMs) / 1000 / timeScale)),
+    maxReceiveCount: hookSpec.maxReceiveCount,
+    deadLetter: webhookDlq,
+    timeScale,
+  });
+  const cipher = FileSecretCipher.open(dataDir);
+  // The local server is for development: plain http:// to loopback receivers is allowed here, and only here.
+  const intake: WebhookIntake = { allowLoopbackHttp: true, lookupHost: systemLookupHost, cipher };
+  const sender = createWebhookSender({ allowLoopback: true, timeoutMs: attemptTimeoutMs });
+  const jobEvents = new WebhookEvents({
+    store,
+    queue: new TwinWebhookQueue(webhookQueue),
+    clock,
+    requeueAfterMs: EVENT_REQUEUE_AFTER_MS * timeScale,
+  });
+
   const workerSpec = functions['extract-worker'];
   const workers = options.workers ?? os.availableParallelism();
   const extractor = createExtractorPool({ size: workers, timeoutMs: workerSpec.timeoutSeconds * 1000, maxMemoryMb: workerSpec.memoryMb });
@@ -100,16 +140,20 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       clock,
       queue: new TwinExtractionQueue(extractionQueue),
       countPages: (upload) => countPages({ bytes: upload.bytes, filename: upload.filename, contentType: upload.contentType }),
-      webhookPolicy: { allowLoopbackHttp: true },
+      webhookPolicy: intake,
     }),
     'get-job': getJob.makeHandler({ store, blobs, clock }),
+    webhooks: webhooks.makeHandler({ store, clock, intake, sender }),
+    project: project.makeHandler({ store, clock }),
+    site: site.makeHandler(),
     'extract-worker': () => Promise.reject(new Error('extract-worker is a queue consumer, not a route')),
+    'webhook-delivery': () => Promise.reject(new Error('webhook-delivery is a queue consumer, not a route')),
   };
   const workerHandler = extractWorker.makeHandler({
     store,
     blobs,
     clock,
-    events: noJobEvents,
+    events: jobEvents,
     extractor,
     maxReceiveCount: spec.maxReceiveCount,
     log: (message, fields) => console.log(JSON.stringify({ message, ...fields })),
@@ -122,14 +166,38 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     timeoutSeconds: workerSpec.timeoutSeconds,
   });
 
+  const deliveryHandler = webhookDelivery.makeHandler({
+    store,
+    cipher,
+    sender,
+    clock,
+    visibility: new TwinMessageVisibility([webhookQueue]),
+  });
+  const deliveryMapping = startEventSourceMapping(webhookQueue, deliveryHandler, {
+    batchSize: hookSpec.batchSize,
+    maxConcurrency: hookSpec.maxConcurrency,
+    functionName: hookSpec.consumer,
+    timeoutSeconds: functions['webhook-delivery'].timeoutSeconds,
+  });
+  const admin = await startAdminServer({ redriveWebhooks: () => webhookDlq.moveMessagesTo(webhookQueue) });
+
   const server = createApiGateway(routes, apiHandlers);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  const endpoints: LocalEndpoints = { pid: process.pid, port, dynamodb: aws.dynamodbEndpoint, s3: aws.s3Endpoint, table: aws.table, bucket: aws.bucket };
-  fs.writeFileSync(endpointsFile(dataDir), JSON.stringify(endpoints, null, 2));
+  const endpoints: LocalEndpoints = {
+    pid: process.pid,
+    port,
+    dynamodb: aws.dynamodbEndpoint,
+    s3: aws.s3Endpoint,
+    table: aws.table,
+    bucket: aws.bucket,
+    admin: { url: admin.url, token: admin.token },
+  };
+  fs.rmSync(endpointsFile(dataDir), { force: true });
+  fs.writeFileSync(endpointsFile(dataDir), JSON.stringify(endpoints, null, 2), { mode: 0o600 });
 
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
@@ -137,12 +205,56 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
+      await admin.close();
       await mapping.stop();
+      await deliveryMapping.stop();
       await extractor.close();
       await extractionQueue.close();
       await extractionDlq.close();
+      await webhookQueue.close();
+      await webhookDlq.close();
       await aws.close();
       fs.rmSync(endpointsFile(dataDir), { force: true });
     },
+  };
+}
+
+/**
+ * Operator actions on state only this process can touch (its queue files are
+ * its own while it runs). A separate listener on loopback, whatever HOST the
+ * API uses, behind a random token that only readers of the data directory's
+ * 0600 endpoints file know: an HTTP call answers at once with what was done,
+ * which a watched command file could not.
+ */
+async function startAdminServer(actions: { redriveWebhooks(): Promise<number> }): Promise<{ url: string; token: string; close(): Promise<void> }> {
+  const token = randomBytes(32).toString('base64url');
+  const expected = Buffer.from(`Bearer ${token}`);
+  const server = http.createServer(async (req, res) => {
+    const reply = (status: number, body: unknown) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    req.resume();
+    const given = Buffer.from(req.headers.authorization ?? '');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return reply(401, { error: 'unauthorized', message: 'Use `npm run admin`, which reads the token from the data directory.' });
+    }
+    if (req.method === 'POST' && req.url === '/webhooks/redrive') {
+      try {
+        return reply(200, { moved: await actions.redriveWebhooks() });
+      } catch (error) {
+        return reply(500, { error: 'internal_error', message: String(error) });
+      }
+    }
+    reply(404, { error: 'not_found', message: 'Admin actions: POST /webhooks/redrive.' });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    token,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -171,6 +171,19 @@ export class QueueTwin {
     await this.persist(m);
   }
 
+  /**
+   * Moves every message that is not in flight to `target`, as SQS's dead-letter
+   * queue redrive (StartMessageMoveTask) does: the receive count starts over.
+   */
+  async moveMessagesTo(target: QueueTwin): Promise<number> {
+    this.assertOpen();
+    const now = this.now();
+    const movable = [...this.messages.values()].filter((m) => m.visibleAt <= now || !m.receiptHandle);
+    for (const m of movable) this.messages.delete(m.id);
+    await Promise.all(movable.map((m) => this.redrive(m, target)));
+    return movable.length;
+  }
+
   stats(): { visible: number; inFlight: number; delayed: number } {
     const now = this.now();
     const s = { visible: 0, inFlight: 0, delayed: 0 };

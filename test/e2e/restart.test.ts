@@ -2,13 +2,14 @@ import { afterAll, expect, it } from 'vitest';
 import { multipart, request, submit, type Answer } from '../support/api-client.ts';
 import { startServer, waitFor, type RunningServer } from '../support/local-server.ts';
 import { makePdf } from '../support/pdf-fixture.ts';
+import { localOnly } from '../support/target.ts';
 
 let server: RunningServer | undefined;
 afterAll(async () => server?.stop());
 
 const terminal = (a: Answer) => ['completed', 'partial_success', 'failed', 'cancelled'].includes(a.body?.status);
 
-it('keeps keys, jobs and results across a crash, and finishes the jobs that were in flight', async () => {
+it.skipIf(localOnly('killing and restarting the service is a local-server test'))('keeps keys, jobs and results across a crash, and finishes the jobs that were in flight', async () => {
   // One worker and several long PDFs, so some jobs are surely unfinished when the process dies.
   server = await startServer({ env: { DOCEX_WORKERS: '1' } });
   const project = await server.createProject('crashy');

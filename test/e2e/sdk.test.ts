@@ -16,6 +16,7 @@ import {
   ValidationError,
 } from '../../sdk/src/index.ts';
 import { startServer, type RunningServer } from '../support/local-server.ts';
+import { checkingFetch } from '../support/openapi-check.ts';
 import { makePdf } from '../support/pdf-fixture.ts';
 
 let server: RunningServer;
@@ -25,8 +26,9 @@ let other: Docex;
 beforeAll(async () => {
   server = await startServer();
   const [a, b] = await Promise.all([server.createProject('sdk-a'), server.createProject('sdk-b')]);
-  docex = new Docex({ apiKey: a.api_key, baseUrl: server.url });
-  other = new Docex({ apiKey: b.api_key, baseUrl: server.url });
+  // Every answer the SDK gets is also checked against the served OpenAPI document.
+  docex = new Docex({ apiKey: a.api_key, baseUrl: server.url, fetch: checkingFetch(server.url) });
+  other = new Docex({ apiKey: b.api_key, baseUrl: server.url, fetch: checkingFetch(server.url) });
 });
 afterAll(async () => server?.stop());
 

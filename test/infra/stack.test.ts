@@ -54,6 +54,8 @@ const queueId = (name: QueueName) => logicalId(stack.pipeline.queues[name]);
 const dlqId = (name: QueueName) => logicalId(stack.pipeline.deadLetterQueues[name]);
 const tableId = () => logicalId(stack.storage.table);
 const bucketId = () => logicalId(stack.storage.bucket);
+const keyId = () => logicalId(stack.storage.webhookKey);
+const topicId = () => logicalId(stack.alarms.topic);
 const ref = (id: string) => ({ Ref: id });
 const arnOf = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
 
@@ -97,6 +99,20 @@ function roleStatements(name: FunctionName): Json[] {
 }
 const actionsOf = (statements: Json[]) => statements.flatMap((s) => asList(s.Action));
 
+/** The bundle CDK built for a function: `<outdir>/asset.<hash>/`, named by the S3 key of its code. */
+function bundleOf(name: FunctionName): { code: string; sources: string[] } {
+  const s3Key: string = props(fnId(name)).Code.S3Key;
+  const dir = join(outdir, `asset.${s3Key.replace(/\.zip$/, '')}`);
+  const map = JSON.parse(readFileSync(join(dir, 'index.mjs.map'), 'utf8')) as { sources: string[] };
+  return { code: readFileSync(join(dir, 'index.mjs'), 'utf8'), sources: map.sources };
+}
+
+function alarmsOn(metricName: string, dimension: Json): Json[] {
+  return ofType('AWS::CloudWatch::Alarm')
+    .map(([, p]) => p)
+    .filter((p) => p.MetricName === metricName && JSON.stringify(p.Dimensions) === JSON.stringify([dimension]));
+}
+
 function gatewayResponse(type: string): Json {
   const found = ofType('AWS::ApiGateway::GatewayResponse').find(([, p]) => p.ResponseType === type);
   if (!found) throw new Error(`no gateway response ${type}`);
@@ -121,13 +137,23 @@ describe('functions', () => {
     expect(props(fnId(name)).Description).toContain(spec.entry);
   });
 
-  it.each(functionEntries)('%s: environment holds table, bucket and only its own queue URLs', (name, spec) => {
+  it.each(functionEntries)('%s: deploys a bundle built from its wiring entry, exporting `handler`', (name, spec) => {
+    const { code, sources } = bundleOf(name);
+    // The source map names every file esbuild bundled: exactly one handler, the one wiring declares.
+    const handlers = sources.filter((s) => s.includes('lambdas/handlers/'));
+    expect(handlers).toHaveLength(1);
+    expect(handlers[0]!.endsWith(spec.entry)).toBe(true);
+    expect(code).toMatch(/export\s*\{[^}]*\bas handler\b[^}]*\}/);
+  });
+
+  it.each(functionEntries)('%s: environment holds table, bucket, only its own queue URLs, and the key only if it uses it', (name, spec) => {
     const queueUrls = Object.fromEntries((spec.uses.sendsTo ?? []).map((q) => [env.queueUrl(q), ref(queueId(q))]));
     expect(props(fnId(name)).Environment.Variables).toEqual({
       NODE_OPTIONS: '--enable-source-maps',
       [env.table]: ref(tableId()),
       [env.bucket]: ref(bucketId()),
       ...queueUrls,
+      ...(spec.uses.webhookKey ? { [env.webhookKeyId]: arnOf(keyId()) } : {}),
     });
   });
 
@@ -141,11 +167,28 @@ describe('functions', () => {
     const actions = actionsOf(statements);
     expect(actions.includes('dynamodb:GetItem')).toBe(uses.table !== undefined);
     expect(actions.includes('dynamodb:PutItem')).toBe(uses.table === 'readwrite');
-    expect(actions.includes('s3:GetObject*')).toBe(uses.bucket === 'read' || uses.bucket === 'readwrite');
+    const reads = uses.bucket === 'read' || uses.bucket === 'readwrite';
+    expect(actions.includes('s3:GetObject')).toBe(reads);
+    // Without ListBucket S3 answers a missing key with 403 instead of 404.
+    expect(actions.includes('s3:ListBucket')).toBe(reads);
     expect(actions.includes('s3:PutObject')).toBe(uses.bucket === 'write' || uses.bucket === 'readwrite');
+    expect(actions.includes('s3:DeleteObject')).toBe(uses.bucket === 'readwrite');
 
     const sendTargets = statements.filter((s) => asList(s.Action).includes('sqs:SendMessage')).map((s) => s.Resource);
     expect(sendTargets).toEqual((uses.sendsTo ?? []).map((q) => arnOf(queueId(q))));
+
+    const keyActions = actionsOf(statements.filter((s) => mentions(s.Resource, keyId())));
+    const wanted = { encrypt: ['kms:Encrypt'], decrypt: ['kms:Decrypt'], 'encrypt-decrypt': ['kms:Decrypt', 'kms:Encrypt'] };
+    expect(keyActions.sort()).toEqual(uses.webhookKey ? wanted[uses.webhookKey] : []);
+  });
+
+  it.each(functionEntries)('%s: its role writes its own log group and carries no managed policy', (name) => {
+    const roleId = props(fnId(name)).Role['Fn::GetAtt'][0];
+    expect(props(roleId).ManagedPolicyArns).toBeUndefined();
+    const logStatements = roleStatements(name).filter((s) => actionsOf([s]).some((a) => a.startsWith('logs:')));
+    expect(logStatements).toEqual([
+      expect.objectContaining({ Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: arnOf(props(fnId(name)).LoggingConfig.LogGroup.Ref) }),
+    ]);
   });
 });
 
@@ -284,6 +327,18 @@ describe('storage', () => {
     expect(resources[bucketId()]).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
   });
 
+  it('bucket: accepts browser PUTs to presigned URLs (CORS), and nothing else cross-origin', () => {
+    expect(props(bucketId()).CorsConfiguration.CorsRules).toEqual([
+      expect.objectContaining({ AllowedMethods: ['PUT'], AllowedOrigins: ['*'], AllowedHeaders: ['*'], ExposedHeaders: ['ETag'] }),
+    ]);
+  });
+
+  it('webhook secrets key: one, rotated, retained', () => {
+    expect(ofType('AWS::KMS::Key')).toHaveLength(1);
+    expect(props(keyId())).toMatchObject({ EnableKeyRotation: true });
+    expect(resources[keyId()]).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+
   it('bucket: TLS-only policy', () => {
     const [, policy] = ofType('AWS::S3::BucketPolicy').find(([, p]) => p.Bucket.Ref === bucketId()) ?? [];
     expect(policy?.PolicyDocument.Statement).toContainEqual(
@@ -292,14 +347,42 @@ describe('storage', () => {
   });
 });
 
+// --- alarms ------------------------------------------------------------------
+
+describe('alarms', () => {
+  const notifiesTopic = (alarm: Json) => expect(alarm.AlarmActions).toEqual([ref(topicId())]);
+
+  it.each(queueEntries)('%s: a message in the DLQ raises an alarm at once', (name) => {
+    const [alarm, ...more] = alarmsOn('ApproximateNumberOfMessagesVisible', { Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId(name), 'QueueName'] } });
+    expect(more).toEqual([]);
+    expect(alarm).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1, Period: 60 });
+    notifiesTopic(alarm!);
+  });
+
+  it.each(functionEntries)('%s: errors and throttles raise alarms', (name) => {
+    for (const metric of ['Errors', 'Throttles']) {
+      const found = alarmsOn(metric, { Name: 'FunctionName', Value: ref(fnId(name)) });
+      expect(found, metric).toHaveLength(1);
+      expect(found[0]).toMatchObject({ Namespace: 'AWS/Lambda', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
+      notifiesTopic(found[0]!);
+    }
+  });
+
+  it('has no alarm beyond those', () => {
+    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(queueEntries.length + 2 * functionEntries.length);
+  });
+});
+
 // --- IAM and outputs ---------------------------------------------------------
 
 describe('security', () => {
-  it('no Allow statement grants "*" or a whole service', () => {
-    // Deny statements (the TLS-only policies) may be broad: that is the safe direction.
+  it('no Allow statement grants a wildcard action', () => {
+    // Deny statements (the TLS-only policies) may be broad: that is the safe direction. The
+    // KMS key policy is not among these: its kms:* for the account root is what lets IAM
+    // policies, like the grants checked here, work for the key at all.
     const allowed = actionsOf(allStatements().filter((s) => s.Effect === 'Allow'));
     expect(allowed.length).toBeGreaterThan(0);
-    expect(allowed.filter((a) => typeof a !== 'string' || a === '*' || /^[\w-]+:\*$/.test(a))).toEqual([]);
+    expect(allowed.filter((a) => typeof a !== 'string' || a.includes('*'))).toEqual([]);
   });
 });
 
@@ -307,7 +390,7 @@ describe('outputs', () => {
   it('names the API URL, table, bucket, and each queue with its DLQ', () => {
     const outputs = template.toJSON().Outputs as Json;
     expect(Object.keys(outputs).sort()).toEqual(
-      ['ApiUrl', 'TableName', 'BucketName', ...queueEntries.flatMap(([q]) => [`${pascal(q)}QueueUrl`, `${pascal(q)}DlqUrl`])].sort(),
+      ['ApiUrl', 'TableName', 'BucketName', 'AlarmTopicArn', ...queueEntries.flatMap(([q]) => [`${pascal(q)}QueueUrl`, `${pascal(q)}DlqUrl`])].sort(),
     );
     expect(mentions(outputs.ApiUrl.Value, logicalId(stack.api.restApi.deploymentStage))).toBe(true);
     expect(outputs.TableName.Value).toEqual(ref(tableId()));

@@ -114,6 +114,44 @@ describe.skipIf(skip)('DynamoDB and S3 adapters', () => {
     expect(await store.getResultRef(randomUUID(), ref.job_id)).toBeNull();
   });
 
+  it("pages through a project's jobs newest first, with a status filter and a cursor", async () => {
+    const project_id = randomUUID();
+    const jobs = Array.from({ length: 7 }, (_, i) =>
+      makeJob({ project_id, created_at: 1_000 + i, filename: `j${i}`, status: i % 2 ? 'failed' : 'completed' }),
+    );
+    await store.putJobs(jobs);
+    await store.putJobs([makeJob({ created_at: 5_000 })]); // another project's
+    const first = await store.listJobs(project_id, { limit: 3 });
+    expect(first.jobs.map((j) => j.filename)).toEqual(['j6', 'j5', 'j4']);
+    const second = await store.listJobs(project_id, { limit: 3, cursor: first.cursor! });
+    expect(second.jobs.map((j) => j.filename)).toEqual(['j3', 'j2', 'j1']);
+    const last = await store.listJobs(project_id, { limit: 3, cursor: second.cursor! });
+    expect(last).toMatchObject({ cursor: null });
+    expect(last.jobs.map((j) => j.filename)).toEqual(['j0']);
+    const failed = await store.listJobs(project_id, { limit: 2, status: 'failed' });
+    expect(failed.jobs.map((j) => j.filename)).toEqual(['j5', 'j3']);
+    const failedRest = await store.listJobs(project_id, { limit: 2, status: 'failed', cursor: failed.cursor! });
+    expect(failedRest.jobs.map((j) => j.filename)).toEqual(['j1']);
+  });
+
+  it("lists a project's keys, stamps their use at most once per interval, and revokes them", async () => {
+    const project_id = randomUUID();
+    const key = { ...liveKey(project_id), id: randomUUID(), last_four: 'abcd' };
+    await store.createProject({ id: project_id, name: 'k', created_at: 1 }, key);
+    await store.touchApiKey(key.key_hash, 10_000, 60_000);
+    await store.touchApiKey(key.key_hash, 20_000, 60_000);
+    expect(await store.listApiKeys(project_id)).toEqual([expect.objectContaining({ id: key.id, last_four: 'abcd', last_used_at: 10_000 })]);
+    await store.revokeApiKey(key.key_hash, 30_000);
+    expect((await store.getApiKey(key.key_hash))?.revoked_at).toBe(30_000);
+  });
+
+  it('adds up usage per period', async () => {
+    const project_id = randomUUID();
+    await Promise.all([store.addUsage(project_id, ['2026-11-21', '2026-11'], 3), store.addUsage(project_id, ['2026-11-21', '2026-11'], 4)]);
+    await store.addUsage(project_id, ['2026-11-22', '2026-11'], 1);
+    expect(await store.getUsage(project_id, ['2026-11-21', '2026-11', '2026-12'])).toEqual({ '2026-11-21': 7, '2026-11': 8, '2026-12': 0 });
+  });
+
   it('stores, reads and deletes S3 objects byte-exact, and reads a missing one as null', async () => {
     const bytes = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256);
     await blobs.put('documents/p/j', bytes);

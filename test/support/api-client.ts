@@ -2,6 +2,8 @@
 // through fetch, and raw requests for the malformed cases fetch won't send.
 
 import http from 'node:http';
+import https from 'node:https';
+import { checkAnswer } from './openapi-check.ts';
 
 export interface Answer {
   status: number;
@@ -25,19 +27,35 @@ export function multipart(files: FilePart[], fields: Record<string, string> = {}
   return form;
 }
 
-/** Sends through node:http so a test can choose the source address (sandbox keys are bound to it). */
-export function request(
+/**
+ * Sends through node:http so a test can choose the source address (sandbox
+ * keys are bound to it), and checks the answer against the OpenAPI document.
+ */
+export async function request(
   base: string,
   method: string,
   path: string,
   opts: { key?: string; body?: Buffer | string; headers?: Record<string, string>; localAddress?: string } = {},
 ): Promise<Answer> {
-  const url = new URL(path, base);
+  const answer = await send(base, method, path, opts);
+  const contentType = answer.headers['content-type'];
+  await checkAnswer(base, method, new URL(path.replace(/^\//, ''), base.endsWith('/') ? base : `${base}/`).pathname, answer.status, typeof contentType === 'string' ? contentType : undefined, answer.body === '' ? null : answer.body);
+  return answer;
+}
+
+function send(
+  base: string,
+  method: string,
+  path: string,
+  opts: { key?: string; body?: Buffer | string; headers?: Record<string, string>; localAddress?: string } = {},
+): Promise<Answer> {
+  // Relative to the base's own path: a deployed stack's base ends in its stage (/prod/).
+  const url = new URL(path.replace(/^\//, ''), base.endsWith('/') ? base : `${base}/`);
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
   if (opts.body !== undefined) headers['content-length'] = String(Buffer.byteLength(opts.body));
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers, localAddress: opts.localAddress }, (res) => {
+    const req = (url.protocol === 'https:' ? https : http).request(url, { method, headers, localAddress: opts.localAddress }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

@@ -6,10 +6,13 @@ import type { ApiKeyRecord, Store } from '../../../lambdas/core/ports.ts';
 
 const NOW = 1_700_000_000_000;
 
-/** Only the lookup authenticate needs; every other port method would be a test bug. */
+/** Only what authenticate needs: the lookup, and the last-used stamp; any other port method would be a test bug. */
 function keysOnly(records: ApiKeyRecord[]): Store {
   const byHash = new Map(records.map((r) => [r.key_hash, r]));
-  return { getApiKey: async (hash: string) => byHash.get(hash) ?? null } as unknown as Store;
+  return {
+    getApiKey: async (hash: string) => byHash.get(hash) ?? null,
+    touchApiKey: async (hash: string, now: number) => void (byHash.get(hash)!.last_used_at = now),
+  } as unknown as Store;
 }
 
 async function status(promise: Promise<unknown>) {
@@ -30,6 +33,16 @@ describe('authentication', () => {
   it('resolves a live key to its project, with the project as quota', async () => {
     const principal = await authenticate(store, `Bearer ${live}`, '203.0.113.9', NOW);
     expect(principal).toEqual({ project_id: 'p-live', tier: 'live', key_hash: hashKey(live), quota: { kind: 'project', project_id: 'p-live' } });
+  });
+
+  it('stamps a live key as used at most once a minute', async () => {
+    const record = (await store.getApiKey(hashKey(live)))!;
+    await authenticate(store, `Bearer ${live}`, '203.0.113.9', NOW + 100_000);
+    expect(record.last_used_at).toBe(NOW + 100_000);
+    await authenticate(store, `Bearer ${live}`, '203.0.113.9', NOW + 130_000);
+    expect(record.last_used_at).toBe(NOW + 100_000);
+    await authenticate(store, `Bearer ${live}`, '203.0.113.9', NOW + 161_000);
+    expect(record.last_used_at).toBe(NOW + 161_000);
   });
 
   it('accepts a sandbox key from its own IP only, until it expires', async () => {

@@ -53,14 +53,21 @@ describe('detect', () => {
   it('refuses binary garbage as unsupported, naming the supported formats', () => {
     const err = rejection(() => detect({ bytes: noise(4096), filename: 'data.txt', contentType: 'text/plain' }));
     expect(err.code).toBe('unsupported_format');
-    expect(err.message).toMatch(/PDF, plain text and Markdown/);
+    expect(err.message).toMatch(/Supported formats: PDF, DOCX, XLSX, PPTX, .*Markdown, plain text/);
   });
 
   it('says what a known but unsupported file is', () => {
+    const gif = new Uint8Array([0x47, 0x49, 0x46, 0x38, ...noise(100)]);
+    const err = rejection(() => detect({ bytes: gif, filename: 'report.docx' }));
+    expect(err.code).toBe('unsupported_format');
+    expect(err.message).toMatch(/GIF image/);
+  });
+
+  it('calls a ZIP signature without a readable directory a damaged archive', () => {
     const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, ...noise(100)]);
     const err = rejection(() => detect({ bytes: zip, filename: 'report.docx' }));
-    expect(err.code).toBe('unsupported_format');
-    expect(err.message).toMatch(/ZIP/);
+    expect(err.code).toBe('corrupt_file');
+    expect(err.message).toMatch(/truncated or not a ZIP/);
   });
 
   it('refuses a zero-byte file as empty', () => {

@@ -1,0 +1,89 @@
+// The `config` form field of POST /v1/extract: what to extract and how to
+// shape it. Every mistake is a 400 that names the field to fix.
+
+import { DEFAULT_CONFIG, type ExtractionConfig } from '../extract/types.ts';
+import { invalidRequest } from './errors.ts';
+
+/** Page numbers past this are refused; no document we accept has more pages. */
+export const MAX_PAGE_NUMBER = 100_000;
+export const MAX_CHUNK_CHARS = 100_000;
+export const MIN_CHUNK_CHARS = 100;
+
+const HELP =
+  'config is a JSON object with optional "output" ("text" or "markdown"), "pages" (e.g. "1-5,8"), ' +
+  '"ocr" ("auto", "always" or "never") and "chunking" ({ "strategy": "page"|"section"|"size", "max_chars": n, "overlap": n }).';
+
+export function parseExtractionConfig(value: string): ExtractionConfig {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(value);
+  } catch {
+    throw bad('config', 'is not valid JSON');
+  }
+  if (!isObject(raw)) throw bad('config', 'must be a JSON object');
+  unknownKeys(raw, ['output', 'pages', 'ocr', 'chunking'], 'config');
+  const config: ExtractionConfig = { ...DEFAULT_CONFIG, chunking: { ...DEFAULT_CONFIG.chunking } };
+  if (raw.output !== undefined) config.output = oneOf(raw.output, ['text', 'markdown'], 'config.output');
+  if (raw.ocr !== undefined) config.ocr = oneOf(raw.ocr, ['auto', 'always', 'never'], 'config.ocr');
+  if (raw.pages !== undefined && raw.pages !== null) config.pages = parsePageRanges(raw.pages);
+  if (raw.chunking !== undefined) {
+    const c = raw.chunking;
+    if (!isObject(c)) throw bad('config.chunking', 'must be an object');
+    unknownKeys(c, ['strategy', 'max_chars', 'overlap'], 'config.chunking');
+    if (c.strategy !== undefined) config.chunking.strategy = oneOf(c.strategy, ['page', 'section', 'size'], 'config.chunking.strategy');
+    if (c.max_chars !== undefined) config.chunking.max_chars = integer(c.max_chars, MIN_CHUNK_CHARS, MAX_CHUNK_CHARS, 'config.chunking.max_chars');
+    if (c.overlap !== undefined) {
+      config.chunking.overlap = integer(c.overlap, 0, Math.floor(config.chunking.max_chars / 2), 'config.chunking.overlap');
+    }
+  }
+  return config;
+}
+
+/** "1-5,8" (or [1, 2, 8]) to ascending, distinct page numbers. */
+export function parsePageRanges(value: unknown): number[] {
+  const field = 'config.pages';
+  const pages = new Set<number>();
+  const add = (n: number) => {
+    if (pages.size >= MAX_PAGE_NUMBER) throw bad(field, `selects more than ${MAX_PAGE_NUMBER} pages`);
+    pages.add(n);
+  };
+  if (Array.isArray(value)) {
+    for (const v of value) add(integer(v, 1, MAX_PAGE_NUMBER, field));
+  } else if (typeof value === 'string') {
+    const parts = value.split(',').map((p) => p.trim());
+    for (const part of parts) {
+      const m = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(part);
+      if (!m) throw bad(field, `has "${part}", which is not a page number or a range like "3-7"`);
+      const from = Number(m[1]);
+      const to = m[2] === undefined ? from : Number(m[2]);
+      if (from < 1 || to > MAX_PAGE_NUMBER) throw bad(field, `must number pages from 1 to ${MAX_PAGE_NUMBER}`);
+      if (to < from) throw bad(field, `has the range "${part}", which ends before it starts`);
+      for (let n = from; n <= to; n++) add(n);
+    }
+  } else throw bad(field, 'must be a string like "1-5,8" or an array of page numbers');
+  if (pages.size === 0) throw bad(field, 'selects no pages');
+  return [...pages].sort((a, b) => a - b);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function unknownKeys(obj: Record<string, unknown>, known: string[], where: string): void {
+  const extra = Object.keys(obj).find((k) => !known.includes(k));
+  if (extra !== undefined) throw bad(`${where}.${extra}`, 'is not a known option');
+}
+
+function oneOf<T extends string>(v: unknown, allowed: readonly T[], field: string): T {
+  if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
+  throw bad(field, `must be one of ${allowed.map((a) => `"${a}"`).join(', ')}`);
+}
+
+function integer(v: unknown, min: number, max: number, field: string): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw bad(field, `must be an integer from ${min} to ${max}`);
+  return v;
+}
+
+function bad(field: string, problem: string) {
+  return invalidRequest(`Form field ${field} ${problem}. ${HELP}`);
+}

@@ -1,0 +1,116 @@
+// Building the content of documents that flow rather than paginate (DOCX,
+// ODT, HTML, EPUB, RTF, e-mail): blocks in reading order, written as plain
+// text or Markdown, with the offsets where sections start and the tables.
+
+import { TEXT_PAGE_CHARS } from './page-count.ts';
+import { splitByCodePoints } from './text-stats.ts';
+import type { FormatOutput, Table } from './types.ts';
+
+export type OutputMode = 'text' | 'markdown';
+
+export class Blocks {
+  private readonly parts: string[] = [];
+  private length = 0;
+  readonly sections: number[] = [];
+  readonly tables: Table[] = [];
+  private lastWasListItem = false;
+
+  constructor(readonly mode: OutputMode) {}
+
+  get isEmpty(): boolean {
+    return this.parts.length === 0;
+  }
+
+  private push(text: string, listItem = false): void {
+    if (this.parts.length > 0) {
+      // List items stay on consecutive lines; other blocks are paragraphs apart.
+      const sep = listItem && this.lastWasListItem ? '\n' : this.mode === 'markdown' ? '\n\n' : '\n';
+      this.parts.push(sep);
+      this.length += sep.length;
+    }
+    this.parts.push(text);
+    this.length += text.length;
+    this.lastWasListItem = listItem;
+  }
+
+  /** Starts a new section here (a chapter, a member, a slide) without writing anything. */
+  section(): void {
+    const at = this.parts.length === 0 ? 0 : this.length + (this.mode === 'markdown' ? 2 : 1);
+    if (this.sections.at(-1) !== at) this.sections.push(at);
+  }
+
+  heading(level: number, text: string): void {
+    const t = oneLine(text);
+    if (!t) return;
+    this.section();
+    this.push(this.mode === 'markdown' ? `${'#'.repeat(Math.min(6, Math.max(1, level)))} ${t}` : t);
+  }
+
+  paragraph(text: string): void {
+    const t = text.replace(/[ \t]+$/gm, '').replace(/^\n+|\n+$/g, '');
+    if (t.trim()) this.push(t);
+  }
+
+  listItem(text: string, level = 0, ordinal: number | null = null): void {
+    const t = oneLine(text);
+    if (!t) return;
+    if (this.mode === 'markdown') this.push(`${'  '.repeat(level)}${ordinal === null ? '-' : `${ordinal}.`} ${t}`, true);
+    else this.push(t, true);
+  }
+
+  /** Preformatted text (code, <pre>) kept as it is. */
+  code(text: string): void {
+    if (!text.trim()) return;
+    this.push(this.mode === 'markdown' ? '```\n' + text.replace(/\n+$/, '') + '\n```' : text.replace(/\n+$/, ''));
+  }
+
+  table(rows: string[][], where: { page?: number; sheet?: string } = {}): void {
+    const clean = normaliseRows(rows);
+    if (clean.length === 0) return;
+    const markdown = tableMarkdown(clean);
+    this.tables.push({ ...where, rows: clean, markdown });
+    this.push(this.mode === 'markdown' ? markdown : clean.map((r) => r.join('\t')).join('\n'));
+  }
+
+  text(): string {
+    return this.parts.join('');
+  }
+
+  /** Paged by the text rule (3,000 characters a page) so quota and metadata agree. */
+  output(metadata: FormatOutput['metadata'] = {}): FormatOutput {
+    return flowOutput(this.text(), { sections: this.sections, tables: this.tables, metadata });
+  }
+}
+
+export function flowOutput(text: string, rest: Omit<FormatOutput, 'pages' | 'pageSeparator'>): FormatOutput {
+  return { pages: splitByCodePoints(text, TEXT_PAGE_CHARS), pageSeparator: '', unit: 'text_page', ...rest };
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/** Trims cells, pads short rows, and drops empty rows and trailing empty columns. */
+export function normaliseRows(rows: string[][]): string[][] {
+  const trimmed = rows.map((r) => r.map((c) => c.replace(/\s+/g, ' ').trim())).filter((r) => r.some((c) => c !== ''));
+  let width = 0;
+  for (const r of trimmed) {
+    let w = r.length;
+    while (w > 0 && r[w - 1] === '') w--;
+    width = Math.max(width, w);
+  }
+  return trimmed.map((r) => {
+    const out = r.slice(0, width);
+    while (out.length < width) out.push('');
+    return out;
+  });
+}
+
+/** A GitHub-flavoured Markdown table; the first row is the header. */
+export function tableMarkdown(rows: string[][]): string {
+  if (rows.length === 0) return '';
+  const esc = (c: string) => c.replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+  const line = (r: string[]) => `| ${r.map(esc).join(' | ')} |`;
+  const [head, ...body] = rows;
+  return [line(head!), `| ${head!.map(() => '---').join(' | ')} |`, ...body.map(line)].join('\n');
+}

@@ -1,0 +1,73 @@
+// PPTX: one page per slide in presentation order; each slide's title, text
+// boxes and tables in shape order, then its speaker notes.
+
+import { Blocks, type OutputMode } from './blocks.ts';
+import { contentChildren, coreProperties, readXml, relationships } from './ooxml.ts';
+import { child, descendants, elements, type XmlElement } from './xml.ts';
+import { SafeZip, type InflateBudget } from './zip.ts';
+import { ExtractionError, type FormatOutput, type Table } from './types.ts';
+
+export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget): FormatOutput {
+  const zip = new SafeZip(bytes, budget);
+  const main = 'ppt/presentation.xml';
+  const presentation = readXml(zip, main);
+  if (!presentation) throw new ExtractionError('corrupt_file', 'The PPTX could not be read: ppt/presentation.xml is missing.');
+  const rels = relationships(zip, main);
+  const list = child(presentation, 'sldIdLst');
+  const slideParts = (list ? elements(list, 'sldId') : []).map((s) => rels.get(s.attrs.id ?? '')?.target).filter((t): t is string => !!t);
+  const pages: string[] = [];
+  const tables: Table[] = [];
+  slideParts.forEach((part, i) => {
+    const slide = readXml(zip, part);
+    const out = new Blocks(mode);
+    const tree = slide && child(child(slide, 'cSld') ?? slide, 'spTree');
+    if (tree) shapes(out, tree);
+    const notesPart = [...relationships(zip, part).values()].find((r) => r.type === 'notesSlide')?.target;
+    const notes = notesPart ? readXml(zip, notesPart) : null;
+    const notesTree = notes && child(child(notes, 'cSld') ?? notes, 'spTree');
+    if (notesTree) {
+      const n = new Blocks(mode);
+      shapes(n, notesTree, true);
+      if (!n.isEmpty) out.paragraph((mode === 'markdown' ? '**Notes:**\n' : 'Notes:\n') + n.text());
+    }
+    for (const t of out.tables) tables.push({ page: i + 1, rows: t.rows, markdown: t.markdown });
+    pages.push(out.text());
+  });
+  return { pages, pageSeparator: '\n\n', unit: 'slide', tables, metadata: coreProperties(zip) };
+}
+
+function shapes(out: Blocks, tree: XmlElement, notes = false): void {
+  for (const el of contentChildren(tree)) {
+    if (el.name === 'grpSp') shapes(out, el, notes);
+    else if (el.name === 'sp') {
+      const ph = descendants(child(el, 'nvSpPr') ?? el, 'ph')[0];
+      const type = ph?.attrs.type;
+      // Notes pages repeat the slide image and number as placeholders.
+      if (notes && (type === 'sldImg' || type === 'sldNum' || type === 'hdr' || type === 'ftr' || type === 'dt')) continue;
+      const body = child(el, 'txBody');
+      if (!body) continue;
+      const paras = elements(body, 'p').map(paragraphText);
+      if (type === 'title' || type === 'ctrTitle') out.heading(2, paras.join(' '));
+      else for (const p of paras) out.paragraph(p);
+    } else if (el.name === 'graphicFrame') {
+      for (const tbl of descendants(el, 'tbl')) {
+        out.table(
+          elements(tbl, 'tr').map((tr) =>
+            elements(tr, 'tc').map((tc) => (tc.attrs.hMerge || tc.attrs.vMerge ? '' : elements(child(tc, 'txBody') ?? tc, 'p').map(paragraphText).join(' '))),
+          ),
+        );
+      }
+    }
+  }
+}
+
+function paragraphText(p: XmlElement): string {
+  let s = '';
+  for (const c of contentChildren(p)) {
+    if (c.name === 'r' || c.name === 'fld') {
+      const t = child(c, 't');
+      if (t) s += t.children.filter((x) => typeof x === 'string').join('');
+    } else if (c.name === 'br') s += '\n';
+  }
+  return s;
+}

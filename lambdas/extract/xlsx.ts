@@ -1,0 +1,141 @@
+// XLSX: every sheet as a table, one page per sheet, cells as the spreadsheet
+// shows them (number formats applied to numbers and dates).
+
+import { Blocks, type OutputMode } from './blocks.ts';
+import { BUILTIN_FORMATS, formatGeneral, formatNumber } from './numfmt.ts';
+import { coreProperties, readXml, relationships } from './ooxml.ts';
+import { child, elements, textContent, type XmlElement } from './xml.ts';
+import { SafeZip, type InflateBudget } from './zip.ts';
+import { ExtractionError, type FormatOutput, type Table } from './types.ts';
+
+/** Cells read from one workbook; past this the workbook is refused rather than exhausting memory. */
+export const MAX_CELLS = 2_000_000;
+
+export interface Sheet {
+  name: string;
+  rows: string[][];
+}
+
+export function extractXlsx(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget): FormatOutput {
+  const zip = new SafeZip(bytes, budget);
+  const main = 'xl/workbook.xml';
+  const workbook = readXml(zip, main);
+  if (!workbook) throw new ExtractionError('corrupt_file', 'The XLSX could not be read: xl/workbook.xml is missing.');
+  const rels = relationships(zip, main);
+  const partOf = (type: string) => [...rels.values()].find((r) => r.type === type)?.target;
+  const strings = sharedStrings(zip, partOf('sharedStrings'));
+  const formats = cellFormats(zip, partOf('styles'));
+  const props = child(workbook, 'workbookPr');
+  const date1904 = props?.attrs.date1904 === '1' || props?.attrs.date1904 === 'true';
+  const cellBudget = { cells: MAX_CELLS };
+  const sheets: Sheet[] = [];
+  for (const s of elements(child(workbook, 'sheets') ?? workbook, 'sheet')) {
+    const target = rels.get(s.attrs.id ?? '')?.target;
+    const xml = target ? readXml(zip, target) : null;
+    sheets.push({ name: s.attrs.name ?? `Sheet${sheets.length + 1}`, rows: xml ? sheetRows(xml, strings, formats, date1904, cellBudget) : [] });
+  }
+  return sheetsOutput(sheets, mode, coreProperties(zip));
+}
+
+/** One page per sheet: its name, then its cells as a table. */
+export function sheetsOutput(sheets: Sheet[], mode: OutputMode, metadata: FormatOutput['metadata']): FormatOutput {
+  const tables: Table[] = [];
+  const pages = sheets.map((sheet) => {
+    const out = new Blocks(mode);
+    out.heading(2, sheet.name);
+    out.table(sheet.rows, { sheet: sheet.name });
+    tables.push(...out.tables);
+    return out.text();
+  });
+  return { pages, pageSeparator: '\n\n', unit: 'sheet', tables, metadata: { ...metadata, sheets: sheets.map((s) => s.name) } };
+}
+
+function sharedStrings(zip: SafeZip, part: string | undefined): string[] {
+  const sst = part ? readXml(zip, part) : null;
+  if (!sst) return [];
+  // Phonetic runs (rPh) are reading aids, not cell text.
+  return elements(sst, 'si').map((si) =>
+    si.children
+      .filter((c): c is XmlElement => typeof c !== 'string' && (c.name === 't' || c.name === 'r'))
+      .map((c) => textContent(c.name === 'r' ? (child(c, 't') ?? '') : c))
+      .join(''),
+  );
+}
+
+/** Style index to number format code. */
+function cellFormats(zip: SafeZip, part: string | undefined): string[] {
+  const styles = part ? readXml(zip, part) : null;
+  if (!styles) return [];
+  const custom = new Map<number, string>();
+  for (const f of elements(child(styles, 'numFmts') ?? styles, 'numFmt')) custom.set(Number(f.attrs.numFmtId), f.attrs.formatCode ?? '');
+  return elements(child(styles, 'cellXfs') ?? styles, 'xf').map((xf) => {
+    const id = Number(xf.attrs.numFmtId ?? 0);
+    return custom.get(id) ?? BUILTIN_FORMATS[id] ?? 'General';
+  });
+}
+
+function sheetRows(sheet: XmlElement, strings: string[], formats: string[], date1904: boolean, budget: { cells: number }): string[][] {
+  const data = child(sheet, 'sheetData');
+  if (!data) return [];
+  const rows: string[][] = [];
+  let nextRow = 1;
+  for (const row of elements(data, 'row')) {
+    const r = Number(row.attrs.r) || nextRow;
+    nextRow = r + 1;
+    const cells: string[] = [];
+    let nextCol = 0;
+    for (const c of elements(row, 'c')) {
+      const col = c.attrs.r ? columnIndex(c.attrs.r) : nextCol;
+      nextCol = col + 1;
+      const value = cellText(c, strings, formats, date1904);
+      if (value === '') continue;
+      if (--budget.cells < 0) throw new ExtractionError('too_many_pages', `The workbook has more than ${MAX_CELLS.toLocaleString('en-US')} cells; the limit is ${MAX_CELLS.toLocaleString('en-US')}.`);
+      while (cells.length < col) cells.push('');
+      cells[col] = value;
+    }
+    if (cells.length === 0) continue;
+    while (rows.length < r - 1) rows.push([]);
+    rows[r - 1] = cells;
+  }
+  return rows;
+}
+
+function columnIndex(ref: string): number {
+  let n = 0;
+  for (const ch of ref) {
+    const code = ch.charCodeAt(0);
+    if (code < 65 || code > 90) break;
+    n = n * 26 + (code - 64);
+  }
+  return Math.min(n - 1, 16383);
+}
+
+function cellText(c: XmlElement, strings: string[], formats: string[], date1904: boolean): string {
+  const type = c.attrs.t ?? 'n';
+  if (type === 'inlineStr') {
+    const is = child(c, 'is');
+    return is ? textContent(is) : '';
+  }
+  const v = child(c, 'v');
+  const raw = v ? textContent(v) : '';
+  if (raw === '') return '';
+  switch (type) {
+    case 's':
+      return strings[Number(raw)] ?? '';
+    case 'b':
+      return raw === '1' ? 'TRUE' : 'FALSE';
+    case 'str':
+    case 'e':
+      return raw;
+    default: {
+      const n = Number(raw);
+      if (!Number.isFinite(n)) return raw;
+      const code = formats[Number(c.attrs.s ?? 0)] ?? 'General';
+      try {
+        return formatNumber(n, code, date1904);
+      } catch {
+        return formatGeneral(n);
+      }
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import { awsStore, onColdStart } from '../adapters/aws-deps.ts';
+import { createKey, listKeys, revokeKey } from '../core/api-keys.ts';
+import { authenticate } from '../core/auth.ts';
+import { header, route, sourceIp } from '../core/http.ts';
+import { listJobs } from '../core/job-list.ts';
+import { systemClock, type Clock, type Store } from '../core/ports.ts';
+import { usage } from '../core/usage.ts';
+
+/** The project's own records: /v1/keys (list, create), /v1/keys/{id} (revoke), /v1/jobs (list), /v1/usage. */
+export const makeHandler = (deps: { store: Store; clock: Clock }) =>
+  route(async (event) => {
+    const principal = await authenticate(deps.store, header(event, 'authorization'), sourceIp(event), deps.clock.now());
+    switch (`${event.httpMethod} ${event.resource}`) {
+      case 'GET /v1/keys':
+        return { status: 200, body: await listKeys(deps, principal) };
+      case 'POST /v1/keys':
+        return { status: 201, body: await createKey(deps, principal) };
+      case 'DELETE /v1/keys/{id}':
+        await revokeKey(deps, principal, event.pathParameters?.id ?? '');
+        return { status: 204, body: null };
+      case 'GET /v1/jobs':
+        return { status: 200, body: await listJobs(deps, principal, event.queryStringParameters ?? {}) };
+      case 'GET /v1/usage':
+        return { status: 200, body: await usage(deps, principal) };
+      default:
+        throw new Error(`the project function has no route ${event.httpMethod} ${event.resource}; lib/wiring.ts and this switch disagree`);
+    }
+  });
+
+export const handler = onColdStart(() => makeHandler({ store: awsStore(), clock: systemClock }));

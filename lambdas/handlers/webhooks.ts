@@ -1,0 +1,45 @@
+import { awsStore, awsWebhookIntake, onColdStart } from '../adapters/aws-deps.ts';
+import { createWebhookSender } from '../adapters/webhook-http.ts';
+import { authenticate } from '../core/auth.ts';
+import { header, requestBody, route, sourceIp } from '../core/http.ts';
+import { systemClock } from '../core/ports.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  listJobDeliveries,
+  listWebhooks,
+  testWebhook,
+  type RegistrationDeps,
+} from '../core/webhook-registrations.ts';
+
+/** /v1/webhooks (create, list), /v1/webhooks/{id} (delete), /v1/webhooks/{id}/test, and /v1/jobs/{id}/deliveries. */
+export const makeHandler = (deps: RegistrationDeps) =>
+  route(async (event) => {
+    const principal = await authenticate(deps.store, header(event, 'authorization'), sourceIp(event), deps.clock.now());
+    const id = event.pathParameters?.id ?? '';
+    switch (`${event.httpMethod} ${event.resource}`) {
+      case 'POST /v1/webhooks':
+        return { status: 201, body: await createWebhook(deps, principal, requestBody(event).toString('utf8')) };
+      case 'GET /v1/webhooks':
+        return { status: 200, body: await listWebhooks(deps, principal) };
+      case 'DELETE /v1/webhooks/{id}':
+        await deleteWebhook(deps, principal, id);
+        return { status: 204, body: null };
+      case 'POST /v1/webhooks/{id}/test':
+        return { status: 200, body: await testWebhook(deps, principal, id) };
+      case 'GET /v1/jobs/{id}/deliveries':
+        return { status: 200, body: await listJobDeliveries(deps, principal, id) };
+      default:
+        throw new Error(`the webhooks function has no route ${event.httpMethod} ${event.resource}; lib/wiring.ts and this switch disagree`);
+    }
+  });
+
+export const handler = onColdStart(() =>
+  makeHandler({
+    store: awsStore(),
+    clock: systemClock,
+    intake: awsWebhookIntake(),
+    // Below API Gateway's 29 s integration limit, so a slow receiver is reported, not a gateway timeout.
+    sender: createWebhookSender({ allowLoopback: false, timeoutMs: 25_000 }),
+  }),
+);

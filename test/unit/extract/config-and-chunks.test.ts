@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../lambdas/core/errors.ts';
+import { parseExtractionConfig } from '../../../lambdas/core/extraction-config.ts';
+import { extract } from '../../../lambdas/extract/index.ts';
+import { DEFAULT_CONFIG } from '../../../lambdas/extract/types.ts';
+import { makeDocx, w } from '../../support/office-fixture.ts';
+import { makePdf } from '../../support/pdf-fixture.ts';
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+
+function rejection(value: string): ApiError {
+  try {
+    parseExtractionConfig(value);
+  } catch (err) {
+    return err as ApiError;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('the config form field', () => {
+  it('fills in defaults and reads every option', () => {
+    expect(parseExtractionConfig('{}')).toEqual(DEFAULT_CONFIG);
+    expect(parseExtractionConfig('{"output":"markdown","pages":"1-3, 8,2","ocr":"never","chunking":{"strategy":"size","max_chars":500,"overlap":50}}')).toEqual({
+      output: 'markdown',
+      pages: [1, 2, 3, 8],
+      ocr: 'never',
+      chunking: { strategy: 'size', max_chars: 500, overlap: 50 },
+    });
+    expect(parseExtractionConfig('{"pages":[3,1]}').pages).toEqual([1, 3]);
+  });
+
+  it.each([
+    ['not json', 'Form field config is not valid JSON'],
+    ['[1]', 'Form field config must be a JSON object'],
+    ['{"format":"x"}', 'Form field config.format is not a known option'],
+    ['{"output":"html"}', 'Form field config.output must be one of "text", "markdown"'],
+    ['{"ocr":true}', 'Form field config.ocr must be one of'],
+    ['{"pages":"5-2"}', 'Form field config.pages has the range "5-2"'],
+    ['{"pages":"1,x"}', 'Form field config.pages has "x"'],
+    ['{"pages":"0"}', 'Form field config.pages must number pages from 1'],
+    ['{"chunking":{"strategy":"words"}}', 'Form field config.chunking.strategy must be one of'],
+    ['{"chunking":{"max_chars":10}}', 'Form field config.chunking.max_chars must be an integer from 100'],
+    ['{"chunking":{"max_chars":1000,"overlap":600}}', 'Form field config.chunking.overlap must be an integer from 0 to 500'],
+    ['{"chunking":{"size":3}}', 'Form field config.chunking.size is not a known option'],
+  ])('answers 400 naming the field for %s', (value, message) => {
+    const err = rejection(value);
+    expect(err.status).toBe(400);
+    expect(err.message.startsWith(message)).toBe(true);
+  });
+});
+
+describe('page selection and chunking', () => {
+  it('extracts only the selected PDF pages and counts only those', async () => {
+    const bytes = makePdf({ pages: ['one', 'two', 'three', 'four'] });
+    const result = await extract({ bytes, filename: 'a.pdf', config: { ...DEFAULT_CONFIG, pages: [2, 4, 7] } });
+    expect(result.content).toBe('two\n\nfour');
+    expect(result.metadata).toMatchObject({ pages: 2, pages_total: 4 });
+    expect(result.chunks.map((c) => [c.page_start, c.text])).toEqual([
+      [2, 'two'],
+      [4, 'four'],
+    ]);
+  });
+
+  it('cuts size chunks at whitespace, with overlap, offsets in code points', async () => {
+    const text = '😀 ' + 'word '.repeat(100);
+    const result = await extract({ bytes: utf8(text), filename: 'a.txt', config: { ...DEFAULT_CONFIG, chunking: { strategy: 'size', max_chars: 100, overlap: 20 } } });
+    const { content, chunks } = result;
+    const cps = Array.from(content);
+    for (const c of chunks) {
+      expect(cps.slice(c.char_start, c.char_end).join('')).toBe(c.text);
+      expect(c.text.length).toBeLessThanOrEqual(100);
+      expect(c.text.endsWith(' ')).toBe(true);
+    }
+    for (let i = 1; i < chunks.length; i++) {
+      expect(chunks[i]!.char_start).toBeLessThan(chunks[i - 1]!.char_end);
+    }
+    expect(chunks.at(-1)!.char_end).toBe(cps.length);
+  });
+
+  it('cuts section chunks at headings', async () => {
+    const bytes = makeDocx({ body: [w.p('Intro text'), w.p('Part A', 'Heading1'), w.p('alpha'), w.p('Part B', 'Heading1'), w.p('beta')].join('') });
+    const result = await extract({ bytes, filename: 'a.docx', config: { ...DEFAULT_CONFIG, chunking: { strategy: 'section', max_chars: 4000, overlap: 0 } } });
+    expect(result.chunks.map((c) => c.text)).toEqual(['Intro text\n', 'Part A\nalpha\n', 'Part B\nbeta']);
+  });
+});

@@ -1,0 +1,141 @@
+// Hostile and broken documents, run through the isolated worker pool as
+// jobs are: each ends in its own clear result, and the other jobs in the pool
+// complete.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createExtractorPool, type Extractor } from '../../../lambdas/extract/pool.ts';
+import { SafeZip, ZIP_LIMITS } from '../../../lambdas/extract/zip.ts';
+import { parseXml } from '../../../lambdas/extract/xml.ts';
+import type { ExtractionResult } from '../../../lambdas/extract/types.ts';
+import { makeDocx, makeEpub, makeOdf, makePptx, makeXlsx, makeZip, w } from '../../support/office-fixture.ts';
+import { assemblePdf, makePdf } from '../../support/pdf-fixture.ts';
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+
+type Outcome = { ok: true; result: ExtractionResult } | { ok: false; code: string; message: string };
+
+let pool: Extractor;
+beforeAll(() => {
+  pool = createExtractorPool({ size: 2, timeoutMs: 30_000, maxMemoryMb: 512 });
+});
+afterAll(() => pool.close());
+
+function run(bytes: Uint8Array, filename: string): Promise<Outcome> {
+  return pool.extract({ bytes, filename }).then(
+    (result) => ({ ok: true, result }),
+    (err: { code?: string; message: string }) => ({ ok: false, code: err.code ?? 'none', message: err.message }),
+  );
+}
+
+/** A member of `mb` megabytes of zeros: it deflates about a thousandfold. */
+function zeros(mb: number): Uint8Array {
+  return new Uint8Array(mb * 1024 * 1024);
+}
+
+function xxeDocx(): Uint8Array {
+  const documentXml =
+    '<?xml version="1.0"?>\n<!DOCTYPE w:document [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>' +
+    '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>&xxe;</w:t></w:r></w:p></w:body></w:document>';
+  return makeDocx({ body: '', documentXml });
+}
+
+function circularPdf(): Uint8Array {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    // The page tree's only kid is the tree itself.
+    '<< /Type /Pages /Kids [2 0 R] /Count 1 >>',
+  ];
+  const first = Buffer.from(assemblePdf(objects)).toString('latin1');
+  const xrefAt = Number(/startxref\n(\d+)/.exec(first)![1]);
+  // ...and the cross-reference section names itself as the previous one.
+  return assemblePdf(objects, `/Prev ${xrefAt} `);
+}
+
+describe('hostile input', () => {
+  it('refuses a zip bomb by its inflated size, not its declared one', async () => {
+    const withBomb = makeZip([
+      { name: 'word/document.xml', data: zeros(40) },
+      { name: '[Content_Types].xml', data: '<Types/>' },
+    ]);
+    const outcome = await run(withBomb, 'bomb.docx');
+    expect(outcome).toMatchObject({ ok: false, code: 'refused_file', message: expect.stringMatching(/inflates more than 200:1/) });
+  });
+
+  it('refuses an XXE DOCX because its XML declares a DOCTYPE', async () => {
+    const outcome = await run(xxeDocx(), 'xxe.docx');
+    expect(outcome).toMatchObject({ ok: false, code: 'refused_file', message: expect.stringMatching(/word\/document\.xml declares a DOCTYPE/) });
+  });
+
+  it('ends a PDF with a circular page tree and xref chain in a clear failure', async () => {
+    const outcome = await run(circularPdf(), 'circular.pdf');
+    expect(outcome).toMatchObject({ ok: false, code: 'corrupt_file', message: expect.stringMatching(/PDF could not be read/) });
+  });
+
+  it('says an encrypted archive member is encrypted', async () => {
+    const zip = makeZip([{ name: 'secret.txt', data: 'hidden', encrypted: true }]);
+    const outcome = await run(zip, 'locked.zip');
+    expect(outcome).toMatchObject({ ok: false, message: expect.stringMatching(/"secret\.txt" is encrypted/) });
+  });
+
+  it('says a password-protected Office file is password-protected', async () => {
+    // Encrypted OOXML is a compound file with an "EncryptedPackage" stream.
+    const cfb = new Uint8Array(2048);
+    cfb.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+    cfb.set(Buffer.from('EncryptedPackage', 'utf16le'), 1024);
+    const outcome = await run(cfb, 'locked.xlsx');
+    expect(outcome).toMatchObject({ ok: false, code: 'encrypted_file', message: expect.stringMatching(/password-protected/) });
+  });
+
+  it('fails a truncated file of each container format as damaged, and an empty file as empty, while good jobs complete', async () => {
+    const containers: Record<string, Uint8Array> = {
+      'a.docx': makeDocx({ body: w.p('hello') }),
+      'a.xlsx': makeXlsx([{ name: 'S', rows: [['x']] }]),
+      'a.pptx': makePptx([{ title: 'T' }]),
+      'a.odt': makeOdf('text', '<text:p>x</text:p>'),
+      'a.ods': makeOdf('spreadsheet', '<table:table table:name="S"/>'),
+      'a.epub': makeEpub([{ title: 'C', html: '<p>x</p>' }], { title: 'B', author: 'A' }),
+      'a.zip': makeZip([{ name: 'x.txt', data: 'x' }]),
+    };
+    const jobs = Object.entries(containers).map(([name, bytes]) => run(bytes.subarray(0, Math.floor(bytes.length * 0.6)).slice(), name));
+    const pdf = makePdf({ pages: ['intact page one', 'intact page two'] });
+    const truncatedPdf = run(pdf.slice(0, Math.floor(pdf.length * 0.5)), 'cut.pdf');
+    const empty = run(new Uint8Array(0), 'empty.docx');
+    const good = [run(utf8('a good text job'), 'ok.txt'), run(makeDocx({ body: w.p('a good docx job') }), 'ok.docx')];
+
+    for (const outcome of await Promise.all(jobs)) {
+      expect(outcome).toMatchObject({ ok: false, code: 'corrupt_file', message: expect.stringMatching(/truncated/) });
+    }
+    // pdf.js rebuilds a PDF whose cross-reference table was cut off, so a cut PDF yields what it still holds, or fails as damaged.
+    const pdfOutcome = await truncatedPdf;
+    if (pdfOutcome.ok) expect(pdfOutcome.result.content).toContain('intact page one');
+    else expect(pdfOutcome).toMatchObject({ code: 'corrupt_file' });
+    expect(await empty).toMatchObject({ ok: false, code: 'empty_file' });
+    const [text, docx] = await Promise.all(good);
+    expect(text).toMatchObject({ ok: true, result: { content: 'a good text job' } });
+    expect(docx).toMatchObject({ ok: true, result: { content: 'a good docx job' } });
+  });
+});
+
+describe('safe ZIP reader', () => {
+  it('refuses more entries than the cap from the directory alone', () => {
+    const members = Array.from({ length: ZIP_LIMITS.maxEntries + 1 }, (_, i) => ({ name: `f${i}`, data: '', method: 0 as const }));
+    expect(() => new SafeZip(makeZip(members))).toThrow(/entries; the limit is/);
+  });
+
+  it('stops inflating at the per-archive budget shared by nested reads', () => {
+    const zip = new SafeZip(makeZip([{ name: 'a', data: new Uint8Array(3 * 1024 * 1024).fill(97) }, { name: 'b', data: 'bb' }]), { remaining: 1024 * 1024 });
+    expect(() => zip.read('a')).toThrow(/inflates past the size limit/);
+  });
+});
+
+describe('XML reader', () => {
+  it('refuses an entity bomb by its DOCTYPE before expanding anything', () => {
+    const lol = '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]><lolz>&lol2;</lolz>';
+    expect(() => parseXml(lol, 'the part x.xml')).toThrow(/x\.xml declares a DOCTYPE/);
+  });
+
+  it('decodes the predefined entities and character references only', () => {
+    const el = parseXml('<a t="&lt;&#65;&#x42;&quot;">x &amp; y &unknown;</a>');
+    expect(el).toEqual({ name: 'a', attrs: { t: '<AB"' }, children: ['x & y &unknown;'] });
+  });
+});

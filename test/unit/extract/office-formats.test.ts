@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { extract } from '../../../lambdas/extract/index.ts';
+import { countPages } from '../../../lambdas/extract/page-count.ts';
+import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/types.ts';
+import { makeDocx, makeEpub, makeOdf, makePptx, makeXlsx, w } from '../../support/office-fixture.ts';
+
+const markdown: ExtractionConfig = { ...DEFAULT_CONFIG, output: 'markdown' };
+
+describe('DOCX', () => {
+  const docx = makeDocx({
+    title: 'Quarterly report',
+    author: 'Ada Lovelace',
+    created: '2024-03-01T10:00:00Z',
+    header: 'ACME Confidential',
+    footer: 'Page footer text',
+    body: [
+      w.p('Overview', 'Heading1'),
+      w.p('Revenue grew in every region.'),
+      w.li('first point', 1),
+      w.li('second point', 1),
+      w.li('step one', 2),
+      w.li('step two', 2),
+      w.table([
+        ['Region', 'Revenue'],
+        ['North', '1,200'],
+      ]),
+    ].join(''),
+  });
+
+  it('keeps headings, lists and tables in Markdown, and the document properties', async () => {
+    const result = await extract({ bytes: docx, filename: 'report.docx', config: markdown });
+    expect(result.content).toContain('# Overview\n\nRevenue grew in every region.');
+    expect(result.content).toContain('- first point\n- second point');
+    expect(result.content).toContain('1. step one\n2. step two');
+    expect(result.content).toContain('| Region | Revenue |\n| --- | --- |\n| North | 1,200 |');
+    expect(result.tables).toEqual([{ rows: [['Region', 'Revenue'], ['North', '1,200']], markdown: expect.stringContaining('| North | 1,200 |') }]);
+    expect(result.metadata).toMatchObject({
+      format: 'docx',
+      mime_type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      title: 'Quarterly report',
+      author: 'Ada Lovelace',
+      created_at: '2024-03-01T10:00:00Z',
+      page_unit: 'text_page',
+    });
+  });
+
+  it('puts the header first and the footer last, in plain text by default', async () => {
+    const { content } = await extract({ bytes: docx, filename: 'report.docx' });
+    expect(content.startsWith('ACME Confidential\nOverview\n')).toBe(true);
+    expect(content.endsWith('Page footer text')).toBe(true);
+    expect(content).toContain('Region\tRevenue\nNorth\t1,200');
+  });
+
+  it('is detected by content, whatever the file is called', async () => {
+    const result = await extract({ bytes: docx, filename: 'upload.bin', contentType: 'application/octet-stream' });
+    expect(result.metadata.format).toBe('docx');
+  });
+});
+
+describe('XLSX', () => {
+  const xlsx = makeXlsx([
+    {
+      name: 'Sales',
+      rows: [
+        ['Date', 'Amount', 'Share', 'Paid'],
+        [{ n: 45292, fmt: 'yyyy-mm-dd' }, { n: 1234.5, fmt: '#,##0.00' }, { n: 0.256, fmt: '0.0%' }, true],
+        [{ n: 45293.5, fmt: 'd mmm yyyy h:mm' }, 42, { n: -3, fmt: '0.00;(0.00)' }, false],
+      ],
+    },
+    { name: 'Notes', rows: [['Second sheet text']] },
+  ]);
+
+  it('returns every sheet as a table, with numbers and dates as displayed', async () => {
+    const result = await extract({ bytes: xlsx, filename: 'book.xlsx' });
+    expect(result.tables).toHaveLength(2);
+    expect(result.tables[0]).toMatchObject({
+      sheet: 'Sales',
+      rows: [
+        ['Date', 'Amount', 'Share', 'Paid'],
+        ['2024-01-01', '1,234.50', '25.6%', 'TRUE'],
+        ['2 Jan 2024 12:00', '42', '(3.00)', 'FALSE'],
+      ],
+    });
+    expect(result.tables[1]).toMatchObject({ sheet: 'Notes', rows: [['Second sheet text']] });
+    expect(result.metadata).toMatchObject({ format: 'xlsx', pages: 2, page_unit: 'sheet', sheets: ['Sales', 'Notes'] });
+    expect(countPages({ bytes: xlsx, filename: 'book.xlsx' })).toBe(2);
+  });
+
+  it('chunks one sheet per page', async () => {
+    const { chunks } = await extract({ bytes: xlsx, filename: 'book.xlsx' });
+    expect(chunks.map((c) => [c.page_start, c.text.split('\n')[0]])).toEqual([
+      [1, 'Sales'],
+      [2, 'Notes'],
+    ]);
+  });
+});
+
+describe('PPTX', () => {
+  const pptx = makePptx([
+    { title: 'Welcome', bullets: ['Agenda', 'Goals'], notes: 'Say hello first.' },
+    { title: 'Numbers', table: [['Q1', 'Q2'], ['10', '20']] },
+    { title: 'Thanks' },
+  ]);
+
+  it('reads slides in presentation order with their notes and tables', async () => {
+    const result = await extract({ bytes: pptx, filename: 'deck.pptx', config: markdown });
+    expect(result.metadata).toMatchObject({ format: 'pptx', pages: 3, page_unit: 'slide' });
+    expect(result.chunks.map((c) => c.text.split('\n')[0])).toEqual(['## Welcome', '## Numbers', '## Thanks']);
+    expect(result.chunks[0]!.text).toContain('Agenda\n\nGoals');
+    expect(result.chunks[0]!.text).toContain('Say hello first.');
+    expect(result.tables).toEqual([{ page: 2, rows: [['Q1', 'Q2'], ['10', '20']], markdown: '| Q1 | Q2 |\n| --- | --- |\n| 10 | 20 |' }]);
+    expect(countPages({ bytes: pptx, filename: 'deck.pptx' })).toBe(3);
+  });
+
+  it('extracts only the selected slides and counts only those', async () => {
+    const result = await extract({ bytes: pptx, filename: 'deck.pptx', config: { ...DEFAULT_CONFIG, pages: [2, 3, 9] } });
+    expect(result.content.startsWith('Numbers')).toBe(true);
+    expect(result.metadata).toMatchObject({ pages: 2, pages_total: 3 });
+    expect(result.chunks.map((c) => c.page_start)).toEqual([2, 3]);
+  });
+});
+
+describe('OpenDocument', () => {
+  it('reads ODT headings, paragraphs, lists and tables', async () => {
+    const odt = makeOdf(
+      'text',
+      '<text:h text:outline-level="1">Intro</text:h><text:p>Plain<text:s text:c="2"/>words.</text:p>' +
+        '<text:list><text:list-item><text:p>alpha</text:p></text:list-item><text:list-item><text:p>beta</text:p></text:list-item></text:list>' +
+        '<table:table table:name="T"><table:table-row><table:table-cell><text:p>a</text:p></table:table-cell><table:table-cell><text:p>b</text:p></table:table-cell></table:table-row></table:table>',
+      'An ODT',
+    );
+    const result = await extract({ bytes: odt, filename: 'a.odt', config: markdown });
+    expect(result.content).toBe('# Intro\n\nPlain  words.\n\n- alpha\n- beta\n\n| a | b |\n| --- | --- |');
+    expect(result.metadata).toMatchObject({ format: 'odt', title: 'An ODT' });
+  });
+
+  it('reads ODS sheets as displayed, without expanding empty repeated cells', async () => {
+    const ods = makeOdf(
+      'spreadsheet',
+      '<table:table table:name="Budget"><table:table-row><table:table-cell><text:p>Item</text:p></table:table-cell><table:table-cell><text:p>Cost</text:p></table:table-cell><table:table-cell table:number-columns-repeated="16384"/></table:table-row>' +
+        '<table:table-row><table:table-cell><text:p>Rent</text:p></table:table-cell><table:table-cell office:value-type="currency" office:value="1200"><text:p>€1,200.00</text:p></table:table-cell></table:table-row>' +
+        '<table:table-row table:number-rows-repeated="1048574"><table:table-cell table:number-columns-repeated="16384"/></table:table-row></table:table>',
+    );
+    const result = await extract({ bytes: ods, filename: 'b.ods' });
+    expect(result.tables).toEqual([{ sheet: 'Budget', rows: [['Item', 'Cost'], ['Rent', '€1,200.00']], markdown: expect.any(String) }]);
+    expect(result.metadata).toMatchObject({ format: 'ods', pages: 1, page_unit: 'sheet' });
+  });
+});
+
+describe('EPUB', () => {
+  it('reads chapters in spine order as sections, with the package metadata', async () => {
+    const epub = makeEpub(
+      [
+        { title: 'Chapter One', html: '<p>It was a dark night.</p><script>alert(1)</script>' },
+        { title: 'Chapter Two', html: '<p>Morning came.</p>' },
+      ],
+      { title: 'A Book', author: 'Some Writer', language: 'en-GB' },
+    );
+    const result = await extract({ bytes: epub, filename: 'book.epub', config: { ...DEFAULT_CONFIG, chunking: { strategy: 'section', max_chars: 4000, overlap: 0 } } });
+    expect(result.content).toBe('Chapter One\nIt was a dark night.\nChapter Two\nMorning came.');
+    expect(result.chunks.map((c) => c.text)).toEqual(['Chapter One\nIt was a dark night.\n', 'Chapter Two\nMorning came.']);
+    expect(result.metadata).toMatchObject({ format: 'epub', title: 'A Book', author: 'Some Writer', language: 'en' });
+  });
+});

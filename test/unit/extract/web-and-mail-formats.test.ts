@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { extract } from '../../../lambdas/extract/index.ts';
+import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/types.ts';
+import { makeDocx, makeZip, w } from '../../support/office-fixture.ts';
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const markdown: ExtractionConfig = { ...DEFAULT_CONFIG, output: 'markdown' };
+
+describe('HTML', () => {
+  const page = `<!doctype html><html lang="de-AT"><head><title>Die Seite</title><meta name="author" content="Eva"><style>p { color: red }</style>
+    <script>document.write('tracking')</script></head><body>
+    <h1>Willkommen</h1><p>Erster&nbsp;Absatz &amp; mehr.</p><div hidden>versteckt</div><p style="display:none">auch versteckt</p>
+    <ul><li>eins</li><li>zwei</li></ul>
+    <table><tr><th>Name</th><th>Wert</th></tr><tr><td>a</td><td>1</td></tr></table>
+    <pre>  code  block</pre><noscript>kein JS</noscript></body></html>`;
+
+  it('keeps the visible text, headings, lists and tables, and drops scripts, styles and hidden elements', async () => {
+    const result = await extract({ bytes: utf8(page), filename: 'page.html', config: markdown });
+    expect(result.content).toBe(
+      '# Willkommen\n\nErster\u00a0Absatz & mehr.\n\n- eins\n- zwei\n\n| Name | Wert |\n| --- | --- |\n| a | 1 |\n\n```\n  code  block\n```',
+    );
+    expect(result.tables).toEqual([{ rows: [['Name', 'Wert'], ['a', '1']], markdown: '| Name | Wert |\n| --- | --- |\n| a | 1 |' }]);
+    expect(result.metadata).toMatchObject({ format: 'html', title: 'Die Seite', author: 'Eva', language: 'de' });
+  });
+
+  it('decodes the charset the page declares when the bytes are not UTF-8', async () => {
+    const head = utf8('<html><head><meta charset="iso-8859-7"></head><body><p>');
+    const bytes = new Uint8Array([...head, 0xe1, 0xe2, 0xe3, ...utf8('</p></body></html>')]);
+    const result = await extract({ bytes, filename: 'greek.html' });
+    expect(result.content).toBe('αβγ');
+    expect(result.metadata.encoding).toBe('iso-8859-7');
+  });
+});
+
+describe('CSV and TSV', () => {
+  it('detects a semicolon delimiter and keeps quoted delimiters and line breaks in their field', async () => {
+    const csv = 'name;note;amount\n"Smith; J.";"two\nlines";"1,5"\nDoe;plain;2\n';
+    const result = await extract({ bytes: utf8(csv), filename: 'data.csv' });
+    expect(result.tables[0]!.rows).toEqual([
+      ['name', 'note', 'amount'],
+      ['Smith; J.', 'two lines', '1,5'],
+      ['Doe', 'plain', '2'],
+    ]);
+    expect(result.metadata).toMatchObject({ format: 'csv', mime_type: 'text/csv', encoding: 'utf-8' });
+  });
+
+  it('reads a UTF-16 TSV', async () => {
+    const tsv = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a\tb\nç\td\n', 'utf16le')]);
+    const result = await extract({ bytes: new Uint8Array(tsv), filename: 'data.tsv' });
+    expect(result.tables[0]!.rows).toEqual([
+      ['a', 'b'],
+      ['ç', 'd'],
+    ]);
+    expect(result.metadata).toMatchObject({ format: 'tsv', encoding: 'utf-16le' });
+  });
+});
+
+describe('EML', () => {
+  const boundary = 'XYZ';
+  const attachment = Buffer.from(makeDocx({ body: w.p('Attached contract text') })).toString('base64');
+  const eml = [
+    'From: Alice Example <alice@example.com>',
+    'To: Bob <bob@example.com>',
+    'Cc: carol@example.com',
+    'Subject: =?UTF-8?B?w5xiZXJzaWNodA==?=',
+    'Date: Tue, 01 Oct 2024 12:34:56 +0000',
+    'MIME-Version: 1.0',
+    `Content-Type: multipart/mixed; boundary="${boundary}"`,
+    '',
+    `--${boundary}`,
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    'Hello Bob, the contract is attached.',
+    `--${boundary}`,
+    'Content-Type: application/vnd.openxmlformats-officedocument.wordprocessingml.document; name="contract.docx"',
+    'Content-Disposition: attachment; filename="contract.docx"',
+    'Content-Transfer-Encoding: base64',
+    '',
+    attachment,
+    `--${boundary}`,
+    'Content-Type: application/octet-stream; name="broken.pdf"',
+    'Content-Disposition: attachment; filename="broken.pdf"',
+    'Content-Transfer-Encoding: base64',
+    '',
+    Buffer.from('%PDF-1.7\n1 0 obj\n<<').toString('base64'),
+    `--${boundary}--`,
+    '',
+  ].join('\r\n');
+
+  it('returns the headers as metadata, the body, and each attachment as a section', async () => {
+    const result = await extract({ bytes: utf8(eml), filename: 'message.eml' });
+    expect(result.metadata).toMatchObject({
+      format: 'eml',
+      mime_type: 'message/rfc822',
+      title: 'Übersicht',
+      author: 'Alice Example <alice@example.com>',
+      created_at: '2024-10-01T12:34:56Z',
+      email: { from: 'Alice Example <alice@example.com>', to: 'Bob <bob@example.com>', cc: 'carol@example.com', subject: 'Übersicht' },
+    });
+    expect(result.content).toContain('Hello Bob, the contract is attached.');
+    expect(result.content).toContain('Attachment: contract.docx\n\nAttached contract text');
+    expect(result.metadata.failed_sections).toEqual([{ name: 'broken.pdf', error: expect.stringMatching(/PDF could not be read/) }]);
+  });
+
+  it('fails an encrypted e-mail saying it is encrypted', async () => {
+    const pgp = [
+      'From: a@example.com',
+      'To: b@example.com',
+      'Subject: secret',
+      'Content-Type: multipart/encrypted; boundary=foo; protocol="application/pgp-encrypted"',
+      '',
+      '--foo',
+      'Content-Type: application/pgp-encrypted',
+      '',
+      'Version: 1',
+      '--foo',
+      'Content-Type: application/octet-stream',
+      '',
+      '-----BEGIN PGP MESSAGE-----',
+      'hIwDY32hYGCE8MkBA/wOu7d45aUxF4Q0RKJprD3v5Z9K1YcRJ2fve87lMlDlx4Oj',
+      '-----END PGP MESSAGE-----',
+      '--foo--',
+      '',
+    ].join('\r\n');
+    await expect(extract({ bytes: utf8(pgp), filename: 'secret.eml' })).rejects.toMatchObject({ code: 'encrypted_file', message: expect.stringMatching(/e-mail is encrypted/) });
+  });
+
+  it('recognises an Outlook MSG by its property streams and fails a damaged one clearly', async () => {
+    const cfb = new Uint8Array(4096);
+    cfb.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+    cfb.set(Buffer.from('__substg1.0_0037001F', 'utf16le'), 1024);
+    await expect(extract({ bytes: cfb, filename: 'mail.msg' })).rejects.toMatchObject({ code: 'corrupt_file', message: expect.stringMatching(/^The MSG e-mail could not be read/) });
+  });
+
+  it('recognises a Word 97-2003 file by its WordDocument stream and fails a damaged one clearly', async () => {
+    const cfb = new Uint8Array(4096);
+    cfb.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+    cfb.set(Buffer.from('WordDocument', 'utf16le'), 1024);
+    await expect(extract({ bytes: cfb, filename: 'old.doc' })).rejects.toMatchObject({ code: 'corrupt_file', message: expect.stringMatching(/^The Word document could not be read/) });
+  });
+
+  it('is detected by its headers even when named .txt', async () => {
+    const result = await extract({ bytes: utf8('From: a@example.com\nTo: b@example.com\nSubject: Hi\n\nBody text\n'), filename: 'mail.txt' });
+    expect(result.metadata.format).toBe('eml');
+    expect(result.content).toContain('Body text');
+  });
+});
+
+describe('RTF', () => {
+  it('reads the body with code-page and Unicode escapes, tables and the info group', async () => {
+    const rtf =
+      '{\\rtf1\\ansi\\ansicpg1252\\deff0{\\fonttbl{\\f0 Times;}}{\\info{\\title The Title}{\\author Jo}}' +
+      '{\\*\\generator Writer}\\pard Caf\\\'e9 au lait\\par \\u8364?5 only\\par' +
+      '\\trowd\\cellx1000\\cellx2000\\intbl A1\\cell B1\\cell\\row\\trowd\\intbl A2\\cell B2\\cell\\row\\pard After table\\par}';
+    const result = await extract({ bytes: utf8(rtf), filename: 'doc.rtf' });
+    expect(result.content).toBe('Café au lait\n€5 only\n\nA1\tB1\nA2\tB2\nAfter table');
+    expect(result.tables[0]!.rows).toEqual([
+      ['A1', 'B1'],
+      ['A2', 'B2'],
+    ]);
+    expect(result.metadata).toMatchObject({ format: 'rtf', title: 'The Title', author: 'Jo' });
+  });
+});
+
+describe('ZIP archives', () => {
+  it('extracts each member as its own section and names the members that failed', async () => {
+    const zip = makeZip([
+      { name: 'notes/readme.txt', data: 'Plain notes here.' },
+      { name: 'report.docx', data: makeDocx({ body: w.p('Report body') }) },
+      { name: 'broken.docx', data: 'PK\u0003\u0004 not really a docx' },
+      { name: 'folder/', data: '' },
+    ]);
+    const result = await extract({ bytes: zip, filename: 'bundle.zip' });
+    expect(result.metadata.format).toBe('zip');
+    expect(result.content).toBe('notes/readme.txt\n\nPlain notes here.\n\nreport.docx\n\nReport body');
+    expect(result.metadata.failed_sections).toEqual([{ name: 'broken.docx', error: expect.stringMatching(/archive could not be read/) }]);
+    expect(result.metadata.pages).toBe(2);
+  });
+
+  it('fails when no member can be read', async () => {
+    const zip = makeZip([{ name: 'a.bin', data: new Uint8Array([0x47, 0x49, 0x46, 0x38, 1, 2, 3]) }]);
+    await expect(extract({ bytes: zip, filename: 'x.zip' })).rejects.toMatchObject({ code: 'corrupt_file', message: expect.stringMatching(/a\.bin .*GIF image/) });
+  });
+});
