@@ -6,7 +6,7 @@ import { ExtractionPipeline } from './constructs/extraction-pipeline.ts';
 import { Functions } from './constructs/functions.ts';
 import { pascal } from './constructs/naming.ts';
 import { Storage } from './constructs/storage.ts';
-import type { QueueName } from './wiring.ts';
+import { bucketNotifications, type QueueName } from './wiring.ts';
 
 /** docex in one stack: API Gateway -> handlers -> table, bucket and queues -> workers. */
 export class DocexStack extends Stack {
@@ -28,6 +28,7 @@ export class DocexStack extends Stack {
       webhookKey: this.storage.webhookKey,
     });
     this.pipeline.connectConsumers(this.functions.byName);
+    this.storage.notify(bucketNotifications, this.functions.byName);
     this.api = new Api(this, 'Api', { functions: this.functions.byName });
     this.alarms = new Alarms(this, 'Alarms', {
       functions: this.functions.byName,

@@ -11,6 +11,8 @@ export type FunctionName =
   | 'webhooks'
   | 'webhook-delivery'
   | 'project'
+  | 'uploads'
+  | 'upload-arrived'
   | 'site';
 export type QueueName = 'extraction' | 'webhooks';
 
@@ -91,6 +93,20 @@ export const functions: Record<FunctionName, FunctionSpec> = {
     memoryMb: 256,
     uses: { table: 'readwrite', webhookKey: 'decrypt' },
   },
+  // The upload flow: a job awaiting its document, with a presigned PUT (signing needs the put grant).
+  uploads: {
+    entry: 'lambdas/handlers/uploads.ts',
+    timeoutSeconds: 10,
+    memoryMb: 256,
+    uses: { table: 'readwrite', bucket: 'write', sendsTo: ['extraction'], webhookKey: 'encrypt' },
+  },
+  // The bucket's event for an arrived upload: counts its pages and queues the job (or fails it).
+  'upload-arrived': {
+    entry: 'lambdas/handlers/upload-arrived.ts',
+    timeoutSeconds: 120,
+    memoryMb: 1024,
+    uses: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['extraction', 'webhooks'] },
+  },
   // The project's keys, job list and usage: what the dashboard shows.
   project: {
     entry: 'lambdas/handlers/project.ts',
@@ -112,6 +128,7 @@ export const routes: RouteSpec[] = [
   { method: 'POST', path: '/v1/extract', fn: 'submit', auth: true },
   { method: 'GET', path: '/v1/jobs/{id}', fn: 'get-job', auth: true },
   { method: 'GET', path: '/v1/jobs', fn: 'project', auth: true },
+  { method: 'POST', path: '/v1/uploads', fn: 'uploads', auth: true },
   { method: 'GET', path: '/v1/keys', fn: 'project', auth: true },
   { method: 'POST', path: '/v1/keys', fn: 'project', auth: true },
   { method: 'DELETE', path: '/v1/keys/{id}', fn: 'project', auth: true },
@@ -147,6 +164,14 @@ export const queues: Record<QueueName, QueueSpec> = {
     retentionDays: 4,
   },
 };
+
+export interface BucketNotificationSpec {
+  /** Objects created under this key prefix invoke `fn` with S3's event. */
+  prefix: string;
+  fn: FunctionName;
+}
+
+export const bucketNotifications: BucketNotificationSpec[] = [{ prefix: 'uploads/', fn: 'upload-arrived' }];
 
 /** Environment variables through which the stack (or the local server) tells handlers where things are. */
 export const env = {

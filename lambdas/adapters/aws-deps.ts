@@ -6,6 +6,7 @@ import { dynamoClient, kmsClient, requiredEnv, s3Client, sqsClient } from './aws
 import { KmsSecretCipher } from './kms-secret-cipher.ts';
 import { DynamoStore } from './dynamo-store.ts';
 import { S3Blobs } from './s3-blobs.ts';
+import { S3UploadUrls } from './s3-upload-urls.ts';
 import { SqsExtractionQueue } from './sqs-extraction-queue.ts';
 import { SqsMessageVisibility, SqsWebhookQueue } from './sqs-webhook-queue.ts';
 import { createWebhookSender, systemLookupHost } from './webhook-http.ts';
@@ -13,6 +14,7 @@ import type { WebhookIntake } from '../core/webhook-target.ts';
 
 export const awsStore = () => new DynamoStore(dynamoClient(), requiredEnv(env.table));
 export const awsBlobs = () => new S3Blobs(s3Client(), requiredEnv(env.bucket));
+export const awsUploadUrls = () => new S3UploadUrls(s3Client(), requiredEnv(env.bucket));
 export const awsExtractionQueue = (queue: QueueName = 'extraction') => new SqsExtractionQueue(sqsClient(), requiredEnv(env.queueUrl(queue)));
 
 export const awsWebhookQueue = () => new SqsWebhookQueue(sqsClient(), requiredEnv(env.queueUrl('webhooks')));

@@ -10,11 +10,12 @@ export class SqsExtractionQueue implements ExtractionQueue {
     private readonly queueUrl: string,
   ) {}
 
-  async send(message: ExtractionMessage, inlineDocument: Uint8Array | null): Promise<void> {
+  async send(message: ExtractionMessage, inlineDocument: Uint8Array | null, delaySeconds?: number): Promise<void> {
     await this.sqs.send(
       new SendMessageCommand({
         QueueUrl: this.queueUrl,
         MessageBody: JSON.stringify(message),
+        DelaySeconds: delaySeconds,
         MessageAttributes: inlineDocument?.byteLength
           ? { [DOCUMENT_ATTRIBUTE]: { DataType: 'Binary', BinaryValue: inlineDocument } }
           : undefined,

@@ -68,6 +68,18 @@ export const webhookRegistrationSchema: JsonSchema = object(
   ['url', 'events'],
 );
 
+/** POST /v1/uploads: a document too large for a direct upload. */
+export const uploadRequestSchema: JsonSchema = object(
+  {
+    filename: { type: 'string', minLength: 1, maxLength: 1024 },
+    size: { type: 'integer', minimum: 1, maximum: 500_000_000, description: 'the exact byte size of the document' },
+    content_type: { type: 'string', maxLength: 255 },
+    webhook: inlineWebhookSchema,
+    config: extractionConfigSchema,
+  },
+  ['filename', 'size'],
+);
+
 // ---- Responses ------------------------------------------------------------
 
 export const errorSchema = object({ error: { type: 'string' }, message: { type: 'string' } });
@@ -75,6 +87,13 @@ export const errorSchema = object({ error: { type: 'string' }, message: { type: 
 export const sandboxKeySchema = object({
   api_key: { type: 'string', pattern: '^sk_sandbox_[0-9A-Za-z]{32}$' },
   pages_remaining: { type: 'integer', minimum: 0 },
+  expires_at: isoTime,
+});
+
+export const uploadCreatedSchema = object({
+  job_id: uuid,
+  status: { type: 'string', enum: ['awaiting_upload'] },
+  upload_url: { type: 'string', format: 'uri', description: 'PUT the document here, with exactly `size` bytes' },
   expires_at: isoTime,
 });
 

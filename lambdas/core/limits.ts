@@ -14,6 +14,12 @@ export const limits = {
   directUploadBytes: 4.5 * MB,
   /** Whole request body, multipart framing included, before base64. */
   directRequestBytes: 4.5 * MB + 64 * 1024,
+  /** The largest document the upload flow takes. */
+  uploadBytes: 500 * MB,
+  /** How long an upload URL works; a job whose document has not arrived by then fails. */
+  uploadWindowSeconds: 900,
+  /** Pages reserved per started megabyte when an upload is created, before the document can be counted. */
+  uploadPagesPerMb: 1,
   maxFilesPerSubmission: 20,
   sandboxPages: 50,
   sandboxKeyLifetimeMs: 24 * HOUR,

@@ -77,6 +77,15 @@ const operations: Record<string, Operation> = {
     responses: { 202: s.acceptedSchema, 400: s.errorSchema, 413: s.errorSchema, 415: s.errorSchema, 429: s.errorSchema },
     callbacks: delivery('{$request.body#/webhook/url}'),
   },
+  'POST /v1/uploads': {
+    summary: 'Create a job for a document too large for a direct request, with a presigned URL to PUT it to',
+    description:
+      'PUT exactly `size` bytes to upload_url before expires_at; the job then moves to pending. Pages are reserved at one per started MB and settled to the real count when the document arrives.',
+    tags: ['jobs'],
+    requestBody: { required: true, content: json(s.uploadRequestSchema) },
+    responses: { 201: s.uploadCreatedSchema, 400: s.errorSchema, 429: s.errorSchema },
+    callbacks: delivery('{$request.body#/webhook/url}'),
+  },
   'GET /v1/jobs/{id}': {
     summary: 'Fetch a job; result once completed or partial_success',
     description: 'Poll at most once a second per job (429 with Retry-After otherwise).',

@@ -143,11 +143,18 @@ export interface Blobs {
 export interface ExtractionMessage {
   job_id: string;
   project_id: string;
+  /** Absent: extract the job. `upload_deadline`: fail the job if its upload has not arrived by now. */
+  kind?: 'upload_deadline';
 }
 
 export interface ExtractionQueue {
   /** The document rides along as a binary message attribute when it is small enough. */
-  send(message: ExtractionMessage, inlineDocument: Uint8Array | null): Promise<void>;
+  send(message: ExtractionMessage, inlineDocument: Uint8Array | null, delaySeconds?: number): Promise<void>;
+}
+
+/** Presigned S3 PUT URLs for the upload flow. */
+export interface UploadUrls {
+  presignPut(key: string, contentType: string | null, expiresInSeconds: number): Promise<string>;
 }
 
 /**

@@ -22,7 +22,11 @@ function modelDir(): string {
 
 function worker(): Promise<TesseractWorker> {
   starting ??= (async () => {
-    const { createWorker, OEM } = await import('tesseract.js');
+    // Resolved when first needed, never bundled: tesseract.js starts its own worker from a script
+    // and loads its WebAssembly core from its package folder, so it only runs from an installed
+    // node_modules (a bundle that inlined it could not start it, and would carry ~1 MB for nothing).
+    const specifier = 'tesseract.js';
+    const { createWorker, OEM } = (await import(specifier)) as typeof import('tesseract.js');
     return createWorker('eng', OEM.LSTM_ONLY, {
       langPath: modelDir(),
       cacheMethod: 'none',

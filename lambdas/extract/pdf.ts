@@ -2,8 +2,10 @@
 // first PDF only, so text-only callers never pay for it).
 
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
+import { normaliseRows, tableMarkdown } from './blocks.ts';
+import { findTables } from './pdf-tables.ts';
 import { canvasAvailable, loadPdfJs, pdfjsDataOptions, type PdfJs } from './pdfjs.ts';
-import { ExtractionError, type FormatOutput } from './types.ts';
+import { ExtractionError, type FormatOutput, type Table } from './types.ts';
 
 /** Larger PDFs are refused before any text is extracted. */
 export const MAX_PDF_PAGES = 5000;
@@ -56,10 +58,16 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
     const wanted = opts.pages ? opts.pages.filter((n) => n <= doc.numPages) : Array.from({ length: doc.numPages }, (_, i) => i + 1);
     const ocrMode = opts.ocr ?? 'auto';
     const ocrPages: number[] = [];
+    const tables: Table[] = [];
     for (const n of wanted) {
       try {
         const page = await doc.getPage(n);
-        let text = pageText((await page.getTextContent()).items);
+        const { items } = await page.getTextContent();
+        let text = pageText(items);
+        for (const rows of findTables(items)) {
+          const clean = normaliseRows(rows);
+          if (clean.length > 0) tables.push({ page: n, rows: clean, markdown: tableMarkdown(clean) });
+        }
         if (ocrMode === 'always' || (ocrMode === 'auto' && text.replace(/\s/g, '').length < MIN_TEXT_LAYER_CHARS && (await hasImages(pdfjs, page)))) {
           const read = await ocrPage(doc, page);
           if (read !== null) {
@@ -80,6 +88,7 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
     return {
       pages,
       pageSeparator: '\n\n',
+      tables,
       ...(opts.pages ? { pagesSelected: { total: doc.numPages, kept: wanted } } : {}),
       metadata: {
         title: infoString(info.Title),

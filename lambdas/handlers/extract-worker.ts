@@ -4,6 +4,7 @@ import { awsBlobs, awsStore, awsWebhookQueue, onColdStart } from '../adapters/aw
 import { DOCUMENT_ATTRIBUTE } from '../adapters/sqs-extraction-queue.ts';
 import { processJob, type WorkerDeps } from '../core/process-job.ts';
 import { systemClock, type ExtractionMessage } from '../core/ports.ts';
+import { uploadDeadline } from '../core/uploads.ts';
 import { WebhookEvents } from '../core/webhook-events.ts';
 import { createExtractorPool } from '../extract/pool.ts';
 
@@ -12,7 +13,8 @@ const log = (message: string, fields: Record<string, unknown> = {}) => console.l
 function parseMessage(record: SQSRecord): ExtractionMessage | null {
   try {
     const body = JSON.parse(record.body) as Partial<ExtractionMessage>;
-    return typeof body.job_id === 'string' && typeof body.project_id === 'string' ? { job_id: body.job_id, project_id: body.project_id } : null;
+    if (typeof body.job_id !== 'string' || typeof body.project_id !== 'string') return null;
+    return { job_id: body.job_id, project_id: body.project_id, ...(body.kind === 'upload_deadline' ? { kind: body.kind } : {}) };
   } catch {
     return null;
   }
@@ -34,6 +36,8 @@ export const makeHandler = (deps: WorkerDeps & { maxReceiveCount: number }) =>
         if (!message) return log('dropping malformed extraction message', { messageId: record.messageId });
         const receiveCount = Number(record.attributes.ApproximateReceiveCount);
         try {
+          // A deadline whose upload did arrive (its storage event was lost) extracts the job right here.
+          if (message.kind === 'upload_deadline' && !(await uploadDeadline(deps, message.job_id))) return;
           await processJob(deps, message, inlineDocument(record), { receiveCount, maxReceiveCount: deps.maxReceiveCount });
         } catch (error) {
           log('extraction attempt failed; SQS will redeliver', { job_id: message.job_id, receiveCount, error: String(error) });

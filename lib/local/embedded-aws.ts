@@ -6,6 +6,7 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFo
 import dynalite from 'dynalite';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { S3Event } from 'aws-lambda';
 import S3rver from 's3rver';
 import { tableSchema } from '../wiring.ts';
 
@@ -14,6 +15,8 @@ export const LOCAL_REGION = 'us-east-1';
 export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 export interface EmbeddedAws {
+  /** s3rver's S3-shaped notification of every created object, as the bucket notification delivers it in AWS. */
+  onObjectCreated(listener: (event: S3Event) => void): void;
   dynamodbEndpoint: string;
   s3Endpoint: string;
   table: string;
@@ -38,6 +41,10 @@ export async function startEmbeddedAws(dataDir: string, names = { table: 'docex'
 
   await ensureTable(dynamodbEndpoint, names.table);
   return {
+    onObjectCreated: (listener) =>
+      s3.on('event', (event: S3Event) => {
+        if (event.Records?.[0]?.eventName.startsWith('ObjectCreated:')) listener(event);
+      }),
     dynamodbEndpoint,
     s3Endpoint,
     ...names,

@@ -4,6 +4,7 @@
 // queue reaches which handler, as it does for the stack.
 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { S3Event } from 'aws-lambda';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,11 +24,14 @@ import * as extractWorker from '../../lambdas/handlers/extract-worker.ts';
 import * as getJob from '../../lambdas/handlers/get-job.ts';
 import * as project from '../../lambdas/handlers/project.ts';
 import * as site from '../../lambdas/handlers/site.ts';
+import * as uploadArrived from '../../lambdas/handlers/upload-arrived.ts';
+import * as uploads from '../../lambdas/handlers/uploads.ts';
+import { S3UploadUrls } from '../../lambdas/adapters/s3-upload-urls.ts';
 import * as sandboxKey from '../../lambdas/handlers/sandbox-key.ts';
 import * as submit from '../../lambdas/handlers/submit.ts';
 import * as webhookDelivery from '../../lambdas/handlers/webhook-delivery.ts';
 import * as webhooks from '../../lambdas/handlers/webhooks.ts';
-import { functions, queues, routes } from '../wiring.ts';
+import { bucketNotifications, functions, queues, routes, type FunctionName } from '../wiring.ts';
 import { createApiGateway } from './api-gateway.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEmbeddedAws } from './embedded-aws.ts';
 import { startEventSourceMapping } from './event-source.ts';
@@ -87,7 +91,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const aws = await startEmbeddedAws(dataDir);
   const clientOptions = { dynamodbEndpoint: aws.dynamodbEndpoint, s3Endpoint: aws.s3Endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
   const store = new DynamoStore(dynamoClient(clientOptions), aws.table);
-  const blobs = new S3Blobs(s3Client(clientOptions), aws.bucket);
+  const s3 = s3Client(clientOptions);
+  const blobs = new S3Blobs(s3, aws.bucket);
   const clock = systemClock;
 
   const spec = queues.extraction;
@@ -101,6 +106,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     deadLetter: extractionDlq,
     timeScale,
   });
+  const extractionQueuePort = new TwinExtractionQueue(extractionQueue);
 
   // Webhooks: the same queue, DLQ and consumer as in AWS. One attempt's time
   // limit scales with the rest, but never below a second, so a busy machine
@@ -138,17 +144,32 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       store,
       blobs,
       clock,
-      queue: new TwinExtractionQueue(extractionQueue),
+      queue: extractionQueuePort,
       countPages: (upload) => countPages({ bytes: upload.bytes, filename: upload.filename, contentType: upload.contentType }),
       webhookPolicy: intake,
     }),
     'get-job': getJob.makeHandler({ store, blobs, clock }),
     webhooks: webhooks.makeHandler({ store, clock, intake, sender }),
+    uploads: uploads.makeHandler({ store, queue: extractionQueuePort, urls: new S3UploadUrls(s3, aws.bucket), clock, intake }),
+    'upload-arrived': () => Promise.reject(new Error('upload-arrived is a bucket event consumer, not a route')),
     project: project.makeHandler({ store, clock }),
     site: site.makeHandler(),
     'extract-worker': () => Promise.reject(new Error('extract-worker is a queue consumer, not a route')),
     'webhook-delivery': () => Promise.reject(new Error('webhook-delivery is a queue consumer, not a route')),
   };
+  // The bucket notifications of lib/wiring.ts, played from s3rver's events. A lost event is made up
+  // for by the upload's deadline message, as in AWS.
+  const bucketConsumers: Partial<Record<FunctionName, (event: S3Event) => Promise<void>>> = {
+    'upload-arrived': uploadArrived.makeHandler({ store, blobs, queue: extractionQueuePort, clock, events: jobEvents, countPages }),
+  };
+  aws.onObjectCreated((event) => {
+    for (const notification of bucketNotifications) {
+      const records = event.Records.filter((r) => decodeURIComponent(r.s3.object.key.replace(/\+/g, ' ')).startsWith(notification.prefix));
+      const consumer = bucketConsumers[notification.fn];
+      if (records.length === 0 || !consumer) continue;
+      consumer({ Records: records }).catch((error) => console.error(`${notification.fn}: ${String(error)}`));
+    }
+  });
   const workerHandler = extractWorker.makeHandler({
     store,
     blobs,

@@ -6,9 +6,10 @@ import type { QueueTwin } from './sqs-twin.ts';
 export class TwinExtractionQueue implements ExtractionQueue {
   constructor(private readonly queue: QueueTwin) {}
 
-  async send(message: ExtractionMessage, inlineDocument: Uint8Array | null): Promise<void> {
+  async send(message: ExtractionMessage, inlineDocument: Uint8Array | null, delaySeconds?: number): Promise<void> {
     await this.queue.send({
       body: JSON.stringify(message),
+      delaySeconds,
       attributes: inlineDocument?.byteLength ? { [DOCUMENT_ATTRIBUTE]: { DataType: 'Binary', BinaryValue: inlineDocument } } : undefined,
     });
   }

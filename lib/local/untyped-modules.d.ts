@@ -23,6 +23,7 @@ declare module 's3rver' {
   export default class S3rver {
     constructor(options: S3rverOptions);
     run(): Promise<AddressInfo>;
+    on(event: 'event', listener: (event: import('aws-lambda').S3Event) => void): this;
     close(): Promise<void>;
   }
 }

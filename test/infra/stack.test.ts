@@ -9,6 +9,7 @@ import { DocexStack } from '../../lib/docex-stack.ts';
 import { pascal } from '../../lib/constructs/naming.ts';
 import {
   env,
+  bucketNotifications,
   functions,
   queues,
   routes,
@@ -122,8 +123,10 @@ function gatewayResponse(type: string): Json {
 // --- functions ---------------------------------------------------------------
 
 describe('functions', () => {
-  it('creates exactly one Lambda per wiring entry', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(functionEntries.length);
+  it("creates exactly one Lambda per wiring entry, besides CDK's own bucket-notification handler", () => {
+    // BucketNotificationsHandler is the singleton CDK deploys to write the bucket's notification configuration.
+    const ours = ofType('AWS::Lambda::Function').filter(([id]) => !id.startsWith('BucketNotificationsHandler'));
+    expect(ours).toHaveLength(functionEntries.length);
   });
 
   it.each(functionEntries)('%s: runtime, architecture, size and handler', (name, spec) => {
@@ -174,7 +177,8 @@ describe('functions', () => {
     expect(actions.includes('s3:PutObject')).toBe(uses.bucket === 'write' || uses.bucket === 'readwrite');
     expect(actions.includes('s3:DeleteObject')).toBe(uses.bucket === 'readwrite');
 
-    const sendTargets = statements.filter((s) => asList(s.Action).includes('sqs:SendMessage')).map((s) => s.Resource);
+    // minimizePolicies merges the grants of several queues into one statement with a list of resources.
+    const sendTargets = statements.filter((s) => asList(s.Action).includes('sqs:SendMessage')).flatMap((s) => asList(s.Resource));
     expect(sendTargets).toEqual((uses.sendsTo ?? []).map((q) => arnOf(queueId(q))));
 
     const keyActions = actionsOf(statements.filter((s) => mentions(s.Resource, keyId())));
@@ -348,6 +352,23 @@ describe('storage', () => {
 });
 
 // --- alarms ------------------------------------------------------------------
+
+describe('bucket notifications', () => {
+  it.each(bucketNotifications)('objects created under $prefix invoke $fn', ({ prefix, fn }) => {
+    const [[, config]] = ofType('Custom::S3BucketNotifications') as [[string, Json]];
+    const lambdas = config.NotificationConfiguration.LambdaFunctionConfigurations as Json[];
+    expect(lambdas).toContainEqual({
+      Events: ['s3:ObjectCreated:*'],
+      Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: prefix }] } },
+      LambdaFunctionArn: arnOf(fnId(fn)),
+    });
+  });
+
+  it('expires uploads that never became jobs', () => {
+    const [[, bucket]] = ofType('AWS::S3::Bucket') as [[string, Json]];
+    expect(bucket.LifecycleConfiguration.Rules).toContainEqual(expect.objectContaining({ Prefix: 'uploads/', ExpirationInDays: 1, Status: 'Enabled' }));
+  });
+});
 
 describe('alarms', () => {
   const notifiesTopic = (alarm: Json) => expect(alarm.AlarmActions).toEqual([ref(topicId())]);

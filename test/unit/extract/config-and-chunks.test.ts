@@ -83,3 +83,13 @@ describe('page selection and chunking', () => {
     expect(result.chunks.map((c) => c.text)).toEqual(['Intro text\n', 'Part A\nalpha\n', 'Part B\nbeta']);
   });
 });
+
+describe('language', () => {
+  it('is guessed from common words when the text says enough, and left null otherwise', async () => {
+    const german = 'Die Katze sitzt auf dem Dach und schaut in den Garten, weil sie nicht schlafen will. '.repeat(4);
+    const english = 'The cat sits on the roof and looks into the garden, because it does not want to sleep. '.repeat(4);
+    expect((await extract({ bytes: utf8(german), filename: 'de.txt' })).metadata.language).toBe('de');
+    expect((await extract({ bytes: utf8(english), filename: 'en.txt' })).metadata.language).toBe('en');
+    expect((await extract({ bytes: utf8('Invoice 4711'), filename: 'short.txt' })).metadata.language).toBeNull();
+  });
+});

@@ -3,7 +3,7 @@ import { extract } from '../../../lambdas/extract/index.ts';
 import { countPages } from '../../../lambdas/extract/page-count.ts';
 import { parsePdfDate } from '../../../lambdas/extract/pdf.ts';
 import { ExtractionError } from '../../../lambdas/extract/types.ts';
-import { assemblePdf, makePdf } from '../../support/pdf-fixture.ts';
+import { assemblePdf, makePdf, pdfString } from '../../support/pdf-fixture.ts';
 
 async function failure(promise: Promise<unknown>): Promise<ExtractionError> {
   const err = await promise.then(
@@ -123,5 +123,38 @@ describe('parsePdfDate', () => {
 
   it.each([['D:20241340'], ['yesterday'], [42], [undefined]])('gives null for %s', (input) => {
     expect(parsePdfDate(input)).toBeNull();
+  });
+});
+
+describe('PDF tables', () => {
+  /** Text placed at absolute positions, one Tj per cell: how PDF tables are usually drawn. */
+  function positionedPdf(cells: Array<{ x: number; y: number; text: string }>): Uint8Array {
+    const ops = cells.map((c) => `BT /F1 10 Tf 1 0 0 1 ${c.x} ${c.y} Tm ${pdfString(c.text)} Tj ET`).join('\n');
+    return assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+      `<< /Length ${ops.length} >>\nstream\n${ops}\nendstream`,
+    ]);
+  }
+
+  it('finds a table from text aligned in three or more columns, and leaves two-column prose alone', async () => {
+    const grid = [
+      ['Region', 'Units', 'Revenue'],
+      ['North', '12', '1,200'],
+      ['South', '7', '640'],
+    ];
+    const cells = grid.flatMap((row, r) => row.map((text, c) => ({ x: 72 + c * 150, y: 700 - r * 14, text })));
+    const prose = [
+      { x: 72, y: 500, text: 'Left column text runs here' },
+      { x: 320, y: 500, text: 'Right column text runs here' },
+      { x: 72, y: 486, text: 'and carries on below it' },
+      { x: 320, y: 486, text: 'and carries on as well' },
+      { x: 72, y: 472, text: 'for a third line' },
+      { x: 320, y: 472, text: 'for a third line too' },
+    ];
+    const result = await extract({ bytes: positionedPdf([...cells, ...prose]), filename: 'table.pdf' });
+    expect(result.tables).toEqual([{ page: 1, rows: grid, markdown: '| Region | Units | Revenue |\n| --- | --- | --- |\n| North | 12 | 1,200 |\n| South | 7 | 640 |' }]);
   });
 });

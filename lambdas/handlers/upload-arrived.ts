@@ -1,0 +1,27 @@
+import type { S3Event } from 'aws-lambda';
+import { awsBlobs, awsExtractionQueue, awsStore, awsWebhookQueue, onColdStart } from '../adapters/aws-deps.ts';
+import { systemClock } from '../core/ports.ts';
+import { uploadArrived, type ArrivalDeps } from '../core/uploads.ts';
+import { WebhookEvents } from '../core/webhook-events.ts';
+import { countPages } from '../extract/page-count.ts';
+
+/** The bucket's object-created event for uploads/: moves the waiting job on. Throwing lets Lambda retry the event. */
+export const makeHandler = (deps: ArrivalDeps) => async (event: S3Event): Promise<void> => {
+  for (const record of event.Records) {
+    // S3 event keys are URL-encoded, with spaces as '+'.
+    const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
+    await uploadArrived(deps, key, record.s3.object.size);
+  }
+};
+
+export const handler = onColdStart(() => {
+  const store = awsStore();
+  return makeHandler({
+    store,
+    blobs: awsBlobs(),
+    queue: awsExtractionQueue(),
+    clock: systemClock,
+    events: new WebhookEvents({ store, queue: awsWebhookQueue(), clock: systemClock }),
+    countPages,
+  });
+});
