@@ -13,6 +13,7 @@ export type FunctionName =
   | 'project'
   | 'uploads'
   | 'upload-arrived'
+  | 'cancel-job'
   | 'site';
 export type QueueName = 'extraction' | 'webhooks';
 
@@ -107,6 +108,13 @@ export const functions: Record<FunctionName, FunctionSpec> = {
     memoryMb: 1024,
     uses: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['extraction', 'webhooks'] },
   },
+  // Cancelling a job: frees its document and announces job.cancelled.
+  'cancel-job': {
+    entry: 'lambdas/handlers/cancel-job.ts',
+    timeoutSeconds: 10,
+    memoryMb: 256,
+    uses: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['webhooks'] },
+  },
   // The project's keys, job list and usage: what the dashboard shows.
   project: {
     entry: 'lambdas/handlers/project.ts',
@@ -128,6 +136,7 @@ export const routes: RouteSpec[] = [
   { method: 'POST', path: '/v1/extract', fn: 'submit', auth: true },
   { method: 'GET', path: '/v1/jobs/{id}', fn: 'get-job', auth: true },
   { method: 'GET', path: '/v1/jobs', fn: 'project', auth: true },
+  { method: 'POST', path: '/v1/jobs/{id}/cancel', fn: 'cancel-job', auth: true },
   { method: 'POST', path: '/v1/uploads', fn: 'uploads', auth: true },
   { method: 'GET', path: '/v1/keys', fn: 'project', auth: true },
   { method: 'POST', path: '/v1/keys', fn: 'project', auth: true },

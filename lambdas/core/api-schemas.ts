@@ -161,6 +161,8 @@ export const jobSchema = object(
   ['id', 'filename', 'status', 'created_at', 'updated_at'],
 );
 
+export const cancelledSchema = object({ id: uuid, status: { type: 'string', enum: ['cancelled'] } });
+
 export const jobPageSchema = object({
   jobs: {
     type: 'array',

@@ -13,6 +13,8 @@ export interface JobView {
   updated_at: string;
   pages?: number;
   result?: ExtractionResult;
+  /** Instead of `result` when the result is larger than a response can carry: a presigned GET, valid while the result is kept. */
+  result_url?: string;
   error_message?: string;
 }
 
@@ -44,19 +46,29 @@ export async function getJobView(
   };
   if (job.pages !== null) view.pages = job.pages;
   if (job.status === 'failed') view.error_message = job.error_message ?? 'The job failed.';
-  if (job.status === 'completed' || job.status === 'partial_success') view.result = await loadResult(deps, job.project_id, job.id, now);
+  if (job.status === 'completed' || job.status === 'partial_success') Object.assign(view, await loadResult(deps, job.project_id, job.id, now));
   return view;
 }
 
-async function loadResult(deps: { store: Store; blobs: Blobs }, projectId: string, jobId: string, now: number) {
-  const ref = await deps.store.getResultRef(projectId, jobId);
-  const bytes = ref && ref.expires_at * 1000 > now ? await deps.blobs.get(ref.key) : null;
-  if (!bytes) {
-    throw new ApiError(
+/** The result inline, or a link to it when it is too large to inline; never a truncated result. */
+async function loadResult(
+  deps: { store: Store; blobs: Blobs },
+  projectId: string,
+  jobId: string,
+  now: number,
+): Promise<{ result: ExtractionResult } | { result_url: string }> {
+  const expired = () =>
+    new ApiError(
       410,
       'result_expired',
       `The result of job ${jobId} is no longer kept (results are kept for 12 hours after completion). Submit the file again.`,
     );
+  const ref = await deps.store.getResultRef(projectId, jobId);
+  if (!ref || ref.expires_at * 1000 <= now) throw expired();
+  if (ref.size > limits.inlineResultBytes) {
+    return { result_url: await deps.blobs.presignGet(ref.key, Math.max(1, Math.floor(ref.expires_at - now / 1000))) };
   }
-  return JSON.parse(Buffer.from(bytes).toString('utf8')) as ExtractionResult;
+  const bytes = await deps.blobs.get(ref.key);
+  if (!bytes) throw expired();
+  return { result: JSON.parse(Buffer.from(bytes).toString('utf8')) as ExtractionResult };
 }

@@ -14,6 +14,8 @@ export const limits = {
   directUploadBytes: 4.5 * MB,
   /** Whole request body, multipart framing included, before base64. */
   directRequestBytes: 4.5 * MB + 64 * 1024,
+  /** A result JSON above this is linked (result_url), not inlined: a Lambda response carries at most 6 MB. */
+  inlineResultBytes: 5 * MB,
   /** The largest document the upload flow takes. */
   uploadBytes: 500 * MB,
   /** How long an upload URL works; a job whose document has not arrived by then fails. */

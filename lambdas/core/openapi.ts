@@ -93,6 +93,12 @@ const operations: Record<string, Operation> = {
     parameters: [idParam('job')],
     responses: { 200: s.jobSchema, 400: s.errorSchema, 403: s.errorSchema, 404: s.errorSchema, 410: s.errorSchema, 429: s.errorSchema },
   },
+  'POST /v1/jobs/{id}/cancel': {
+    summary: 'Cancel an unfinished job; its reserved pages go back and job.cancelled is sent',
+    tags: ['jobs'],
+    parameters: [idParam('job')],
+    responses: { 200: s.cancelledSchema, 400: s.errorSchema, 403: s.errorSchema, 404: s.errorSchema, 409: s.errorSchema },
+  },
   'GET /v1/jobs': {
     summary: "List the project's jobs, newest first",
     tags: ['jobs'],

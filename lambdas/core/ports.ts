@@ -138,6 +138,8 @@ export interface Blobs {
   put(key: string, bytes: Uint8Array, contentType?: string): Promise<void>;
   get(key: string): Promise<Uint8Array | null>;
   delete(key: string): Promise<void>;
+  /** A URL that GETs the object without credentials until it expires. */
+  presignGet(key: string, expiresInSeconds: number): Promise<string>;
 }
 
 export interface ExtractionMessage {

@@ -7,6 +7,9 @@ import { child, descendants, elements, type XmlElement } from './xml.ts';
 import { SafeZip, type InflateBudget } from './zip.ts';
 import { ExtractionError, type FormatOutput, type Table } from './types.ts';
 
+/** Larger presentations are refused before any slide is read (the PDF page limit). */
+export const MAX_SLIDES = 5000;
+
 export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget): FormatOutput {
   const zip = new SafeZip(bytes, budget);
   const main = 'ppt/presentation.xml';
@@ -15,6 +18,9 @@ export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
   const rels = relationships(zip, main);
   const list = child(presentation, 'sldIdLst');
   const slideParts = (list ? elements(list, 'sldId') : []).map((s) => rels.get(s.attrs.id ?? '')?.target).filter((t): t is string => !!t);
+  if (slideParts.length > MAX_SLIDES) {
+    throw new ExtractionError('too_many_pages', `The presentation has ${slideParts.length.toLocaleString('en-US')} slides; the limit is ${MAX_SLIDES.toLocaleString('en-US')}.`);
+  }
   const pages: string[] = [];
   const tables: Table[] = [];
   slideParts.forEach((part, i) => {

@@ -23,6 +23,7 @@ import { createExtractorPool } from '../../lambdas/extract/pool.ts';
 import * as extractWorker from '../../lambdas/handlers/extract-worker.ts';
 import * as getJob from '../../lambdas/handlers/get-job.ts';
 import * as project from '../../lambdas/handlers/project.ts';
+import * as cancelJob from '../../lambdas/handlers/cancel-job.ts';
 import * as site from '../../lambdas/handlers/site.ts';
 import * as uploadArrived from '../../lambdas/handlers/upload-arrived.ts';
 import * as uploads from '../../lambdas/handlers/uploads.ts';
@@ -151,6 +152,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     'get-job': getJob.makeHandler({ store, blobs, clock }),
     webhooks: webhooks.makeHandler({ store, clock, intake, sender }),
     uploads: uploads.makeHandler({ store, queue: extractionQueuePort, urls: new S3UploadUrls(s3, aws.bucket), clock, intake }),
+    'cancel-job': cancelJob.makeHandler({ store, blobs, clock, events: jobEvents }),
     'upload-arrived': () => Promise.reject(new Error('upload-arrived is a bucket event consumer, not a route')),
     project: project.makeHandler({ store, clock }),
     site: site.makeHandler(),

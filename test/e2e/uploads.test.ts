@@ -19,7 +19,7 @@ const getJob = (id: string) => request(server.url, 'GET', `/v1/jobs/${id}`, { ke
 const terminal = (a: Answer) => a.status === 200 && ['completed', 'partial_success', 'failed', 'cancelled'].includes(a.body.status);
 
 describe('the upload flow', () => {
-  it('takes a document too large for a direct request through a presigned PUT to completed', async () => {
+  it('takes a document too large for a direct request through a presigned PUT to completed, with its large result linked', async () => {
     const line = 'A large document travels by presigned upload. ';
     const text = Buffer.from(line.repeat(Math.ceil(6_000_000 / line.length)));
     const created = await createUpload({ filename: 'large.txt', size: text.byteLength, content_type: 'text/plain' });
@@ -32,8 +32,12 @@ describe('the upload flow', () => {
     expect(put.status).toBe(200);
     const done = await waitFor(() => getJob(created.body.job_id), terminal);
     expect(done.body.status, done.body.error_message).toBe('completed');
-    expect(done.body.result.content.length).toBe(text.byteLength);
     expect(done.body.pages).toBe(Math.ceil(text.byteLength / 3000));
+    // Over 5 MB of result JSON is linked, never inlined or truncated.
+    expect(done.body.result).toBeUndefined();
+    const result = await (await fetch(done.body.result_url)).json();
+    expect(result.content.length).toBe(text.byteLength);
+    expect(result.metadata.pages).toBe(done.body.pages);
   });
 
   it('extracts an uploaded PDF with the config given at creation', async () => {
@@ -56,6 +60,22 @@ describe('the upload flow', () => {
     const created = await createUpload({ filename: 'ghost.pdf', size: 12345 });
     const done = await waitFor(() => getJob(created.body.job_id), terminal, { timeoutMs: 60_000 });
     expect(done.body).toMatchObject({ status: 'failed', error_message: expect.stringContaining('did not arrive within 15 minutes') });
+  });
+
+  it('cancels a job that has not finished, once, and refuses to cancel a finished one', async () => {
+    const created = await createUpload({ filename: 'never.pdf', size: 10 });
+    const cancel = (id: string) => request(server.url, 'POST', `/v1/jobs/${id}/cancel`, { key });
+    expect((await cancel(created.body.job_id)).body).toEqual({ id: created.body.job_id, status: 'cancelled' });
+    expect((await getJob(created.body.job_id)).body.status).toBe('cancelled');
+    const again = await cancel(created.body.job_id);
+    expect(again.status).toBe(409);
+    expect(again.body.message).toContain('already finished as cancelled');
+    // The upload that arrives after a cancel changes nothing.
+    await fetch(created.body.upload_url, { method: 'PUT', body: '0123456789' });
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await getJob(created.body.job_id)).body.status).toBe('cancelled');
+    const other = (await server.createProject('other')).api_key;
+    expect((await request(server.url, 'POST', `/v1/jobs/${created.body.job_id}/cancel`, { key: other })).status).toBe(403);
   });
 
   it('refuses a bad request with a 400 that names the field', async () => {

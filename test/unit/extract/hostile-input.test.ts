@@ -116,6 +116,20 @@ describe('hostile input', () => {
   });
 });
 
+describe('truncated text formats', () => {
+  it('yield the text they still hold', async () => {
+    const cut = (s: string) => utf8(s.slice(0, Math.floor(s.length * 0.7)));
+    const html = await run(cut('<html><body><p>First paragraph survives.</p><p>Second paragraph is cut off here</p></body></html>'), 'a.html');
+    expect(html).toMatchObject({ ok: true, result: { content: expect.stringContaining('First paragraph survives.') } });
+    const rtf = await run(cut('{\\rtf1\\ansi First line survives.\\par Second line is lost\\par}'), 'a.rtf');
+    expect(rtf).toMatchObject({ ok: true, result: { content: expect.stringContaining('First line survives.') } });
+    const eml = await run(cut('From: a@example.com\nTo: b@example.com\nSubject: Cut\n\nThe body survives in part, the rest is lost.'), 'a.eml');
+    expect(eml).toMatchObject({ ok: true, result: { content: expect.stringContaining('Subject: Cut\nThe body') } });
+    const csv = await run(cut('a,b,c\n1,2,3\n4,5,6\n7,8,9\n'), 'a.csv');
+    expect(csv).toMatchObject({ ok: true, result: { tables: [{ rows: [['a', 'b', 'c'], ['1', '2', '3'], ['4', '5', '']] }] } });
+  });
+});
+
 describe('safe ZIP reader', () => {
   it('refuses more entries than the cap from the directory alone', () => {
     const members = Array.from({ length: ZIP_LIMITS.maxEntries + 1 }, (_, i) => ({ name: `f${i}`, data: '', method: 0 as const }));

@@ -1,0 +1,35 @@
+// POST /v1/jobs/{id}/cancel: stops a job that has not finished. A worker
+// still extracting it loses its conditional write when it is done, so the
+// result is never published; the reserved pages go back to the quota.
+
+import type { Principal } from './auth.ts';
+import { ApiError, forbidden, invalidRequest, notFound } from './errors.ts';
+import { isTerminal } from './job.ts';
+import type { Blobs, Clock, JobEvents, Store } from './ports.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function cancelJob(
+  deps: { store: Store; blobs: Blobs; clock: Clock; events: JobEvents },
+  principal: Principal,
+  id: string,
+): Promise<{ id: string; status: 'cancelled' }> {
+  if (!UUID.test(id)) throw invalidRequest(`"${id}" is not a job id; job ids are the UUIDs returned in job_ids.`);
+  const job = await deps.store.getJob(id.toLowerCase());
+  if (!job || job.expires_at * 1000 <= deps.clock.now()) throw notFound(`No job ${id}. Job records are kept for 7 days after submission.`);
+  if (job.project_id !== principal.project_id) throw forbidden(`Job ${id} belongs to another project; use that project's API key.`);
+  const conflict = (status: string) => new ApiError(409, 'conflict', `Job ${id} already finished as ${status}; only unfinished jobs can be cancelled.`);
+  if (isTerminal(job.status)) throw conflict(job.status);
+
+  const cancelled = await deps.store.transitionJob(job.id, 'cancelled', { pages_reserved: 0, updated_at: deps.clock.now() });
+  if (!cancelled) {
+    // It finished (or was cancelled) between the read and the write.
+    const now = await deps.store.getJob(job.id);
+    throw conflict(now?.status ?? 'finished');
+  }
+  // The job as read holds the reservation the cancel released; a shortfall a worker took meanwhile it refunds itself.
+  if (job.quota && job.pages_reserved > 0) await deps.store.refundPages(job.quota, job.pages_reserved);
+  if (job.document.kind === 's3') await deps.blobs.delete(job.document.key).catch(() => undefined);
+  await deps.events.jobFinished(cancelled);
+  return { id: job.id, status: 'cancelled' };
+}
