@@ -40,7 +40,8 @@ export const extractionConfigSchema: JsonSchema = object(
     output: { type: 'string', enum: ['text', 'markdown'] },
     pages: {
       anyOf: [
-        { type: 'string', pattern: '^\\s*\\d+(\\s*-\\s*\\d+)?(\\s*,\\s*\\d+(\\s*-\\s*\\d+)?)*\\s*$', description: 'page ranges such as "1-5,8"' },
+        // Ranges are read by parsePageRanges, which names the part it cannot read.
+        { type: 'string', minLength: 1, description: 'page ranges such as "1-5,8"' },
         { type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 1 },
         { type: 'null' },
       ],

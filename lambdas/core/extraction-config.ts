@@ -2,39 +2,31 @@
 // shape it. Every mistake is a 400 that names the field to fix.
 
 import { DEFAULT_CONFIG, type ExtractionConfig } from '../extract/types.ts';
+import { extractionConfigSchema } from './api-schemas.ts';
 import { invalidRequest } from './errors.ts';
+import { parseJson } from './json-schema.ts';
 
 /** Page numbers past this are refused; no document we accept has more pages. */
 export const MAX_PAGE_NUMBER = 100_000;
-export const MAX_CHUNK_CHARS = 100_000;
-export const MIN_CHUNK_CHARS = 100;
 
 const HELP =
   'config is a JSON object with optional "output" ("text" or "markdown"), "pages" (e.g. "1-5,8"), ' +
   '"ocr" ("auto", "always" or "never") and "chunking" ({ "strategy": "page"|"section"|"size", "max_chars": n, "overlap": n }).';
 
 export function parseExtractionConfig(value: string): ExtractionConfig {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(value);
-  } catch {
-    throw bad('config', 'is not valid JSON');
-  }
-  if (!isObject(raw)) throw bad('config', 'must be a JSON object');
-  unknownKeys(raw, ['output', 'pages', 'ocr', 'chunking'], 'config');
+  // Shape first, against the schema the OpenAPI document publishes; then what a schema cannot say.
+  const raw = parseJson(extractionConfigSchema, value, 'config', HELP) as Partial<Omit<ExtractionConfig, 'pages'>> & {
+    pages?: unknown;
+    chunking?: Partial<ExtractionConfig['chunking']>;
+  };
   const config: ExtractionConfig = { ...DEFAULT_CONFIG, chunking: { ...DEFAULT_CONFIG.chunking } };
-  if (raw.output !== undefined) config.output = oneOf(raw.output, ['text', 'markdown'], 'config.output');
-  if (raw.ocr !== undefined) config.ocr = oneOf(raw.ocr, ['auto', 'always', 'never'], 'config.ocr');
+  if (raw.output !== undefined) config.output = raw.output;
+  if (raw.ocr !== undefined) config.ocr = raw.ocr;
   if (raw.pages !== undefined && raw.pages !== null) config.pages = parsePageRanges(raw.pages);
-  if (raw.chunking !== undefined) {
-    const c = raw.chunking;
-    if (!isObject(c)) throw bad('config.chunking', 'must be an object');
-    unknownKeys(c, ['strategy', 'max_chars', 'overlap'], 'config.chunking');
-    if (c.strategy !== undefined) config.chunking.strategy = oneOf(c.strategy, ['page', 'section', 'size'], 'config.chunking.strategy');
-    if (c.max_chars !== undefined) config.chunking.max_chars = integer(c.max_chars, MIN_CHUNK_CHARS, MAX_CHUNK_CHARS, 'config.chunking.max_chars');
-    if (c.overlap !== undefined) {
-      config.chunking.overlap = integer(c.overlap, 0, Math.floor(config.chunking.max_chars / 2), 'config.chunking.overlap');
-    }
+  if (raw.chunking?.strategy !== undefined) config.chunking.strategy = raw.chunking.strategy;
+  if (raw.chunking?.max_chars !== undefined) config.chunking.max_chars = raw.chunking.max_chars;
+  if (raw.chunking?.overlap !== undefined) {
+    config.chunking.overlap = integer(raw.chunking.overlap, 0, Math.floor(config.chunking.max_chars / 2), 'config.chunking.overlap');
   }
   return config;
 }
@@ -65,15 +57,6 @@ export function parsePageRanges(value: unknown): number[] {
   return [...pages].sort((a, b) => a - b);
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function unknownKeys(obj: Record<string, unknown>, known: string[], where: string): void {
-  const extra = Object.keys(obj).find((k) => !known.includes(k));
-  if (extra !== undefined) throw bad(`${where}.${extra}`, 'is not a known option');
-}
-
 function oneOf<T extends string>(v: unknown, allowed: readonly T[], field: string): T {
   if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
   throw bad(field, `must be one of ${allowed.map((a) => `"${a}"`).join(', ')}`);
@@ -85,5 +68,5 @@ function integer(v: unknown, min: number, max: number, field: string): number {
 }
 
 function bad(field: string, problem: string) {
-  return invalidRequest(`Form field ${field} ${problem}. ${HELP}`);
+  return invalidRequest(`${field} ${problem}. ${HELP}`);
 }

@@ -24,7 +24,7 @@ describe('extraction config', () => {
   it('answers 400 naming the field when the config is wrong', async () => {
     const answer = await submit(server.url, key, multipart([{ name: 'a.txt', bytes: 'x' }], { config: '{"chunking":{"strategy":"words"}}' }));
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ error: 'invalid_request', message: expect.stringMatching(/^Form field config\.chunking\.strategy must be one of/) });
+    expect(answer.body).toMatchObject({ error: 'invalid_request', message: expect.stringMatching(/^config\.chunking\.strategy must be one of/) });
   });
 
   it('extracts and charges only the selected pages, in Markdown, with the chosen chunking', async ({ skip }) => {

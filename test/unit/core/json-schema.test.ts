@@ -30,7 +30,7 @@ describe('checking input against the published schemas', () => {
   it.each([
     [{ pages: '1-5,8' }, 'accepted'],
     [{ pages: [1, 3] }, 'accepted'],
-    [{ pages: 'one' }, 'config.pages must match page ranges such as "1-5,8", or must be an array, or must be a null'],
+    [{ pages: 5 }, 'config.pages must be a string, or must be an array, or must be a null'],
     [{ chunking: { strategy: 'size', max_chars: 50 } }, 'config.chunking.max_chars must be at least 100'],
     [{ chunking: { max_chars: 1.5 } }, 'config.chunking.max_chars must be a whole number'],
     [{ output: 'html' }, 'config.output must be one of "text", "markdown"'],

@@ -30,18 +30,18 @@ describe('the config form field', () => {
   });
 
   it.each([
-    ['not json', 'Form field config is not valid JSON'],
-    ['[1]', 'Form field config must be a JSON object'],
-    ['{"format":"x"}', 'Form field config.format is not a known option'],
-    ['{"output":"html"}', 'Form field config.output must be one of "text", "markdown"'],
-    ['{"ocr":true}', 'Form field config.ocr must be one of'],
-    ['{"pages":"5-2"}', 'Form field config.pages has the range "5-2"'],
-    ['{"pages":"1,x"}', 'Form field config.pages has "x"'],
-    ['{"pages":"0"}', 'Form field config.pages must number pages from 1'],
-    ['{"chunking":{"strategy":"words"}}', 'Form field config.chunking.strategy must be one of'],
-    ['{"chunking":{"max_chars":10}}', 'Form field config.chunking.max_chars must be an integer from 100'],
-    ['{"chunking":{"max_chars":1000,"overlap":600}}', 'Form field config.chunking.overlap must be an integer from 0 to 500'],
-    ['{"chunking":{"size":3}}', 'Form field config.chunking.size is not a known option'],
+    ['not json', 'The config field is not valid JSON'],
+    ['[1]', 'config must be an object'],
+    ['{"format":"x"}', 'config.format is not a known field'],
+    ['{"output":"html"}', 'config.output must be one of "text", "markdown"'],
+    ['{"ocr":true}', 'config.ocr must be a string'],
+    ['{"pages":"5-2"}', 'config.pages has the range "5-2"'],
+    ['{"pages":"1,x"}', 'config.pages has "x"'],
+    ['{"pages":"0"}', 'config.pages must number pages from 1'],
+    ['{"chunking":{"strategy":"words"}}', 'config.chunking.strategy must be one of'],
+    ['{"chunking":{"max_chars":10}}', 'config.chunking.max_chars must be at least 100'],
+    ['{"chunking":{"max_chars":1000,"overlap":600}}', 'config.chunking.overlap must be an integer from 0 to 500'],
+    ['{"chunking":{"size":3}}', 'config.chunking.size is not a known field'],
   ])('answers 400 naming the field for %s', (value, message) => {
     const err = rejection(value);
     expect(err.status).toBe(400);
