@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from './auth.ts';
 import { ApiError } from './errors.ts';
-import { JOB_RETENTION_MS, type Job } from './job.ts';
+import type { Job } from './job.ts';
+import { newJob } from './new-job.ts';
 import { limits } from './limits.ts';
 import type { Blobs, Clock, ExtractionQueue, Store } from './ports.ts';
 import type { Submission, Upload } from './submission-form.ts';
@@ -51,25 +52,22 @@ export async function submitJobs(deps: SubmitDeps, principal: Principal, submiss
   const jobs: Job[] = submission.files.map((file, i) => {
     const id = randomUUID();
     const inline = file.bytes.byteLength <= limits.inlineDocumentBytes;
-    return {
-      id,
-      project_id: principal.project_id,
-      filename: file.filename,
-      content_type: file.contentType,
-      size: file.bytes.byteLength,
-      status: 'pending',
-      document: inline ? { kind: 'inline' } : { kind: 's3', key: documentKey(principal.project_id, id) },
-      webhook: submission.webhook,
-      config: submission.config ?? null,
-      pages_reserved: quota ? pages[i]! : 0,
-      pages: null,
-      quota,
-      error_message: null,
-      attempts: 0,
-      created_at: now,
-      updated_at: now,
-      expires_at: Math.floor((now + JOB_RETENTION_MS) / 1000),
-    };
+    return newJob(
+      {
+        id,
+        project_id: principal.project_id,
+        filename: file.filename,
+        content_type: file.contentType,
+        size: file.bytes.byteLength,
+        status: 'pending',
+        document: inline ? { kind: 'inline' } : { kind: 's3', key: documentKey(principal.project_id, id) },
+        webhook: submission.webhook,
+        config: submission.config ?? null,
+        quota,
+        pages: pages[i]!,
+      },
+      now,
+    );
   });
 
   try {

@@ -8,7 +8,8 @@ import type { Principal } from './auth.ts';
 import { uploadRequestSchema } from './api-schemas.ts';
 import { ApiError } from './errors.ts';
 import { parseExtractionConfig } from './extraction-config.ts';
-import { JOB_RETENTION_MS, type Job } from './job.ts';
+import type { Job } from './job.ts';
+import { newJob } from './new-job.ts';
 import { parseJson } from './json-schema.ts';
 import { limits } from './limits.ts';
 import type { Blobs, Clock, ExtractionQueue, JobEvents, Store, UploadUrls } from './ports.ts';
@@ -71,25 +72,22 @@ export async function createUpload(deps: UploadDeps, principal: Principal, rawBo
   const now = deps.clock.now();
   const id = randomUUID();
   const key = uploadKey(principal.project_id, id);
-  const job: Job = {
-    id,
-    project_id: principal.project_id,
-    filename: request.filename,
-    content_type: request.content_type ?? null,
-    size: request.size,
-    status: 'awaiting_upload',
-    document: { kind: 's3', key },
-    webhook,
-    config,
-    pages_reserved: quota ? estimate : 0,
-    pages: null,
-    quota,
-    error_message: null,
-    attempts: 0,
-    created_at: now,
-    updated_at: now,
-    expires_at: Math.floor((now + JOB_RETENTION_MS) / 1000),
-  };
+  const job = newJob(
+    {
+      id,
+      project_id: principal.project_id,
+      filename: request.filename,
+      content_type: request.content_type ?? null,
+      size: request.size,
+      status: 'awaiting_upload',
+      document: { kind: 's3', key },
+      webhook,
+      config,
+      quota,
+      pages: estimate,
+    },
+    now,
+  );
   try {
     const url = await deps.urls.presignPut(key, job.content_type, limits.uploadWindowSeconds);
     await deps.store.putJobs([job]);
