@@ -8,10 +8,15 @@ const port = Number(process.env.PORT ?? 3000);
 const dataDir = process.env.DOCEX_DATA_DIR ?? './.docex';
 const timeScale = Number(process.env.DOCEX_TIME_SCALE ?? 1);
 const workers = process.env.DOCEX_WORKERS ? Number(process.env.DOCEX_WORKERS) : undefined;
+// Tests and benchmarks only: lowers the 10 MB size above which documents are split into chunks.
+const splitBytes = process.env.DOCEX_SPLIT_BYTES ? Number(process.env.DOCEX_SPLIT_BYTES) : undefined;
+if (splitBytes !== undefined && !(Number.isInteger(splitBytes) && splitBytes > 0)) {
+  throw new Error(`DOCEX_SPLIT_BYTES must be a positive whole number of bytes, got "${process.env.DOCEX_SPLIT_BYTES}"`);
+}
 if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${process.env.PORT}"`);
 if (!(timeScale > 0)) throw new Error(`DOCEX_TIME_SCALE must be a positive number, got "${process.env.DOCEX_TIME_SCALE}"`);
 
-const server = await startLocalServer({ port, host: process.env.HOST, dataDir, timeScale, workers });
+const server = await startLocalServer({ port, host: process.env.HOST, dataDir, timeScale, workers, splitBytes });
 console.log(`docex listening on ${server.url} (data in ${dataDir}, time scale ${timeScale})`);
 
 let stopping = false;

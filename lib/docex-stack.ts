@@ -1,5 +1,6 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { Aggregation } from './constructs/aggregation.ts';
 import { Alarms } from './constructs/alarms.ts';
 import { Api } from './constructs/api.ts';
 import { ExtractionPipeline } from './constructs/extraction-pipeline.ts';
@@ -15,6 +16,7 @@ export class DocexStack extends Stack {
   readonly functions: Functions;
   readonly api: Api;
   readonly alarms: Alarms;
+  readonly aggregation: Aggregation;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -29,10 +31,12 @@ export class DocexStack extends Stack {
     });
     this.pipeline.connectConsumers(this.functions.byName);
     this.storage.notify(bucketNotifications, this.functions.byName);
+    this.aggregation = new Aggregation(this, 'Aggregation', { functions: this.functions.byName });
     this.api = new Api(this, 'Api', { functions: this.functions.byName });
     this.alarms = new Alarms(this, 'Alarms', {
       functions: this.functions.byName,
       deadLetterQueues: this.pipeline.deadLetterQueues,
+      stateMachines: { Aggregation: this.aggregation.stateMachine },
       email: this.node.tryGetContext('alarmEmail'),
     });
 
@@ -43,6 +47,10 @@ export class DocexStack extends Stack {
       new CfnOutput(this, `${pascal(name)}QueueUrl`, { value: this.pipeline.queues[name].queueUrl });
       new CfnOutput(this, `${pascal(name)}DlqUrl`, { value: this.pipeline.deadLetterQueues[name].queueUrl });
     }
+    new CfnOutput(this, 'StateMachineArn', {
+      value: this.aggregation.stateMachine.stateMachineArn,
+      description: 'The aggregation state machine of large documents; executions are named after job ids',
+    });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'Subscribe to hear about dead letters, errors and throttles' });
   }
 }

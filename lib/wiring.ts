@@ -14,8 +14,11 @@ export type FunctionName =
   | 'uploads'
   | 'upload-arrived'
   | 'cancel-job'
+  | 'chunk-worker'
+  | 'aggregate-part'
+  | 'aggregate-finish'
   | 'site';
-export type QueueName = 'extraction' | 'webhooks';
+export type QueueName = 'extraction' | 'chunks' | 'webhooks';
 
 export interface FunctionSpec {
   /** Source file of the Lambda entry, relative to the repository root. */
@@ -29,6 +32,10 @@ export interface FunctionSpec {
     sendsTo?: QueueName[];
     /** The KMS key that encrypts webhook secrets at rest (a key file on the local server). */
     webhookKey?: 'encrypt' | 'decrypt' | 'encrypt-decrypt';
+    /** The aggregation state machine (Step Functions): start an execution, or stop one. */
+    aggregation?: 'start' | 'stop';
+    /** Invoked by the aggregation state machine as one of its tasks (and by nothing else). */
+    aggregationTask?: 'part' | 'finish';
   };
 }
 
@@ -77,7 +84,30 @@ export const functions: Record<FunctionName, FunctionSpec> = {
     timeoutSeconds: 300,
     memoryMb: 2048,
     // Announces finished jobs: reads the project's webhooks and queues one event per target.
-    uses: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['webhooks'] },
+    // Splits documents over limits.splitBytes: one chunk message per chunk.
+    uses: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['chunks', 'webhooks'] },
+  },
+  // One chunk of a large document: extracts its pages, stores the part, records it;
+  // the recorder of the last part starts the aggregation.
+  'chunk-worker': {
+    entry: 'lambdas/handlers/chunk-worker.ts',
+    timeoutSeconds: 300,
+    memoryMb: 2048,
+    uses: { table: 'readwrite', bucket: 'readwrite', aggregation: 'start' },
+  },
+  // The aggregation state machine's Map task: loads, checks and measures one part.
+  'aggregate-part': {
+    entry: 'lambdas/handlers/aggregate-part.ts',
+    timeoutSeconds: 60,
+    memoryMb: 1024,
+    uses: { bucket: 'read', aggregationTask: 'part' },
+  },
+  // Its final task: merges the parts into the result, sets the terminal status, announces it.
+  'aggregate-finish': {
+    entry: 'lambdas/handlers/aggregate-finish.ts',
+    timeoutSeconds: 300,
+    memoryMb: 3008,
+    uses: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['webhooks'], aggregationTask: 'finish' },
   },
   // Registrations (create seals the secret, test opens it to sign) and a job's delivery log.
   webhooks: {
@@ -113,7 +143,8 @@ export const functions: Record<FunctionName, FunctionSpec> = {
     entry: 'lambdas/handlers/cancel-job.ts',
     timeoutSeconds: 10,
     memoryMb: 256,
-    uses: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['webhooks'] },
+    // stop: a cancelled large document's aggregation execution is stopped.
+    uses: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['webhooks'], aggregation: 'stop' },
   },
   // The project's keys, job list and usage: what the dashboard shows.
   project: {
@@ -160,6 +191,16 @@ export const queues: Record<QueueName, QueueSpec> = {
     maxConcurrency: 32,
     retentionDays: 4,
   },
+  // The fan-out of a large document: one message per chunk. Concurrency is
+  // what makes a 1,000-page PDF take the time of its slowest chunk.
+  chunks: {
+    consumer: 'chunk-worker',
+    visibilityTimeoutSeconds: 6 * functions['chunk-worker'].timeoutSeconds,
+    maxReceiveCount: 3,
+    batchSize: 1,
+    maxConcurrency: 32,
+    retentionDays: 4,
+  },
   // The consumer sets each failed message's visibility to the wait before its
   // next attempt (5 s, 30 s, 5 min, 5 min), so the receive count is the attempt
   // number and the fifth failure is redriven to the DLQ. This default only
@@ -191,6 +232,8 @@ export const env = {
   webhookKeyId: 'DOCEX_WEBHOOK_KEY_ID',
   /** Set only by the local server: plain-http webhooks to loopback are allowed in development. */
   allowLoopbackWebhooks: 'DOCEX_ALLOW_LOOPBACK_WEBHOOKS',
+  /** ARN of the aggregation state machine, for the functions that start or stop its executions. */
+  aggregationStateMachineArn: 'DOCEX_AGGREGATION_STATE_MACHINE_ARN',
 } as const;
 
 /** The DynamoDB table's key schema, shared by the stack, the adapters' tests and the local server. */

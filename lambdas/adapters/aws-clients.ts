@@ -8,6 +8,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { KMSClient } from '@aws-sdk/client-kms';
+import { SFNClient } from '@aws-sdk/client-sfn';
 
 export interface ClientOptions {
   /** Explicit endpoints (the local server's embedded services); otherwise the SDK's own resolution. */
@@ -34,6 +35,8 @@ export function s3Client(options: ClientOptions = {}): S3Client {
 }
 
 export const sqsClient = (options: ClientOptions = {}) => new SQSClient({ region: options.region, credentials: options.credentials });
+
+export const sfnClient = (options: ClientOptions = {}) => new SFNClient({ region: options.region, credentials: options.credentials });
 
 export const kmsClient = (options: ClientOptions = {}) => new KMSClient({ region: options.region, credentials: options.credentials });
 

@@ -2,7 +2,9 @@
 // sets (lib/wiring.ts). Used by the default `handler` export of each Lambda.
 
 import { env, type QueueName } from '../../lib/wiring.ts';
-import { dynamoClient, kmsClient, requiredEnv, s3Client, sqsClient } from './aws-clients.ts';
+import { dynamoClient, kmsClient, requiredEnv, s3Client, sfnClient, sqsClient } from './aws-clients.ts';
+import { SfnAggregationStarter } from './sfn-aggregation.ts';
+import { SqsChunkQueue } from './sqs-chunk-queue.ts';
 import { KmsSecretCipher } from './kms-secret-cipher.ts';
 import { DynamoStore } from './dynamo-store.ts';
 import { S3Blobs } from './s3-blobs.ts';
@@ -17,6 +19,8 @@ export const awsBlobs = () => new S3Blobs(s3Client(), requiredEnv(env.bucket));
 export const awsUploadUrls = () => new S3UploadUrls(s3Client(), requiredEnv(env.bucket));
 export const awsExtractionQueue = (queue: QueueName = 'extraction') => new SqsExtractionQueue(sqsClient(), requiredEnv(env.queueUrl(queue)));
 
+export const awsChunkQueue = () => new SqsChunkQueue(sqsClient(), requiredEnv(env.queueUrl('chunks')));
+export const awsAggregation = () => new SfnAggregationStarter(sfnClient(), requiredEnv(env.aggregationStateMachineArn));
 export const awsWebhookQueue = () => new SqsWebhookQueue(sqsClient(), requiredEnv(env.queueUrl('webhooks')));
 export const awsMessageVisibility = () => new SqsMessageVisibility(sqsClient());
 export const awsSecretCipher = () => new KmsSecretCipher(kmsClient(), requiredEnv(env.webhookKeyId));

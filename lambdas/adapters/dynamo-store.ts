@@ -32,7 +32,12 @@ const DELIVERY_RETENTION_S = 7 * 24 * 3600;
 
 const ITEM_ATTRIBUTES = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'last_polled_at']);
 function strip<T>(item: Record<string, unknown>): T {
-  return Object.fromEntries(Object.entries(item).filter(([k]) => !ITEM_ATTRIBUTES.has(k))) as T;
+  // Number sets (a job's recorded chunks) come back as Sets; the domain sees sorted arrays.
+  return Object.fromEntries(
+    Object.entries(item)
+      .filter(([k]) => !ITEM_ATTRIBUTES.has(k))
+      .map(([k, v]) => [k, v instanceof Set ? [...(v as Set<number>)].sort((a, b) => a - b) : v]),
+  ) as T;
 }
 
 const isConditionFailure = (error: unknown) =>
@@ -179,6 +184,25 @@ export class DynamoStore implements Store {
           ConditionExpression: `#status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
           ExpressionAttributeNames: { ...names, '#status': 'status' },
           ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    return result?.Attributes ? strip<Job>(result.Attributes) : null;
+  }
+
+  async recordChunk(jobId: string, index: number, outcome: 'done' | 'failed', pages: number, now: number): Promise<Job | null> {
+    // ADD to a number set with NOT contains on both sets: a redelivered chunk fails the
+    // condition instead of counting twice (dynalite has no transactions; one item needs none).
+    const result = await conditional(() =>
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: jobKey(jobId),
+          UpdateExpression: 'ADD #set :index, pages_done :pages SET updated_at = :now',
+          ConditionExpression: '#status = :chunking AND NOT contains(chunks_done, :i) AND NOT contains(chunks_failed, :i)',
+          ExpressionAttributeNames: { '#status': 'status', '#set': outcome === 'done' ? 'chunks_done' : 'chunks_failed' },
+          ExpressionAttributeValues: { ':index': new Set([index]), ':i': index, ':pages': pages, ':now': now, ':chunking': 'chunking' },
           ReturnValues: 'ALL_NEW',
         }),
       ),

@@ -135,6 +135,11 @@ const metadataSchema = object(
     word_count: { type: 'integer', minimum: 0 },
     ocr_pages: { type: 'array', items: { type: 'integer', minimum: 1 } },
     failed_sections: { type: 'array', items: object({ name: { type: 'string' }, error: { type: 'string' } }) },
+    failed_page_ranges: {
+      type: 'array',
+      description: 'Documents split into chunks: the page ranges of chunks that could not be extracted (the job is then partial_success).',
+      items: object({ first_page: { type: 'integer', minimum: 1 }, last_page: { type: 'integer', minimum: 1 }, error: { type: 'string' } }),
+    },
     email: { type: ['object', 'null'], additionalProperties: { type: 'string' } },
     sheets: { type: 'array', items: { type: 'string' } },
   },

@@ -5,12 +5,13 @@
 import type { Principal } from './auth.ts';
 import { ApiError, forbidden, invalidRequest, notFound } from './errors.ts';
 import { isTerminal } from './job.ts';
-import type { Blobs, Clock, JobEvents, Store } from './ports.ts';
+import { partRefs } from './large-document.ts';
+import type { AggregationStarter, Blobs, Clock, JobEvents, Store } from './ports.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function cancelJob(
-  deps: { store: Store; blobs: Blobs; clock: Clock; events: JobEvents },
+  deps: { store: Store; blobs: Blobs; clock: Clock; events: JobEvents; aggregation?: AggregationStarter },
   principal: Principal,
   id: string,
 ): Promise<{ id: string; status: 'cancelled' }> {
@@ -29,7 +30,11 @@ export async function cancelJob(
   }
   // The job as read holds the reservation the cancel released; a shortfall a worker took meanwhile it refunds itself.
   if (job.quota && job.pages_reserved > 0) await deps.store.refundPages(job.quota, job.pages_reserved);
-  if (job.document.kind === 's3') await deps.blobs.delete(job.document.key).catch(() => undefined);
+  // A large document's chunk workers see the status and skip; its aggregation, if one runs, is stopped
+  // (and could not complete a cancelled job anyway: its final write is conditional on aggregating).
+  if (cancelled.chunk_plan && deps.aggregation) await deps.aggregation.stop(job.id);
+  const leftovers = [...(job.document.kind === 's3' ? [job.document.key] : []), ...partRefs(cancelled).map((r) => r.key)];
+  await Promise.all(leftovers.map((key) => deps.blobs.delete(key).catch(() => undefined)));
   await deps.events.jobFinished(cancelled);
   return { id: job.id, status: 'cancelled' };
 }

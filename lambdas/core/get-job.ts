@@ -16,6 +16,8 @@ export interface JobView {
   /** Instead of `result` when the result is larger than a response can carry: a presigned GET, valid while the result is kept. */
   result_url?: string;
   error_message?: string;
+  /** While a large document is split and merged (chunking, aggregating): pages extracted so far of those planned. */
+  progress?: { pages_done: number; pages_total: number };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -45,6 +47,9 @@ export async function getJobView(
     updated_at: new Date(job.updated_at).toISOString(),
   };
   if (job.pages !== null) view.pages = job.pages;
+  if ((job.status === 'chunking' || job.status === 'aggregating') && job.pages_total !== undefined) {
+    view.progress = { pages_done: job.pages_done ?? 0, pages_total: job.pages_total };
+  }
   if (job.status === 'failed') view.error_message = job.error_message ?? 'The job failed.';
   if (job.status === 'completed' || job.status === 'partial_success') Object.assign(view, await loadResult(deps, job.project_id, job.id, now));
   return view;

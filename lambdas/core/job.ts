@@ -28,7 +28,9 @@ export const TRANSITIONS: Readonly<Record<JobStatus, readonly JobStatus[]>> = {
   // died mid-extraction (its message came back after the visibility timeout).
   processing: ['processing', 'completed', 'partial_success', 'failed', 'cancelled'],
   chunking: ['aggregating', 'failed', 'cancelled'],
-  aggregating: ['completed', 'partial_success', 'failed'],
+  // aggregating -> cancelled: the issue lets any unfinished job be cancelled; the
+  // aggregation's own conditional write then cannot complete it.
+  aggregating: ['completed', 'partial_success', 'failed', 'cancelled'],
   completed: [],
   partial_success: [],
   failed: [],
@@ -79,6 +81,21 @@ export interface Job {
   updated_at: number;
   /** Unix seconds: DynamoDB TTL of the job record. */
   expires_at: number;
+  /** Large documents only (see chunk-plan.ts): the chunks the document was split into. */
+  chunk_plan?: ChunkRange[];
+  /** Indexes of chunks recorded as extracted, or as failed; each index is recorded once. */
+  chunks_done?: number[];
+  chunks_failed?: number[];
+  /** Pages the recorded chunks extracted, and pages the plan covers: `progress` while the job runs. */
+  pages_done?: number;
+  pages_total?: number;
+}
+
+/** One chunk of a large document: a run of its pages (or of its format's page unit). */
+export interface ChunkRange {
+  index: number;
+  first_page: number;
+  last_page: number;
 }
 
 /** How long job records and results live. */

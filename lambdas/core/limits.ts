@@ -28,4 +28,8 @@ export const limits = {
   sandboxKeysPerIp: 10,
   sandboxWindowMs: 24 * HOUR,
   minPollIntervalMs: 1000,
+  /** Documents over this size are split into chunks that workers extract in parallel (DESIGN.md section 4). */
+  splitBytes: 10 * MB,
+  /** Pages per chunk: small enough that one chunk finishes well inside the chunk worker's timeout. */
+  chunkPages: 50,
 } as const;

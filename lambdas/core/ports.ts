@@ -2,7 +2,7 @@
 // over DynamoDB, S3 and SQS (lambdas/adapters); tests pass real local parts.
 
 import type { KeyTier } from './api-key.ts';
-import type { Job, JobStatus, QuotaRef, WebhookEventKind } from './job.ts';
+import type { ChunkRange, Job, JobStatus, QuotaRef, WebhookEventKind } from './job.ts';
 import type { SealedSecret } from './webhook-secret.ts';
 
 export interface ApiKeyRecord {
@@ -111,6 +111,13 @@ export interface Store {
    * status from which `to` may be reached). Null when the condition failed.
    */
   transitionJob(id: string, to: JobStatus, patch?: Partial<Job>, from?: JobStatus[]): Promise<Job | null>;
+  /**
+   * Records chunk `index` of a chunking job as done (adding its `pages` to
+   * pages_done) or failed, with one conditional write, so a redelivered chunk
+   * counts once. The job after the write, or null when the chunk was already
+   * recorded or the job is no longer chunking.
+   */
+  recordChunk(jobId: string, index: number, outcome: 'done' | 'failed', pages: number, now: number): Promise<Job | null>;
   /** Lets one poll of a job through per `minIntervalMs`. */
   claimPoll(jobId: string, now: number, minIntervalMs: number): Promise<Gate>;
   putResultRef(ref: ResultRef): Promise<void>;
@@ -152,6 +159,37 @@ export interface ExtractionMessage {
 export interface ExtractionQueue {
   /** The document rides along as a binary message attribute when it is small enough. */
   send(message: ExtractionMessage, inlineDocument: Uint8Array | null, delaySeconds?: number): Promise<void>;
+}
+
+/** One chunk of a large document to extract (the chunk queue's message). */
+export interface ChunkMessage {
+  job_id: string;
+  project_id: string;
+  index: number;
+}
+
+export interface ChunkQueue {
+  send(messages: ChunkMessage[]): Promise<void>;
+}
+
+/** Where a chunk's part lies: what the aggregation state carries instead of text. */
+export interface PartRef extends ChunkRange {
+  key: string;
+}
+
+/** The input of one aggregation execution (named after the job, so starting it twice starts it once). */
+export interface AggregationInput {
+  job_id: string;
+  project_id: string;
+  parts: PartRef[];
+}
+
+/** Starts and stops the Step Functions execution that merges a large document's parts. */
+export interface AggregationStarter {
+  /** Idempotent per job: an execution already started for the job is left as it is. */
+  start(input: AggregationInput): Promise<void>;
+  /** Stops the job's execution if one runs; nothing when there is none. */
+  stop(jobId: string): Promise<void>;
 }
 
 /** Presigned S3 PUT URLs for the upload flow. */

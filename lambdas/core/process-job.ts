@@ -1,6 +1,7 @@
 import { ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/types.ts';
 import { isTerminal, RESULT_RETENTION_MS, type Job } from './job.ts';
 import { usagePeriods } from './usage.ts';
+import { splitIfLarge, type SplitSettings } from './large-document.ts';
 import type { Blobs, Clock, ExtractionMessage, JobEvents, Store } from './ports.ts';
 
 export interface WorkerDeps {
@@ -10,6 +11,8 @@ export interface WorkerDeps {
   events: JobEvents;
   extractor: { extract(input: ExtractInput): Promise<ExtractionResult> };
   log?: (message: string, fields?: Record<string, unknown>) => void;
+  /** The large-document pipeline; without it every document is extracted whole. */
+  split?: SplitSettings;
 }
 
 export interface Delivery {
@@ -38,6 +41,22 @@ export async function processJob(
   if (!job) return;
   if (isTerminal(job.status)) return deps.events.jobFinished(job);
 
+  let document = inlineDocument;
+  if (deps.split && needsSplitCheck(job, deps.split.splitBytes)) {
+    try {
+      const bytes = job.status === 'chunking' ? new Uint8Array(0) : await deps.blobs.get((job.document as { key: string }).key);
+      if (bytes) {
+        const whole = await splitIfLarge({ ...deps, split: deps.split }, job, bytes);
+        if (!whole) return;
+        document = whole;
+      }
+    } catch (error) {
+      if (delivery.receiveCount < delivery.maxReceiveCount) throw error;
+      deps.log?.('giving up on splitting job after last delivery', { job_id: job.id, error: String(error) });
+      return fail(deps, job, `Splitting the document failed after ${delivery.receiveCount} attempts because of an internal error. Submit the file again.`);
+    }
+  }
+
   const claimed = await deps.store.transitionJob(
     job.id,
     'processing',
@@ -51,7 +70,7 @@ export async function processJob(
   }
 
   try {
-    await extractAndFinish(deps, claimed, inlineDocument);
+    await extractAndFinish(deps, claimed, document);
   } catch (error) {
     if (delivery.receiveCount < delivery.maxReceiveCount) throw error;
     deps.log?.('giving up on job after last delivery', { job_id: job.id, error: String(error) });
@@ -123,6 +142,10 @@ async function fail(deps: WorkerDeps, job: Job, message: string): Promise<void> 
   await discardDocument(deps, job);
   if (failed) await deps.events.jobFinished(failed);
 }
+
+/** Large documents are always in S3 (inline ones are at most 1 MB); a job already split only needs its fan-out finished. */
+const needsSplitCheck = (job: Job, splitBytes: number) =>
+  job.status === 'chunking' || (job.status === 'pending' && job.document.kind === 's3' && job.size > splitBytes);
 
 /** SQS refuses empty attribute values, so an empty inline document travels as no attribute at all. */
 const emptyInline = (job: Job) => (job.size === 0 ? new Uint8Array(0) : null);

@@ -38,6 +38,8 @@ export interface DocumentMetadata {
   page_unit?: PageUnit;
   /** Archive members or attachments that could not be extracted; non-empty makes the job `partial_success`. */
   failed_sections?: FailedSection[];
+  /** Large documents split into chunks: the page ranges of chunks that could not be extracted; non-empty makes the job `partial_success`. */
+  failed_page_ranges?: FailedPageRange[];
   /** Headers of an e-mail (from, to, cc, subject, date, ...). */
   email?: Record<string, string> | null;
   /** Names of the worksheets, in workbook order. */
@@ -45,6 +47,12 @@ export interface DocumentMetadata {
 }
 
 export type PageUnit = 'page' | 'slide' | 'sheet' | 'text_page';
+
+export interface FailedPageRange {
+  first_page: number;
+  last_page: number;
+  error: string;
+}
 
 export interface FailedSection {
   name: string;

@@ -1,12 +1,12 @@
-import { awsBlobs, awsStore, awsWebhookQueue, onColdStart } from '../adapters/aws-deps.ts';
+import { awsAggregation, awsBlobs, awsStore, awsWebhookQueue, onColdStart } from '../adapters/aws-deps.ts';
 import { authenticate } from '../core/auth.ts';
 import { cancelJob } from '../core/cancel.ts';
 import { header, route, sourceIp } from '../core/http.ts';
-import { systemClock, type Blobs, type Clock, type JobEvents, type Store } from '../core/ports.ts';
+import { systemClock, type AggregationStarter, type Blobs, type Clock, type JobEvents, type Store } from '../core/ports.ts';
 import { WebhookEvents } from '../core/webhook-events.ts';
 
 /** POST /v1/jobs/{id}/cancel: stops an unfinished job and announces job.cancelled. */
-export const makeHandler = (deps: { store: Store; blobs: Blobs; clock: Clock; events: JobEvents }) =>
+export const makeHandler = (deps: { store: Store; blobs: Blobs; clock: Clock; events: JobEvents; aggregation?: AggregationStarter }) =>
   route(async (event) => {
     const principal = await authenticate(deps.store, header(event, 'authorization'), sourceIp(event), deps.clock.now());
     return { status: 200, body: await cancelJob(deps, principal, event.pathParameters?.id ?? '') };
@@ -14,5 +14,11 @@ export const makeHandler = (deps: { store: Store; blobs: Blobs; clock: Clock; ev
 
 export const handler = onColdStart(() => {
   const store = awsStore();
-  return makeHandler({ store, blobs: awsBlobs(), clock: systemClock, events: new WebhookEvents({ store, queue: awsWebhookQueue(), clock: systemClock }) });
+  return makeHandler({
+    store,
+    blobs: awsBlobs(),
+    clock: systemClock,
+    events: new WebhookEvents({ store, queue: awsWebhookQueue(), clock: systemClock }),
+    aggregation: awsAggregation(),
+  });
 });

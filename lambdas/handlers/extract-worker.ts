@@ -1,7 +1,8 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { functions, queues } from '../../lib/wiring.ts';
-import { awsBlobs, awsStore, awsWebhookQueue, onColdStart } from '../adapters/aws-deps.ts';
+import { awsBlobs, awsChunkQueue, awsStore, awsWebhookQueue, onColdStart } from '../adapters/aws-deps.ts';
 import { DOCUMENT_ATTRIBUTE } from '../adapters/sqs-extraction-queue.ts';
+import { limits } from '../core/limits.ts';
 import { processJob, type WorkerDeps } from '../core/process-job.ts';
 import { systemClock, type ExtractionMessage } from '../core/ports.ts';
 import { uploadDeadline } from '../core/uploads.ts';
@@ -60,6 +61,7 @@ export const handler = onColdStart(() => {
     // deadline below the Lambda timeout, so the job fails cleanly instead of timing out the function.
     extractor: createExtractorPool({ size: 1, timeoutMs: (spec.timeoutSeconds - 20) * 1000, maxMemoryMb: Math.floor(spec.memoryMb * 0.7) }),
     log,
+    split: { queue: awsChunkQueue(), splitBytes: limits.splitBytes, pagesPerChunk: limits.chunkPages },
     maxReceiveCount: queues.extraction.maxReceiveCount,
   });
 });

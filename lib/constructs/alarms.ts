@@ -5,6 +5,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { FunctionName, QueueName } from '../wiring.ts';
 import { pascal } from './naming.ts';
@@ -12,6 +13,8 @@ import { pascal } from './naming.ts';
 export interface AlarmsProps {
   functions: Record<FunctionName, IFunction>;
   deadLetterQueues: Record<QueueName, IQueue>;
+  /** A failed execution leaves its job unfinished in aggregating: each failure raises an alarm. */
+  stateMachines?: Record<string, IStateMachine>;
   /** Subscribed to the alarm topic when given (`cdk deploy -c alarmEmail=you@example.com`). */
   email?: string;
 }
@@ -26,7 +29,7 @@ export class Alarms extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
 
-  constructor(scope: Construct, id: string, { functions, deadLetterQueues, email }: AlarmsProps) {
+  constructor(scope: Construct, id: string, { functions, deadLetterQueues, stateMachines = {}, email }: AlarmsProps) {
     super(scope, id);
     this.topic = new Topic(this, 'Topic', { displayName: 'docex alarms', enforceSSL: true });
     Validations.of(this.topic).acknowledge({
@@ -44,6 +47,14 @@ export class Alarms extends Construct {
         fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }));
       this.add(`${pascal(name)}Throttles`, `docex ${name} was throttled: raise the account's Lambda concurrency or lower the queue's maxConcurrency.`,
         fn.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' }));
+    }
+    this.addStateMachines(stateMachines);
+  }
+
+  private addStateMachines(stateMachines: Record<string, IStateMachine>): void {
+    for (const [name, machine] of Object.entries(stateMachines)) {
+      this.add(`${name}ExecutionsFailed`, `A docex ${name} execution failed: its job is still aggregating; see the execution history, fix the cause, and resubmit the document.`,
+        machine.metricFailed({ period: Duration.minutes(5), statistic: 'Sum' }));
     }
   }
 

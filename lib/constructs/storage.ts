@@ -49,6 +49,8 @@ export class Storage extends Construct {
         { id: 'documents', prefix: 'documents/', expiration: Duration.days(1) },
         { id: 'results', prefix: 'results/', expiration: Duration.days(2) },
         { id: 'uploads', prefix: 'uploads/', expiration: Duration.days(1) },
+        // Chunk parts of large documents: deleted when the job ends; this catches a cancelled job's stragglers.
+        { id: 'parts', prefix: 'parts/', expiration: Duration.days(2) },
         { id: 'abort-multipart', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       // Browsers PUT large documents straight to a presigned URL. The signature,

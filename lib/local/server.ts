@@ -32,6 +32,14 @@ import * as sandboxKey from '../../lambdas/handlers/sandbox-key.ts';
 import * as submit from '../../lambdas/handlers/submit.ts';
 import * as webhookDelivery from '../../lambdas/handlers/webhook-delivery.ts';
 import * as webhooks from '../../lambdas/handlers/webhooks.ts';
+import * as chunkWorker from '../../lambdas/handlers/chunk-worker.ts';
+import * as aggregatePart from '../../lambdas/handlers/aggregate-part.ts';
+import * as aggregateFinish from '../../lambdas/handlers/aggregate-finish.ts';
+import { aggregationDefinition } from '../../lambdas/core/aggregation-definition.ts';
+import { limits } from '../../lambdas/core/limits.ts';
+import { LocalAggregationStarter } from './local-aggregation.ts';
+import { LocalStateMachine } from './state-machine.ts';
+import { TwinChunkQueue } from './twin-chunk-queue.ts';
 import { bucketNotifications, functions, queues, routes, type FunctionName } from '../wiring.ts';
 import { createApiGateway } from './api-gateway.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEmbeddedAws } from './embedded-aws.ts';
@@ -49,6 +57,11 @@ export interface LocalServerOptions {
   timeScale?: number;
   /** Extraction worker threads; defaults to one per core. */
   workers?: number;
+  /**
+   * Documents over this many bytes take the large-document pipeline; defaults
+   * to limits.splitBytes (10 MB). Lowered only to test the pipeline quickly.
+   */
+  splitBytes?: number;
 }
 
 export interface LocalServer {
@@ -139,6 +152,30 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const workers = options.workers ?? os.availableParallelism();
   const extractor = createExtractorPool({ size: workers, timeoutMs: workerSpec.timeoutSeconds * 1000, maxMemoryMb: workerSpec.memoryMb });
 
+  // The large-document pipeline: the chunk queue (with its DLQ) feeds the chunk
+  // worker, which shares the extraction pool; the aggregation state machine is
+  // the stack's own definition, run by the local interpreter with the same handlers.
+  const chunkSpec = queues.chunks;
+  const chunkDlq = new QueueTwin({ name: 'chunks-dlq', dir: queueDir('chunks-dlq'), visibilityTimeoutSeconds: 30, timeScale });
+  const chunkQueue = new QueueTwin({
+    name: 'chunks',
+    dir: queueDir('chunks'),
+    visibilityTimeoutSeconds: chunkSpec.visibilityTimeoutSeconds,
+    maxReceiveCount: chunkSpec.maxReceiveCount,
+    deadLetter: chunkDlq,
+    timeScale,
+  });
+  const log = (message: string, fields?: Record<string, unknown>) => console.log(JSON.stringify({ message, ...fields }));
+  const stateMachine = new LocalStateMachine(
+    aggregationDefinition({ part: 'aggregate-part', finish: 'aggregate-finish' }),
+    {
+      'aggregate-part': aggregatePart.makeHandler({ blobs }) as (input: unknown) => Promise<unknown>,
+      'aggregate-finish': aggregateFinish.makeHandler({ store, blobs, clock, events: jobEvents, log }) as (input: unknown) => Promise<unknown>,
+    },
+    { dir: path.join(dataDir, 'executions'), timeScale, log: (m) => console.error(m) },
+  );
+  const aggregation = new LocalAggregationStarter(stateMachine);
+
   const apiHandlers = {
     'sandbox-key': sandboxKey.makeHandler({ store, clock }),
     submit: submit.makeHandler({
@@ -152,12 +189,15 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     'get-job': getJob.makeHandler({ store, blobs, clock }),
     webhooks: webhooks.makeHandler({ store, clock, intake, sender }),
     uploads: uploads.makeHandler({ store, queue: extractionQueuePort, urls: new S3UploadUrls(s3, aws.bucket), clock, intake }),
-    'cancel-job': cancelJob.makeHandler({ store, blobs, clock, events: jobEvents }),
+    'cancel-job': cancelJob.makeHandler({ store, blobs, clock, events: jobEvents, aggregation }),
     'upload-arrived': () => Promise.reject(new Error('upload-arrived is a bucket event consumer, not a route')),
     project: project.makeHandler({ store, clock }),
     site: site.makeHandler(),
     'extract-worker': () => Promise.reject(new Error('extract-worker is a queue consumer, not a route')),
     'webhook-delivery': () => Promise.reject(new Error('webhook-delivery is a queue consumer, not a route')),
+    'chunk-worker': () => Promise.reject(new Error('chunk-worker is a queue consumer, not a route')),
+    'aggregate-part': () => Promise.reject(new Error('aggregate-part is a state machine task, not a route')),
+    'aggregate-finish': () => Promise.reject(new Error('aggregate-finish is a state machine task, not a route')),
   };
   // The bucket notifications of lib/wiring.ts, played from s3rver's events. A lost event is made up
   // for by the upload's deadline message, as in AWS.
@@ -179,7 +219,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     events: jobEvents,
     extractor,
     maxReceiveCount: spec.maxReceiveCount,
-    log: (message, fields) => console.log(JSON.stringify({ message, ...fields })),
+    log,
+    split: { queue: new TwinChunkQueue(chunkQueue), splitBytes: options.splitBytes ?? limits.splitBytes, pagesPerChunk: limits.chunkPages },
   });
   const mapping = startEventSourceMapping(extractionQueue, workerHandler, {
     batchSize: spec.batchSize,
@@ -188,6 +229,18 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     functionName: spec.consumer,
     timeoutSeconds: workerSpec.timeoutSeconds,
   });
+
+  const chunkMapping = startEventSourceMapping(
+    chunkQueue,
+    chunkWorker.makeHandler({ store, blobs, clock, extractor, aggregation, log, maxReceiveCount: chunkSpec.maxReceiveCount }),
+    {
+      batchSize: chunkSpec.batchSize,
+      maxConcurrency: Math.min(chunkSpec.maxConcurrency, workers),
+      functionName: chunkSpec.consumer,
+      timeoutSeconds: functions['chunk-worker'].timeoutSeconds,
+    },
+  );
+  stateMachine.resume();
 
   const deliveryHandler = webhookDelivery.makeHandler({
     store,
@@ -230,10 +283,14 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       server.closeAllConnections?.();
       await admin.close();
       await mapping.stop();
+      await chunkMapping.stop();
+      await stateMachine.close();
       await deliveryMapping.stop();
       await extractor.close();
       await extractionQueue.close();
       await extractionDlq.close();
+      await chunkQueue.close();
+      await chunkDlq.close();
       await webhookQueue.close();
       await webhookDlq.close();
       await aws.close();

@@ -149,7 +149,7 @@ describe('functions', () => {
     expect(code).toMatch(/export\s*\{[^}]*\bas handler\b[^}]*\}/);
   });
 
-  it.each(functionEntries)('%s: environment holds table, bucket, only its own queue URLs, and the key only if it uses it', (name, spec) => {
+  it.each(functionEntries)('%s: environment holds table, bucket, only its own queue URLs, the key and the state machine only if it uses them', (name, spec) => {
     const queueUrls = Object.fromEntries((spec.uses.sendsTo ?? []).map((q) => [env.queueUrl(q), ref(queueId(q))]));
     expect(props(fnId(name)).Environment.Variables).toEqual({
       NODE_OPTIONS: '--enable-source-maps',
@@ -157,6 +157,7 @@ describe('functions', () => {
       [env.bucket]: ref(bucketId()),
       ...queueUrls,
       ...(spec.uses.webhookKey ? { [env.webhookKeyId]: arnOf(keyId()) } : {}),
+      ...(spec.uses.aggregation ? { [env.aggregationStateMachineArn]: ref(logicalId(stack.aggregation.stateMachine)) } : {}),
     });
   });
 
@@ -390,7 +391,72 @@ describe('alarms', () => {
   });
 
   it('has no alarm beyond those', () => {
-    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(queueEntries.length + 2 * functionEntries.length);
+    // Plus one for failed aggregation executions.
+    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(queueEntries.length + 2 * functionEntries.length + 1);
+  });
+});
+
+// --- the aggregation state machine ---------------------------------------------
+
+describe('aggregation state machine', () => {
+  const machineId = () => logicalId(stack.aggregation.stateMachine);
+  /** The definition with each Lambda ARN (a GetAtt inside the Fn::Join) replaced by its function's logical id. */
+  function definition(): Json {
+    const body = props(machineId()).DefinitionString;
+    const parts: unknown[] = body['Fn::Join'] ? body['Fn::Join'][1] : [body];
+    const text = parts.map((p) => (typeof p === 'string' ? p : `LOGICAL:${(p as Json)['Fn::GetAtt'][0]}`)).join('');
+    return JSON.parse(text);
+  }
+
+  it('maps over the part references with aggregate-part, then finishes with aggregate-finish', () => {
+    const def = definition();
+    const map = def.States[def.StartAt];
+    expect(map).toMatchObject({ Type: 'Map', ItemsPath: '$.parts', ResultPath: '$.parts', ItemProcessor: { ProcessorConfig: { Mode: 'INLINE' } } });
+    const inner = map.ItemProcessor.States[map.ItemProcessor.StartAt];
+    expect(inner).toMatchObject({ Type: 'Task', Resource: `LOGICAL:${fnId('aggregate-part')}`, End: true });
+    const finish = def.States[map.Next];
+    expect(finish).toMatchObject({ Type: 'Task', Resource: `LOGICAL:${fnId('aggregate-finish')}`, End: true });
+    expect(Object.keys(def.States)).toHaveLength(2);
+  });
+
+  it('runs as a role that may invoke its two functions and nothing else', () => {
+    const roleId = props(machineId()).RoleArn['Fn::GetAtt'][0];
+    const statements = ofType('AWS::IAM::Policy')
+      .filter(([, p]) => p.Roles.some((r: Json) => r.Ref === roleId))
+      .flatMap(([, p]) => p.PolicyDocument.Statement);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatchObject({ Effect: 'Allow', Action: 'lambda:InvokeFunction' });
+    expect(statements[0].Resource).toHaveLength(2);
+    expect(statements[0].Resource).toEqual(expect.arrayContaining([arnOf(fnId('aggregate-part')), arnOf(fnId('aggregate-finish'))]));
+  });
+
+  it('may be started by the chunk worker and stopped by cancel, and by no other function', () => {
+    for (const [name] of functionEntries) {
+      const states = roleStatements(name).filter((st) => asList(st.Action).some((a: string) => a.startsWith('states:')));
+      if (name === 'chunk-worker') expect(states).toEqual([{ Effect: 'Allow', Action: 'states:StartExecution', Resource: ref(machineId()) }]);
+      else if (name === 'cancel-job') {
+        expect(states).toHaveLength(1);
+        expect(states[0]).toMatchObject({ Effect: 'Allow', Action: 'states:StopExecution' });
+        expect(mentions(states[0]!.Resource, machineId())).toBe(true);
+      } else expect(states, name).toEqual([]);
+    }
+  });
+
+  it('tells the functions that start or stop executions where the state machine is', () => {
+    for (const name of ['chunk-worker', 'cancel-job'] as FunctionName[]) {
+      expect(props(fnId(name)).Environment.Variables[env.aggregationStateMachineArn]).toEqual(ref(machineId()));
+    }
+    expect(props(fnId('extract-worker')).Environment.Variables[env.aggregationStateMachineArn]).toBeUndefined();
+  });
+
+  it('raises an alarm when an execution fails', () => {
+    const found = alarmsOn('ExecutionsFailed', { Name: 'StateMachineArn', Value: ref(machineId()) });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ Namespace: 'AWS/States', Threshold: 1, AlarmActions: [ref(topicId())] });
+  });
+
+  it('is named in the outputs', () => {
+    expect((template.toJSON().Outputs as Json).StateMachineArn.Value).toEqual(ref(machineId()));
   });
 });
 
@@ -411,7 +477,7 @@ describe('outputs', () => {
   it('names the API URL, table, bucket, and each queue with its DLQ', () => {
     const outputs = template.toJSON().Outputs as Json;
     expect(Object.keys(outputs).sort()).toEqual(
-      ['ApiUrl', 'TableName', 'BucketName', 'AlarmTopicArn', ...queueEntries.flatMap(([q]) => [`${pascal(q)}QueueUrl`, `${pascal(q)}DlqUrl`])].sort(),
+      ['ApiUrl', 'TableName', 'BucketName', 'AlarmTopicArn', 'StateMachineArn', ...queueEntries.flatMap(([q]) => [`${pascal(q)}QueueUrl`, `${pascal(q)}DlqUrl`])].sort(),
     );
     expect(mentions(outputs.ApiUrl.Value, logicalId(stack.api.restApi.deploymentStage))).toBe(true);
     expect(outputs.TableName.Value).toEqual(ref(tableId()));

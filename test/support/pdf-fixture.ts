@@ -13,6 +13,10 @@ export interface MakePdfOptions {
   /** One page per string; "\n" starts a new line. */
   pages: string[];
   info?: PdfInfo;
+  /** Bytes of an unreferenced stream object: a PDF that is large but as quick to parse as a small one. */
+  padding?: number;
+  /** 1-based pages whose page object is replaced by a non-page, so every reader fails on them. */
+  brokenPages?: number[];
 }
 
 /** A PDF literal string. Non-Latin-1 characters become "?" (Helvetica with WinAnsiEncoding). */
@@ -74,12 +78,16 @@ export function makePdf(opts: MakePdfOptions): Uint8Array {
       .map(([k, v]) => `/${k} ${pdfString(v as string)}`)
       .join(' ')} >>`,
   ];
+  const broken = new Set(opts.brokenPages ?? []);
   pages.forEach((text, i) => {
     const content = pageContent(text);
     objects.push(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i]! + 1} 0 R >>`,
+      broken.has(i + 1)
+        ? '(not a page)'
+        : `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i]! + 1} 0 R >>`,
       `<< /Length ${content.length} >>\nstream\n${content}endstream`,
     );
   });
+  if (opts.padding) objects.push(`<< /Length ${opts.padding} >>\nstream\n${'%'.repeat(opts.padding)}\nendstream`);
   return assemblePdf(objects, '/Info 4 0 R ');
 }

@@ -1,0 +1,142 @@
+// The large-document pipeline, measured (`npm run bench:large`).
+//
+// Builds a 100 MB+ text PDF of 1,000+ pages from the shared corpus with qpdf,
+// then:
+//   1. runs it end to end through the local server (upload, chunking,
+//      aggregating, completed) with 1 extraction worker and with the pool
+//      (one per core): wall time and parallel efficiency;
+//   2. extracts each planned chunk alone in a fresh process, as one chunk
+//      worker would (whole document in memory, pool of 1 with the Lambda's
+//      heap cap): per-chunk time and peak RSS;
+//   3. projects the time on Lambda with N = 8 and 32 chunk workers from those
+//      per-chunk times (list scheduling in plan order, as SQS hands them out),
+//      plus the measured split and merge.
+
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { planChunks } from '../lambdas/core/chunk-plan.ts';
+import { limits } from '../lambdas/core/limits.ts';
+import { functions } from '../lib/wiring.ts';
+import { createExtractorPool } from '../lambdas/extract/pool.ts';
+import { countPages } from '../lambdas/extract/page-count.ts';
+import { mergeParts, type Part } from '../lambdas/extract/merge.ts';
+import type { ExtractionResult } from '../lambdas/extract/types.ts';
+import { startServer, waitFor } from '../test/support/local-server.ts';
+
+const corpus = path.join(import.meta.dirname, '..', '..', 'shared', 'corpus', 'pdf');
+const work = path.join(os.tmpdir(), 'docex-bench-large');
+const spec = functions['chunk-worker'];
+
+if (process.env.DOCEX_CHUNK_CHILD) {
+  // One chunk worker: the document read whole, its pages extracted in a pool of one.
+  const [file, first, last] = [process.argv[2]!, Number(process.argv[3]), Number(process.argv[4])];
+  const pool = createExtractorPool({ size: 1, timeoutMs: (spec.timeoutSeconds - 20) * 1000, maxMemoryMb: Math.floor(spec.memoryMb * 0.7) });
+  const bytes = new Uint8Array(fs.readFileSync(file));
+  const started = performance.now();
+  const pages = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+  const result = await pool.extract({ bytes, filename: 'large.pdf', config: { output: 'text', pages, ocr: 'auto', chunking: { strategy: 'page', max_chars: 4000, overlap: 0 } } });
+  const seconds = (performance.now() - started) / 1000;
+  await pool.close();
+  const out = path.join(work, `part-${first}.json`);
+  fs.writeFileSync(out, JSON.stringify(result));
+  console.log(JSON.stringify({ seconds, pages: result.metadata.pages, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), out }));
+  process.exit(0);
+}
+
+function buildPdf(): string {
+  fs.mkdirSync(work, { recursive: true });
+  const file = path.join(work, 'large.pdf');
+  if (fs.existsSync(file)) return file;
+  const sources = ['DA-619p.pdf', 'pdf2image-memory-error-test-400p.pdf'].map((f) => path.join(corpus, f));
+  for (const s of sources) if (!fs.existsSync(s)) throw new Error(`${s} is missing: the benchmark builds its PDF from the shared corpus.`);
+  // Page content: the two long corpus documents twice (2,038 text pages), streams stored
+  // uncompressed. The corpus' text alone stays far below 100 MB within the 5,000-page
+  // limit, so the rest is an embedded file, as in real large PDFs whose bulk is not text:
+  // every chunk worker still loads and parses the whole 100 MB+ file.
+  const decoded = path.join(work, 'decoded.pdf');
+  execFileSync('qpdf', ['--empty', '--pages', ...sources, '--', '--decode-level=all', '--stream-data=uncompress', decoded]);
+  const attachment = path.join(work, 'attachment.bin');
+  fs.writeFileSync(attachment, Buffer.concat(Array.from({ length: 5 }, () => fs.readFileSync(decoded))));
+  execFileSync('qpdf', ['--empty', '--pages', ...sources, ...sources, '--', '--add-attachment', attachment, '--key=corpus.bin', '--',
+    '--decode-level=all', '--stream-data=uncompress', '--object-streams=disable', file]);
+  return file;
+}
+
+async function endToEnd(file: string, workers: number): Promise<{ seconds: number; pages: number; status: string; content: string }> {
+  const server = await startServer({ env: { DOCEX_WORKERS: String(workers) } });
+  try {
+    const { api_key } = await server.createProject('bench');
+    const bytes = fs.readFileSync(file);
+    const headers = { authorization: `Bearer ${api_key}`, 'content-type': 'application/json' };
+    const started = performance.now();
+    const created = (await (await fetch(`${server.url}/v1/uploads`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ filename: 'large.pdf', size: bytes.byteLength, content_type: 'application/pdf' }),
+    })).json()) as { job_id: string; upload_url: string };
+    await fetch(created.upload_url, { method: 'PUT', body: bytes });
+    const get = async () => (await fetch(`${server.url}/v1/jobs/${created.job_id}`, { headers })).json() as Promise<Record<string, any>>;
+    const done = await waitFor(get, (j) => ['completed', 'partial_success', 'failed'].includes(j.status), { timeoutMs: 1_800_000, intervalMs: 1000 });
+    const seconds = (performance.now() - started) / 1000;
+    const result = done.result ?? (done.result_url ? await (await fetch(done.result_url)).json() : null);
+    return { seconds, pages: done.pages ?? 0, status: done.status, content: result?.content ?? done.error_message };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** List scheduling in plan order: each chunk goes to the worker that frees up first. */
+function makespan(times: number[], workers: number): number {
+  const lanes = new Array<number>(workers).fill(0);
+  for (const t of times) {
+    const i = lanes.indexOf(Math.min(...lanes));
+    lanes[i]! += t;
+  }
+  return Math.max(...lanes);
+}
+
+const file = buildPdf();
+const bytes = new Uint8Array(fs.readFileSync(file));
+const splitStarted = performance.now();
+const pageCount = countPages({ bytes, filename: 'large.pdf' });
+const plan = planChunks(pageCount, null, limits.chunkPages);
+const splitSeconds = (performance.now() - splitStarted) / 1000;
+console.log(`document: ${(bytes.byteLength / 1e6).toFixed(1)} MB, ${pageCount} pages, ${plan.length} chunks of ${limits.chunkPages} pages; split (count + plan) ${splitSeconds.toFixed(2)} s`);
+
+const cores = os.availableParallelism();
+const one = await endToEnd(file, 1);
+console.log(`end to end, 1 worker: ${one.seconds.toFixed(1)} s, ${one.status}, ${one.pages} pages`);
+const pool = await endToEnd(file, cores);
+console.log(`end to end, pool of ${cores}: ${pool.seconds.toFixed(1)} s, ${pool.status}, ${pool.pages} pages`);
+console.log(`speed-up ${(one.seconds / pool.seconds).toFixed(2)}x, efficiency ${((one.seconds / pool.seconds / cores) * 100).toFixed(0)}%`);
+if (one.content !== pool.content) console.log('WARNING: the two runs produced different content');
+
+const chunkTimes: number[] = [];
+const rss: number[] = [];
+const parts: Part[] = [];
+for (const range of plan) {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', import.meta.filename, file, String(range.first_page), String(range.last_page)], {
+    env: { ...process.env, DOCEX_CHUNK_CHILD: '1' },
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const m = JSON.parse(out.trim().split('\n').pop()!) as { seconds: number; pages: number; peakRssMb: number; out: string };
+  chunkTimes.push(m.seconds);
+  rss.push(m.peakRssMb);
+  parts.push({ ...range, ok: true, result: JSON.parse(fs.readFileSync(m.out, 'utf8')) as ExtractionResult });
+}
+const mergeStarted = performance.now();
+const merged = mergeParts(parts)!;
+const mergeSeconds = (performance.now() - mergeStarted) / 1000;
+const sum = chunkTimes.reduce((a, b) => a + b, 0);
+console.log(
+  `per chunk (alone, fresh process): mean ${(sum / chunkTimes.length).toFixed(2)} s, min ${Math.min(...chunkTimes).toFixed(2)} s, max ${Math.max(...chunkTimes).toFixed(2)} s; sum ${sum.toFixed(1)} s`,
+);
+console.log(`peak RSS per chunk worker: max ${Math.max(...rss)} MB, mean ${Math.round(rss.reduce((a, b) => a + b, 0) / rss.length)} MB (goal <= 1024 MB)`);
+console.log(`merge of ${parts.length} parts: ${mergeSeconds.toFixed(2)} s, ${merged.metadata.pages} pages, content ${merged.content === pool.content ? 'identical to' : 'DIFFERENT from'} the end-to-end result`);
+for (const n of [8, 32]) {
+  const projected = splitSeconds + makespan(chunkTimes, n) + mergeSeconds;
+  console.log(`projected on Lambda with N = ${n} chunk workers: ${projected.toFixed(1)} s (split + slowest lane + merge; S3 transfers, cold starts and Lambda's CPU speed not included)`);
+}

@@ -1,0 +1,137 @@
+// The two tasks of the aggregation state machine (aggregation-definition.ts).
+// Both are idempotent: Step Functions retries them, and an execution may be
+// started again for a job (its name is the job id, so AWS refuses a second).
+
+import { mergeParts, type Part } from '../extract/merge.ts';
+import type { ExtractionResult } from '../extract/types.ts';
+import { describeRanges } from './chunk-plan.ts';
+import { isTerminal, RESULT_RETENTION_MS, type Job } from './job.ts';
+import { partRefs, type StoredPart } from './large-document.ts';
+import type { Blobs, Clock, JobEvents, PartRef, Store } from './ports.ts';
+import { resultKey } from './process-job.ts';
+import { usagePeriods } from './usage.ts';
+
+/** What one Map iteration answers: measurements of a part, never its text. */
+export interface PartSummary extends PartRef {
+  ok: boolean;
+  pages: number;
+  chars: number;
+  tables: number;
+  chunks: number;
+  error?: string;
+}
+
+export interface PartEvent {
+  job_id: string;
+  project_id: string;
+  part: PartRef;
+}
+
+/** Loads one part, checks it is the part the plan names, and measures it. */
+export async function aggregatePart(deps: { blobs: Blobs }, event: PartEvent): Promise<PartSummary> {
+  const { part } = event;
+  const stored = await loadPart(deps.blobs, part);
+  const base = { ...part, pages: 0, chars: 0, tables: 0, chunks: 0 };
+  if (!stored.ok) return { ...base, ok: false, error: stored.error };
+  const { result } = stored;
+  return { ...base, ok: true, pages: result.metadata.pages, chars: result.metadata.char_count, tables: result.tables.length, chunks: result.chunks.length };
+}
+
+async function loadPart(blobs: Blobs, ref: PartRef): Promise<StoredPart> {
+  const missing = (why: string): StoredPart => ({ ...ref, ok: false, error: why });
+  const bytes = await blobs.get(ref.key);
+  if (!bytes) return missing(`The part for pages ${ref.first_page}-${ref.last_page} is missing.`);
+  const stored = JSON.parse(Buffer.from(bytes).toString('utf8')) as StoredPart;
+  if (stored.index !== ref.index || stored.first_page !== ref.first_page || stored.last_page !== ref.last_page) {
+    return missing(`The part stored for pages ${ref.first_page}-${ref.last_page} covers other pages (${stored.first_page}-${stored.last_page}).`);
+  }
+  return stored;
+}
+
+export interface FinishEvent {
+  job_id: string;
+  project_id: string;
+  parts: PartSummary[];
+}
+
+export interface FinishDeps {
+  store: Store;
+  blobs: Blobs;
+  clock: Clock;
+  events: JobEvents;
+  log?: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+/**
+ * Merges the parts in page order into the job's result and sets its terminal
+ * status with a conditional write from `aggregating`, so a job cancelled
+ * meanwhile stays cancelled and a second run changes nothing.
+ */
+export async function aggregateFinish(deps: FinishDeps, event: FinishEvent): Promise<{ job_id: string; status: string }> {
+  const job = await deps.store.getJob(event.job_id);
+  if (!job) return { job_id: event.job_id, status: 'missing' };
+  if (isTerminal(job.status)) {
+    await cleanUp(deps, job);
+    await deps.events.jobFinished(job);
+    return { job_id: job.id, status: job.status };
+  }
+  if (job.status !== 'aggregating') throw new Error(`job ${job.id} is ${job.status}, not aggregating; its chunks are not all recorded yet`);
+
+  const summaries = new Map(event.parts.map((s) => [s.index, s]));
+  const parts: Part[] = await Promise.all(
+    partRefs(job).map(async (ref): Promise<Part> => {
+      const summary = summaries.get(ref.index);
+      if (summary && !summary.ok) return { ...ref, ok: false, error: summary.error ?? 'The part could not be read.' };
+      const stored = await loadPart(deps.blobs, ref);
+      return stored.ok ? { ...ref, ok: true, result: stored.result } : { ...ref, ok: false, error: stored.error };
+    }),
+  );
+  const merged = mergeParts(parts);
+  const outcome = merged ? await complete(deps, job, merged) : await failAll(deps, job, parts);
+  await cleanUp(deps, job);
+  if (outcome) await deps.events.jobFinished(outcome);
+  const now = outcome ?? (await deps.store.getJob(job.id));
+  return { job_id: job.id, status: now?.status ?? 'missing' };
+}
+
+async function complete(deps: FinishDeps, job: Job, result: ExtractionResult): Promise<Job | null> {
+  // Charged as extracted, as for a whole document (process-job.ts): failed chunks cost nothing.
+  const pages = result.metadata.pages;
+  const shortfall = job.quota ? pages - job.pages_reserved : 0;
+  if (shortfall > 0 && (await deps.store.reservePages(job.quota!, shortfall)) === 'insufficient') {
+    return fail(deps, job, `The document has ${pages} pages but ${job.pages_reserved} were reserved at submission, and the quota has no room for the rest.`);
+  }
+  const now = deps.clock.now();
+  const body = Buffer.from(JSON.stringify(result));
+  const key = resultKey(job.project_id, job.id);
+  await deps.blobs.put(key, body, 'application/json');
+  await deps.store.putResultRef({ project_id: job.project_id, job_id: job.id, key, size: body.byteLength, expires_at: Math.floor((now + RESULT_RETENTION_MS) / 1000) });
+  const partial = (result.metadata.failed_page_ranges?.length ?? 0) > 0 || (result.metadata.failed_sections?.length ?? 0) > 0;
+  const done = await deps.store.transitionJob(
+    job.id,
+    partial ? 'partial_success' : 'completed',
+    { pages, pages_reserved: job.quota ? pages : 0, updated_at: now },
+    ['aggregating'],
+  );
+  if (done) await deps.store.addUsage(job.project_id, Object.values(usagePeriods(now)), pages);
+  if (job.quota && done && shortfall < 0) await deps.store.refundPages(job.quota, -shortfall);
+  if (job.quota && !done && shortfall > 0) await deps.store.refundPages(job.quota, shortfall);
+  return done;
+}
+
+async function failAll(deps: FinishDeps, job: Job, parts: Part[]): Promise<Job | null> {
+  const first = parts.find((p): p is Extract<Part, { ok: false }> => !p.ok);
+  return fail(deps, job, `No chunk of the document could be extracted (pages ${describeRanges(parts)}): ${first?.error ?? 'unknown error'}`);
+}
+
+async function fail(deps: FinishDeps, job: Job, message: string): Promise<Job | null> {
+  const failed = await deps.store.transitionJob(job.id, 'failed', { error_message: message, pages_reserved: 0, updated_at: deps.clock.now() }, ['aggregating']);
+  if (failed && job.quota && job.pages_reserved > 0) await deps.store.refundPages(job.quota, job.pages_reserved);
+  return failed;
+}
+
+/** The document and the parts are only needed until the job ends; the bucket's lifecycle rules catch anything missed. */
+async function cleanUp(deps: FinishDeps, job: Job): Promise<void> {
+  const keys = [...(job.document.kind === 's3' ? [job.document.key] : []), ...partRefs(job).map((r) => r.key)];
+  await Promise.all(keys.map((key) => deps.blobs.delete(key).catch((error) => deps.log?.('could not delete', { key, error: String(error) }))));
+}

@@ -1,0 +1,44 @@
+// How a large document is split (DESIGN.md section 4): runs of pages, where
+// the format's extractor can select pages and so read only what a chunk needs
+// (PDF: pdf.js parses only the requested pages; plain text and Markdown:
+// 3,000-character text pages). Other formats are extracted by one worker.
+
+import type { ChunkRange } from './job.ts';
+
+/** Formats whose extractor honours `config.pages` page by page without reading the rest of the document into the result. */
+const SPLITTABLE = new Set(['pdf', 'text', 'markdown']);
+
+export const isSplittable = (format: string) => SPLITTABLE.has(format);
+
+/**
+ * Consecutive chunks of at most `pagesPerChunk` pages over the pages to
+ * extract: all `pagesTotal`, or the ascending `selected` ones (config.pages),
+ * so a selection of scattered pages still gives evenly sized chunks.
+ */
+export function planChunks(pagesTotal: number, selected: number[] | null, pagesPerChunk: number): ChunkRange[] {
+  if (!Number.isInteger(pagesPerChunk) || pagesPerChunk < 1) throw new Error(`pagesPerChunk must be a positive integer, got ${pagesPerChunk}`);
+  const pages = selected ? selected.filter((n) => n >= 1 && n <= pagesTotal) : null;
+  const count = pages ? pages.length : pagesTotal;
+  const plan: ChunkRange[] = [];
+  for (let start = 0; start < count; start += pagesPerChunk) {
+    const end = Math.min(count, start + pagesPerChunk) - 1;
+    plan.push({ index: plan.length, first_page: pages ? pages[start]! : start + 1, last_page: pages ? pages[end]! : end + 1 });
+  }
+  return plan;
+}
+
+/** The pages one chunk extracts: its range, narrowed to the selection if there is one. */
+export function chunkPages(range: ChunkRange, selected: number[] | null): number[] {
+  const all = Array.from({ length: range.last_page - range.first_page + 1 }, (_, i) => range.first_page + i);
+  if (!selected) return all;
+  const wanted = new Set(selected);
+  return all.filter((n) => wanted.has(n));
+}
+
+/** Pages the plan covers (what progress counts towards). */
+export const plannedPages = (plan: ChunkRange[], selected: number[] | null) =>
+  plan.reduce((sum, range) => sum + chunkPages(range, selected).length, 0);
+
+/** "3-7, 12" for failed chunks' page ranges. */
+export const describeRanges = (ranges: Pick<ChunkRange, 'first_page' | 'last_page'>[]) =>
+  ranges.map((r) => (r.first_page === r.last_page ? `${r.first_page}` : `${r.first_page}-${r.last_page}`)).join(', ');

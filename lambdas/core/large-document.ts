@@ -1,0 +1,169 @@
+// The large-document pipeline before aggregation (DESIGN.md section 4): the
+// extraction worker splits a document over limits.splitBytes into chunks and
+// fans them out on the chunk queue; chunk workers extract their pages, store
+// their part and record it on the job, once; whoever records the last part
+// moves the job to `aggregating` and starts the aggregation state machine.
+
+import { detect } from '../extract/detect.ts';
+import { countPages } from '../extract/page-count.ts';
+import { DEFAULT_CONFIG, ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/types.ts';
+import { chunkPages, isSplittable, planChunks, plannedPages } from './chunk-plan.ts';
+import { isTerminal, type ChunkRange, type Job } from './job.ts';
+import type { AggregationStarter, Blobs, ChunkMessage, ChunkQueue, Clock, JobEvents, PartRef, Store } from './ports.ts';
+
+export interface SplitSettings {
+  queue: ChunkQueue;
+  /** Documents over this many bytes are split (limits.splitBytes). */
+  splitBytes: number;
+  pagesPerChunk: number;
+}
+
+export const partKey = (projectId: string, jobId: string, index: number) => `parts/${projectId}/${jobId}/${index}.json`;
+
+/** A chunk's part object: its pages' result, or why they could not be extracted. */
+export type StoredPart = ChunkRange & ({ ok: true; result: ExtractionResult } | { ok: false; error: string });
+
+export const partRefs = (job: Job): PartRef[] =>
+  (job.chunk_plan ?? []).map((range) => ({ ...range, key: partKey(job.project_id, job.id, range.index) }));
+
+const recorded = (job: Job) => (job.chunks_done?.length ?? 0) + (job.chunks_failed?.length ?? 0);
+const isRecorded = (job: Job, index: number) => job.chunks_done?.includes(index) || job.chunks_failed?.includes(index);
+
+/**
+ * For the extraction worker: splits `job` if its document is large and of a
+ * splittable format, or re-sends the chunks of a job already split whose
+ * fan-out may have been cut short. Returns the document bytes when the job is
+ * to be extracted whole after all, null when the pipeline took it.
+ */
+export async function splitIfLarge(
+  deps: { store: Store; clock: Clock; events: JobEvents; split: SplitSettings; log?: (m: string, f?: Record<string, unknown>) => void },
+  job: Job,
+  bytes: Uint8Array,
+): Promise<Uint8Array | null> {
+  if (job.status === 'chunking') {
+    await fanOut(deps.split.queue, job, (job.chunk_plan ?? []).filter((r) => !isRecorded(job, r.index)));
+    return null;
+  }
+  if (job.status !== 'pending' || bytes.byteLength <= deps.split.splitBytes) return bytes;
+  const input: ExtractInput = { bytes, filename: job.filename, contentType: job.content_type };
+  let format: string;
+  try {
+    format = detect(input).format;
+  } catch (error) {
+    // An unsupported or refused document: the whole-document path fails the job with the reason.
+    if (error instanceof ExtractionError) return bytes;
+    throw error;
+  }
+  if (!isSplittable(format)) return bytes;
+
+  const selected = job.config?.pages ?? null;
+  const plan = planChunks(countPages(input), selected, deps.split.pagesPerChunk);
+  // Nothing selected exists (pages beyond the end): the whole-document path says so properly.
+  if (plan.length === 0) return bytes;
+  const chunking = await deps.store.transitionJob(
+    job.id,
+    'chunking',
+    { chunk_plan: plan, pages_total: plannedPages(plan, selected), pages_done: 0, attempts: job.attempts + 1, updated_at: deps.clock.now() },
+    ['pending'],
+  );
+  if (!chunking) {
+    const now = await deps.store.getJob(job.id);
+    if (now && isTerminal(now.status)) await deps.events.jobFinished(now);
+    return null;
+  }
+  deps.log?.('split large document', { job_id: job.id, format, bytes: bytes.byteLength, chunks: plan.length });
+  await fanOut(deps.split.queue, chunking, plan);
+  return null;
+}
+
+async function fanOut(queue: ChunkQueue, job: Job, ranges: ChunkRange[]): Promise<void> {
+  if (ranges.length === 0) return;
+  await queue.send(ranges.map((r): ChunkMessage => ({ job_id: job.id, project_id: job.project_id, index: r.index })));
+}
+
+export interface ChunkWorkerDeps {
+  store: Store;
+  blobs: Blobs;
+  clock: Clock;
+  extractor: { extract(input: ExtractInput): Promise<ExtractionResult> };
+  aggregation: AggregationStarter;
+  log?: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+/**
+ * Extracts one chunk and records it. Safe to run twice for one message: a
+ * recorded chunk is not extracted again, and the record itself is a
+ * conditional write. A job that is no longer chunking (cancelled, failed) is
+ * skipped. Problems with our infrastructure throw so SQS redelivers, until
+ * the last delivery, which records the chunk as failed rather than leave the
+ * job waiting for it forever.
+ */
+export async function processChunk(
+  deps: ChunkWorkerDeps,
+  message: ChunkMessage,
+  delivery: { receiveCount: number; maxReceiveCount: number },
+): Promise<void> {
+  const job = await deps.store.getJob(message.job_id);
+  if (!job) return;
+  if (job.status === 'aggregating') return startAggregation(deps, job);
+  if (job.status !== 'chunking') return deps.log?.('skipping chunk of a job that is not chunking', { job_id: job.id, status: job.status });
+  const range = job.chunk_plan?.find((r) => r.index === message.index);
+  if (!range) return deps.log?.('dropping chunk message outside the plan', { job_id: job.id, index: message.index });
+  if (isRecorded(job, range.index)) return finishIfLast(deps, job);
+
+  let part: StoredPart;
+  try {
+    part = await extractChunk(deps, job, range);
+  } catch (error) {
+    if (delivery.receiveCount < delivery.maxReceiveCount) throw error;
+    deps.log?.('giving up on chunk after last delivery', { job_id: job.id, index: range.index, error: String(error) });
+    part = { ...range, ok: false, error: `Pages ${range.first_page}-${range.last_page} failed after ${delivery.receiveCount} attempts because of an internal error.` };
+  }
+  await deps.blobs.put(partKey(job.project_id, job.id, range.index), Buffer.from(JSON.stringify(part)), 'application/json');
+  // Failed pages count as done for progress: they are behind the job, not ahead of it.
+  const pages = chunkPages(range, job.config?.pages ?? null).length;
+  const after = await deps.store.recordChunk(job.id, range.index, part.ok ? 'done' : 'failed', pages, deps.clock.now());
+  // Null: a duplicate delivery recorded it first, or the job was cancelled meanwhile; the re-read tells which.
+  const current = after ?? (await deps.store.getJob(job.id));
+  if (current) await finishIfLast(deps, current);
+}
+
+async function extractChunk(deps: ChunkWorkerDeps, job: Job, range: ChunkRange): Promise<StoredPart> {
+  if (job.document.kind !== 's3') throw new Error(`job ${job.id} was split but its document is not in S3`);
+  const bytes = await deps.blobs.get(job.document.key);
+  if (!bytes) return { ...range, ok: false, error: 'The uploaded document could not be found (it may have expired).' };
+  const config = job.config ?? DEFAULT_CONFIG;
+  try {
+    const result = await deps.extractor.extract({
+      bytes,
+      filename: job.filename,
+      contentType: job.content_type,
+      config: { ...config, pages: chunkPages(range, config.pages) },
+    });
+    // pdf.js reads a damaged page tree as shorter than it is: pages it cannot find are a failure, not an empty success.
+    if (result.metadata.pages === 0) {
+      return { ...range, ok: false, error: `Pages ${range.first_page}-${range.last_page} could not be read: the document as read has ${result.metadata.pages_total ?? 0} pages.` };
+    }
+    return { ...range, ok: true, result };
+  } catch (error) {
+    if (error instanceof ExtractionError) return { ...range, ok: false, error: error.message };
+    throw error;
+  }
+}
+
+/** When every chunk is recorded: one conditional write moves the job to `aggregating`, then the aggregation starts. */
+async function finishIfLast(deps: ChunkWorkerDeps, job: Job): Promise<void> {
+  if (job.status === 'aggregating') return startAggregation(deps, job);
+  if (job.status !== 'chunking' || recorded(job) < (job.chunk_plan?.length ?? Infinity)) return;
+  const aggregating = await deps.store.transitionJob(job.id, 'aggregating', { updated_at: deps.clock.now() }, ['chunking']);
+  if (aggregating) await startAggregation(deps, aggregating);
+}
+
+/**
+ * Also run by a redelivered chunk message that finds the job aggregating: the
+ * worker that moved it there may have died before starting the execution, and
+ * the execution is named after the job, so starting it again starts it once.
+ */
+async function startAggregation(deps: ChunkWorkerDeps, job: Job): Promise<void> {
+  await deps.aggregation.start({ job_id: job.id, project_id: job.project_id, parts: partRefs(job) });
+}

@@ -1,0 +1,81 @@
+// Merging the parts of a document that was extracted in chunks (page ranges)
+// into the one result an unsplit extraction would have given: content joined
+// with the format's page separator, chunk offsets and indexes continued
+// across seams, and a table cut by a seam joined again.
+
+import { tableMarkdown } from './blocks.ts';
+import { codePointLength } from './text-stats.ts';
+import type { Chunk, ExtractionResult, FailedPageRange, Table } from './types.ts';
+
+export type Part =
+  | { first_page: number; last_page: number; ok: true; result: ExtractionResult }
+  | { first_page: number; last_page: number; ok: false; error: string };
+
+/** What joins two pages in `content`: the same separator the format module uses between pages. */
+export const pageSeparatorOf = (format: string) => (format === 'pdf' ? '\n\n' : '');
+
+/** Parts in page order; null when no part succeeded. */
+export function mergeParts(parts: Part[]): ExtractionResult | null {
+  const ordered = [...parts].sort((a, b) => a.first_page - b.first_page);
+  const good = ordered.filter((p): p is Extract<Part, { ok: true }> => p.ok);
+  if (good.length === 0) return null;
+  const first = good[0]!.result;
+  const separator = pageSeparatorOf(first.metadata.format);
+  const sepLength = codePointLength(separator);
+
+  const contents: string[] = [];
+  const chunks: Chunk[] = [];
+  let tables: Table[] = [];
+  let offset = 0;
+  let previous: Extract<Part, { ok: true }> | null = null;
+  for (const part of good) {
+    const { result } = part;
+    if (contents.length > 0) offset += sepLength;
+    contents.push(result.content);
+    for (const chunk of result.chunks) {
+      chunks.push({ ...chunk, index: chunks.length, char_start: chunk.char_start + offset, char_end: chunk.char_end + offset });
+    }
+    tables = previous ? joinAtSeam(tables, result.tables, previous.last_page, part.first_page) : [...result.tables];
+    offset += codePointLength(result.content);
+    previous = part;
+  }
+  const content = contents.join(separator);
+  const failed: FailedPageRange[] = ordered
+    .filter((p): p is Extract<Part, { ok: false }> => !p.ok)
+    .map((p) => ({ first_page: p.first_page, last_page: p.last_page, error: p.error }));
+  const sum = (pick: (r: ExtractionResult) => number) => good.reduce((n, p) => n + pick(p.result), 0);
+
+  return {
+    content,
+    metadata: {
+      ...first.metadata,
+      pages: sum((r) => r.metadata.pages),
+      language: good.map((p) => p.result.metadata.language).find((l) => l) ?? null,
+      char_count: codePointLength(content),
+      word_count: sum((r) => r.metadata.word_count),
+      ocr_pages: good.flatMap((p) => p.result.metadata.ocr_pages),
+      failed_sections: good.flatMap((p) => p.result.metadata.failed_sections ?? []),
+      failed_page_ranges: failed,
+    },
+    tables,
+    chunks,
+  };
+}
+
+/**
+ * The last table before a seam and the first after it are one table when they
+ * sit on the seam's two pages and have the same number of columns; a header
+ * row repeated at the top of the continuation is dropped.
+ */
+function joinAtSeam(before: Table[], after: Table[], lastPageBefore: number, firstPageAfter: number): Table[] {
+  const tail = before.at(-1);
+  const head = after[0];
+  if (!tail || !head || tail.page !== lastPageBefore || head.page !== firstPageAfter) return [...before, ...after];
+  const width = (t: Table) => t.rows[0]?.length ?? 0;
+  if (width(tail) === 0 || width(tail) !== width(head)) return [...before, ...after];
+  const sameRow = (a: string[], b: string[]) => a.length === b.length && a.every((cell, i) => cell === b[i]);
+  const continuation = sameRow(tail.rows[0]!, head.rows[0]!) ? head.rows.slice(1) : head.rows;
+  const rows = [...tail.rows, ...continuation];
+  const joined: Table = { ...tail, rows, markdown: tableMarkdown(rows) };
+  return [...before.slice(0, -1), joined, ...after.slice(1)];
+}

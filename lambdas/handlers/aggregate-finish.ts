@@ -1,0 +1,14 @@
+import { awsBlobs, awsStore, awsWebhookQueue, onColdStart } from '../adapters/aws-deps.ts';
+import { aggregateFinish, type FinishDeps, type FinishEvent } from '../core/aggregate.ts';
+import { systemClock } from '../core/ports.ts';
+import { WebhookEvents } from '../core/webhook-events.ts';
+
+const log = (message: string, fields: Record<string, unknown> = {}) => console.log(JSON.stringify({ message, ...fields }));
+
+/** The aggregation state machine's final task: merge, store, set the terminal status, announce. */
+export const makeHandler = (deps: FinishDeps) => (event: FinishEvent) => aggregateFinish(deps, event);
+
+export const handler = onColdStart(() => {
+  const store = awsStore();
+  return makeHandler({ store, blobs: awsBlobs(), clock: systemClock, events: new WebhookEvents({ store, queue: awsWebhookQueue(), clock: systemClock }), log });
+});

@@ -1,0 +1,8 @@
+import { awsBlobs, onColdStart } from '../adapters/aws-deps.ts';
+import { aggregatePart, type PartEvent, type PartSummary } from '../core/aggregate.ts';
+import type { Blobs } from '../core/ports.ts';
+
+/** The aggregation state machine's Map task (Lambda invoked by Step Functions with the item as its event). */
+export const makeHandler = (deps: { blobs: Blobs }) => (event: PartEvent): Promise<PartSummary> => aggregatePart(deps, event);
+
+export const handler = onColdStart(() => makeHandler({ blobs: awsBlobs() }));

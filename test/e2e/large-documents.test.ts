@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request, type Answer } from '../support/api-client.ts';
+import { startServer, waitFor, type RunningServer } from '../support/local-server.ts';
+import { makePdf } from '../support/pdf-fixture.ts';
+import { localOnly } from '../support/target.ts';
+
+// Every document here is a real PDF over the 10 MB split threshold: its pages
+// are few and small, the bulk is an unreferenced stream, so it parses fast.
+// Time scale 0.01: a chunk in flight when the server dies comes back in 18 s, not 30 min.
+const PADDING = 10_500_000;
+let server: RunningServer;
+let key: string;
+
+beforeAll(async () => {
+  server = await startServer({ env: { DOCEX_TIME_SCALE: '0.01' } });
+  key = (await server.createProject('large documents')).api_key;
+});
+afterAll(async () => server?.stop());
+
+const terminal = (a: Answer) => a.status === 200 && ['completed', 'partial_success', 'failed', 'cancelled'].includes(a.body.status);
+const getJob = (id: string) => request(server.url, 'GET', `/v1/jobs/${id}`, { key });
+const pageText = (n: number) => `Page ${n} of the large document`;
+
+async function upload(pdf: Uint8Array, filename = 'large.pdf', contentType = 'application/pdf'): Promise<string> {
+  expect(pdf.byteLength).toBeGreaterThan(10_000_000);
+  const created = await request(server.url, 'POST', '/v1/uploads', {
+    key,
+    body: JSON.stringify({ filename, size: pdf.byteLength, content_type: contentType }),
+    headers: { 'content-type': 'application/json' },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const put = await fetch(created.body.upload_url, { method: 'PUT', body: Buffer.from(pdf) });
+  expect(put.status).toBe(200);
+  return created.body.job_id;
+}
+
+/** Polls to the end, keeping every answer, so a test can look at the statuses and progress on the way. */
+async function follow(id: string, timeoutMs = 90_000): Promise<Answer[]> {
+  const seen: Answer[] = [];
+  await waitFor(
+    async () => {
+      const answer = await getJob(id);
+      seen.push(answer);
+      return answer;
+    },
+    terminal,
+    { timeoutMs },
+  );
+  return seen;
+}
+
+const pdfOf = (count: number, brokenPages?: number[]) =>
+  makePdf({ pages: Array.from({ length: count }, (_, i) => pageText(i + 1)), padding: PADDING, brokenPages });
+
+describe('documents over 10 MB', () => {
+  it('are split into chunks, extracted in parallel and merged into one result with every page in order', async () => {
+    const id = await upload(pdfOf(180));
+    const seen = await follow(id);
+    const done = seen.at(-1)!;
+    expect(done.body.status, done.body.error_message).toBe('completed');
+    const { result } = done.body;
+    expect(result.content).toBe(Array.from({ length: 180 }, (_, i) => pageText(i + 1)).join('\n\n'));
+    expect(result.metadata).toMatchObject({ format: 'pdf', pages: 180, pages_total: 180, failed_page_ranges: [] });
+    // One chunk per page, numbered and located across the seams as if the document had been read whole.
+    expect(result.chunks.map((c: { index: number }) => c.index)).toEqual([...Array(180).keys()]);
+    for (const chunk of result.chunks) {
+      expect(chunk.text).toBe(pageText(chunk.page_start));
+      expect(result.content.slice(chunk.char_start, chunk.char_end)).toBe(chunk.text);
+    }
+    expect(result.chunks.map((c: { page_start: number }) => c.page_start)).toEqual(Array.from({ length: 180 }, (_, i) => i + 1));
+    // Progress is shown while the pipeline runs, never past its total.
+    for (const answer of seen.filter((a) => ['chunking', 'aggregating'].includes(a.body.status))) {
+      expect(answer.body.progress.pages_total).toBe(180);
+      expect(answer.body.progress.pages_done).toBeLessThanOrEqual(180);
+    }
+    expect(done.body.progress).toBeUndefined();
+  });
+
+  it('of plain text are split by text pages and merged back into exactly the text', async () => {
+    const lines: string[] = [];
+    for (let i = 0, size = 0; size < 10_200_000; i++) {
+      lines.push(`Line ${i} of a large plain-text file, with some words in it.`);
+      size += lines.at(-1)!.length + 1;
+    }
+    const text = lines.join('\n') + '\n';
+    const id = await upload(new Uint8Array(Buffer.from(text)), 'large.txt', 'text/plain');
+    const done = (await follow(id)).at(-1)!;
+    expect(done.body.status, done.body.error_message).toBe('completed');
+    // Over 5 MB of result JSON: linked, not inlined.
+    const result = await (await fetch(done.body.result_url)).json();
+    expect(result.content).toBe(text);
+    expect(result.metadata.pages).toBe(Math.ceil(text.length / 3000));
+    expect(result.chunks).toHaveLength(result.metadata.pages);
+    const last = result.chunks.at(-1);
+    expect([last.index, last.page_start, last.char_end]).toEqual([result.metadata.pages - 1, result.metadata.pages, text.length]);
+  });
+
+  it('end partial_success, naming the page range of a chunk that failed', async () => {
+    // Broken page objects in the last chunk's range: the chunks before it read fine.
+    const broken = Array.from({ length: 20 }, (_, i) => 101 + i);
+    const id = await upload(pdfOf(120, broken));
+    const done = (await follow(id)).at(-1)!;
+    expect(done.body.status, done.body.error_message).toBe('partial_success');
+    const { result } = done.body;
+    expect(result.metadata.failed_page_ranges).toEqual([{ first_page: 101, last_page: 120, error: expect.stringContaining('could not be read') }]);
+    expect(result.metadata.pages).toBe(100);
+    expect(result.content).toBe(Array.from({ length: 100 }, (_, i) => pageText(i + 1)).join('\n\n'));
+    expect(done.body.pages).toBe(100);
+  });
+
+  it('fail when every chunk fails, saying which pages', async () => {
+    // The catalog points at the info dictionary instead of the page tree: no page of it can be read.
+    const pdf = Buffer.from(pdfOf(60)).toString('latin1').replace('<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Catalog /Pages 4 0 R >>');
+    const id = await upload(new Uint8Array(Buffer.from(pdf, 'latin1')));
+    const done = (await follow(id)).at(-1)!;
+    expect(done.body).toMatchObject({ status: 'failed', error_message: expect.stringContaining('pages 1-50, 51-60') });
+  });
+
+  it('can be cancelled while their chunks run, and stay cancelled', async () => {
+    const id = await upload(pdfOf(1200));
+    await waitFor(getJob.bind(null, id), (a) => a.body.status !== 'pending');
+    const cancelled = await request(server.url, 'POST', `/v1/jobs/${id}/cancel`, { key });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(cancelled.body).toEqual({ id, status: 'cancelled' });
+    // Chunks still queued or running find the job cancelled and skip it; no aggregation completes it.
+    await new Promise((r) => setTimeout(r, 8000));
+    const after = await getJob(id);
+    expect(after.body.status).toBe('cancelled');
+    expect(after.body.result).toBeUndefined();
+    expect(after.body.progress).toBeUndefined();
+  });
+
+  it.skipIf(localOnly('killing and restarting the service is a local-server test'))(
+    'still complete when the server is killed mid-pipeline and started again',
+    async () => {
+      const id = await upload(pdfOf(900));
+      await waitFor(getJob.bind(null, id), (a) => a.body.status === 'chunking' || terminal(a));
+      const before = await getJob(id);
+      expect(terminal(before), 'the crash must hit a job still in the pipeline').toBe(false);
+      await server.kill();
+      server = await server.restart();
+      const done = (await follow(id, 110_000)).at(-1)!;
+      expect(done.body.status, done.body.error_message).toBe('completed');
+      expect(done.body.result.content).toBe(Array.from({ length: 900 }, (_, i) => pageText(i + 1)).join('\n\n'));
+    },
+    150_000,
+  );
+});
