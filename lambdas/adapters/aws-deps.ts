@@ -12,6 +12,8 @@ import { S3UploadUrls } from './s3-upload-urls.ts';
 import { SqsExtractionQueue } from './sqs-extraction-queue.ts';
 import { SqsMessageVisibility, SqsWebhookQueue } from './sqs-webhook-queue.ts';
 import { createWebhookSender, systemLookupHost } from './webhook-http.ts';
+import { systemClock, type JobEvents, type Store } from '../core/ports.ts';
+import { WebhookEvents } from '../core/webhook-events.ts';
 import type { WebhookIntake } from '../core/webhook-target.ts';
 
 export const awsStore = () => new DynamoStore(dynamoClient(), requiredEnv(env.table));
@@ -21,6 +23,8 @@ export const awsExtractionQueue = (queue: QueueName = 'extraction') => new SqsEx
 
 export const awsChunkQueue = () => new SqsChunkQueue(sqsClient(), requiredEnv(env.queueUrl('chunks')));
 export const awsAggregation = () => new SfnAggregationStarter(sfnClient(), requiredEnv(env.aggregationStateMachineArn));
+/** Terminal jobs announced to their webhooks through the webhooks queue. */
+export const awsJobEvents = (store: Store): JobEvents => new WebhookEvents({ store, queue: awsWebhookQueue(), clock: systemClock });
 export const awsWebhookQueue = () => new SqsWebhookQueue(sqsClient(), requiredEnv(env.queueUrl('webhooks')));
 export const awsMessageVisibility = () => new SqsMessageVisibility(sqsClient());
 export const awsSecretCipher = () => new KmsSecretCipher(kmsClient(), requiredEnv(env.webhookKeyId));

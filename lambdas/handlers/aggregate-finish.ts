@@ -1,7 +1,6 @@
-import { awsBlobs, awsStore, awsWebhookQueue, onColdStart } from '../adapters/aws-deps.ts';
+import { awsBlobs, awsStore, onColdStart, awsJobEvents } from '../adapters/aws-deps.ts';
 import { aggregateFinish, type FinishDeps, type FinishEvent } from '../core/aggregate.ts';
 import { systemClock } from '../core/ports.ts';
-import { WebhookEvents } from '../core/webhook-events.ts';
 
 const log = (message: string, fields: Record<string, unknown> = {}) => console.log(JSON.stringify({ message, ...fields }));
 
@@ -10,5 +9,5 @@ export const makeHandler = (deps: FinishDeps) => (event: FinishEvent) => aggrega
 
 export const handler = onColdStart(() => {
   const store = awsStore();
-  return makeHandler({ store, blobs: awsBlobs(), clock: systemClock, events: new WebhookEvents({ store, queue: awsWebhookQueue(), clock: systemClock }), log });
+  return makeHandler({ store, blobs: awsBlobs(), clock: systemClock, events: awsJobEvents(store), log });
 });

@@ -1,9 +1,8 @@
-import { awsAggregation, awsBlobs, awsStore, awsWebhookQueue, onColdStart } from '../adapters/aws-deps.ts';
+import { awsAggregation, awsBlobs, awsStore, onColdStart, awsJobEvents } from '../adapters/aws-deps.ts';
 import { authenticate } from '../core/auth.ts';
 import { cancelJob } from '../core/cancel.ts';
 import { header, route, sourceIp } from '../core/http.ts';
 import { systemClock, type AggregationStarter, type Blobs, type Clock, type JobEvents, type Store } from '../core/ports.ts';
-import { WebhookEvents } from '../core/webhook-events.ts';
 
 /** POST /v1/jobs/{id}/cancel: stops an unfinished job and announces job.cancelled. */
 export const makeHandler = (deps: { store: Store; blobs: Blobs; clock: Clock; events: JobEvents; aggregation?: AggregationStarter }) =>
@@ -18,7 +17,7 @@ export const handler = onColdStart(() => {
     store,
     blobs: awsBlobs(),
     clock: systemClock,
-    events: new WebhookEvents({ store, queue: awsWebhookQueue(), clock: systemClock }),
+    events: awsJobEvents(store),
     aggregation: awsAggregation(),
   });
 });

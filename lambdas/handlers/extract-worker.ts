@@ -1,12 +1,11 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { functions, queues } from '../../lib/wiring.ts';
-import { awsBlobs, awsChunkQueue, awsStore, awsWebhookQueue, onColdStart } from '../adapters/aws-deps.ts';
+import { awsBlobs, awsChunkQueue, awsStore, onColdStart, awsJobEvents } from '../adapters/aws-deps.ts';
 import { DOCUMENT_ATTRIBUTE } from '../adapters/sqs-extraction-queue.ts';
 import { limits } from '../core/limits.ts';
 import { processJob, type WorkerDeps } from '../core/process-job.ts';
 import { systemClock, type ExtractionMessage } from '../core/ports.ts';
 import { uploadDeadline } from '../core/uploads.ts';
-import { WebhookEvents } from '../core/webhook-events.ts';
 import { createExtractorPool } from '../extract/pool.ts';
 
 const log = (message: string, fields: Record<string, unknown> = {}) => console.log(JSON.stringify({ message, ...fields }));
@@ -56,7 +55,7 @@ export const handler = onColdStart(() => {
     store,
     blobs: awsBlobs(),
     clock: systemClock,
-    events: new WebhookEvents({ store, queue: awsWebhookQueue(), clock: systemClock }),
+    events: awsJobEvents(store),
     // One isolated worker thread per container: the parser can be killed on a
     // deadline below the Lambda timeout, so the job fails cleanly instead of timing out the function.
     extractor: createExtractorPool({ size: 1, timeoutMs: (spec.timeoutSeconds - 20) * 1000, maxMemoryMb: Math.floor(spec.memoryMb * 0.7) }),

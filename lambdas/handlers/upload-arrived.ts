@@ -1,8 +1,7 @@
 import type { S3Event } from 'aws-lambda';
-import { awsBlobs, awsExtractionQueue, awsStore, awsWebhookQueue, onColdStart } from '../adapters/aws-deps.ts';
+import { awsBlobs, awsExtractionQueue, awsStore, onColdStart, awsJobEvents } from '../adapters/aws-deps.ts';
 import { systemClock } from '../core/ports.ts';
 import { uploadArrived, type ArrivalDeps } from '../core/uploads.ts';
-import { WebhookEvents } from '../core/webhook-events.ts';
 import { countPages } from '../extract/page-count.ts';
 
 /** The bucket's object-created event for uploads/: moves the waiting job on. Throwing lets Lambda retry the event. */
@@ -21,7 +20,7 @@ export const handler = onColdStart(() => {
     blobs: awsBlobs(),
     queue: awsExtractionQueue(),
     clock: systemClock,
-    events: new WebhookEvents({ store, queue: awsWebhookQueue(), clock: systemClock }),
+    events: awsJobEvents(store),
     countPages,
   });
 });
