@@ -24,6 +24,8 @@ export default defineConfig({
           hookTimeout: 120_000,
           // e2e files each start a server; run them one at a time on a 2-core machine.
           fileParallelism: false,
+          // A browser round trip on a loaded 2-core machine can take seconds; expect.poll's 1 s default would flake.
+          expect: { poll: { timeout: 15_000, interval: 100 } },
         },
       },
       {
