@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Job, JobStatus, QuotaRef } from '../core/job.ts';
 import { sourcesOf } from '../core/job.ts';
 import type {
@@ -335,21 +335,11 @@ export class DynamoStore implements Store {
   }
 
   async listApiKeys(projectId: string): Promise<ApiKeyRecord[]> {
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}#KEYS` },
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const items = await this.queryPages({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}#KEYS` },
+    });
     return items.map((item) => strip<ApiKeyRecord>(item));
   }
 
@@ -437,22 +427,25 @@ export class DynamoStore implements Store {
     return Object.fromEntries(periods.map((period) => [period, counts[period] ?? 0]));
   }
 
-  private async queryAll(pk: string, skPrefix: string): Promise<Record<string, unknown>[]> {
+  /** Every item of a partition whose sort key starts with `skPrefix`. */
+  private queryAll(pk: string, skPrefix: string): Promise<Record<string, unknown>[]> {
+    return this.queryPages({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+      ConsistentRead: true,
+    });
+  }
+
+  /** Follows LastEvaluatedKey until the query has given every item. */
+  private async queryPages(query: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
     const items: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
+      const page = await this.db.send(new QueryCommand({ TableName: this.table, ...query, ExclusiveStartKey: start }));
       items.push(...(page.Items ?? []));
       start = page.LastEvaluatedKey;
     } while (start);
     return items;
   }
+
 }
