@@ -40,7 +40,7 @@ import { limits } from '../../lambdas/core/limits.ts';
 import { LocalAggregationStarter } from './local-aggregation.ts';
 import { LocalStateMachine } from './state-machine.ts';
 import { TwinChunkQueue } from './twin-chunk-queue.ts';
-import { bucketNotifications, functions, queues, routes, type FunctionName } from '../wiring.ts';
+import { bucketNotifications, functions, queues, routes, type FunctionName, type QueueName } from '../wiring.ts';
 import { createApiGateway } from './api-gateway.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEmbeddedAws } from './embedded-aws.ts';
 import { startEventSourceMapping } from './event-source.ts';
@@ -111,15 +111,13 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
 
   const spec = queues.extraction;
   const queueDir = (name: string) => path.join(dataDir, 'queues', name);
-  const extractionDlq = new QueueTwin({ name: 'extraction-dlq', dir: queueDir('extraction-dlq'), visibilityTimeoutSeconds: 30, timeScale });
-  const extractionQueue = new QueueTwin({
-    name: 'extraction',
-    dir: queueDir('extraction'),
-    visibilityTimeoutSeconds: spec.visibilityTimeoutSeconds,
-    maxReceiveCount: spec.maxReceiveCount,
-    deadLetter: extractionDlq,
-    timeScale,
-  });
+  /** A wiring queue and its DLQ as persisted twins, with the redrive policy of the stack. */
+  const twinOf = (name: QueueName, visibilityTimeoutSeconds = queues[name].visibilityTimeoutSeconds) => {
+    const dlq = new QueueTwin({ name: `${name}-dlq`, dir: queueDir(`${name}-dlq`), visibilityTimeoutSeconds: 30, timeScale });
+    const queue = new QueueTwin({ name, dir: queueDir(name), visibilityTimeoutSeconds, maxReceiveCount: queues[name].maxReceiveCount, deadLetter: dlq, timeScale });
+    return [queue, dlq] as const;
+  };
+  const [extractionQueue, extractionDlq] = twinOf('extraction');
   const extractionQueuePort = new TwinExtractionQueue(extractionQueue);
 
   // Webhooks: the same queue, DLQ and consumer as in AWS. One attempt's time
@@ -128,15 +126,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   // 6x that real time, as the design asks of every queue.
   const hookSpec = queues.webhooks;
   const attemptTimeoutMs = Math.max(1000, ATTEMPT_TIMEOUT_MS * timeScale);
-  const webhookDlq = new QueueTwin({ name: 'webhooks-dlq', dir: queueDir('webhooks-dlq'), visibilityTimeoutSeconds: 30, timeScale });
-  const webhookQueue = new QueueTwin({
-    name: 'webhooks',
-    dir: queueDir('webhooks'),
-    visibilityTimeoutSeconds: Math.max(hookSpec.visibilityTimeoutSeconds, Math.ceil((6 * attemptTimeoutMs) / 1000 / timeScale)),
-    maxReceiveCount: hookSpec.maxReceiveCount,
-    deadLetter: webhookDlq,
-    timeScale,
-  });
+  const [webhookQueue, webhookDlq] = twinOf('webhooks', Math.max(hookSpec.visibilityTimeoutSeconds, Math.ceil((6 * attemptTimeoutMs) / 1000 / timeScale)));
   const cipher = FileSecretCipher.open(dataDir);
   // The local server is for development: plain http:// to loopback receivers is allowed here, and only here.
   const intake: WebhookIntake = { allowLoopbackHttp: true, lookupHost: systemLookupHost, cipher };
@@ -156,15 +146,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   // worker, which shares the extraction pool; the aggregation state machine is
   // the stack's own definition, run by the local interpreter with the same handlers.
   const chunkSpec = queues.chunks;
-  const chunkDlq = new QueueTwin({ name: 'chunks-dlq', dir: queueDir('chunks-dlq'), visibilityTimeoutSeconds: 30, timeScale });
-  const chunkQueue = new QueueTwin({
-    name: 'chunks',
-    dir: queueDir('chunks'),
-    visibilityTimeoutSeconds: chunkSpec.visibilityTimeoutSeconds,
-    maxReceiveCount: chunkSpec.maxReceiveCount,
-    deadLetter: chunkDlq,
-    timeScale,
-  });
+  const [chunkQueue, chunkDlq] = twinOf('chunks');
   const log = (message: string, fields?: Record<string, unknown>) => console.log(JSON.stringify({ message, ...fields }));
   const stateMachine = new LocalStateMachine(
     aggregationDefinition({ part: 'aggregate-part', finish: 'aggregate-finish' }),
