@@ -1,4 +1,4 @@
-import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Stack, Token, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { DefinitionBody, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
@@ -66,10 +66,20 @@ export class Aggregation extends Construct {
       } else {
         fn.addToRolePolicy(new PolicyStatement({ actions: ['states:StopExecution'], resources: [executions] }));
         Validations.of(fn.role!).acknowledge({
-          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:<${Stack.of(this).getLogicalId(this.stateMachine.node.defaultChild as never)}.Name>:*]`,
+          id: `AwsSolutions-IAM5[Resource::${nagArnPrefix(Stack.of(this))}:execution:<${Stack.of(this).getLogicalId(this.stateMachine.node.defaultChild as never)}.Name>:*]`,
           reason: 'Executions are named after job ids made at run time; the grant covers this state machine\'s executions only, to stop a cancelled job\'s aggregation.',
         });
       }
     }
   }
+}
+
+/**
+ * The start of a states ARN as cdk-nag writes it in a finding: the stack's
+ * partition, region and account where they are known (a deployment with an
+ * env), their pseudo-parameter names where they are not.
+ */
+function nagArnPrefix(stack: Stack): string {
+  const known = (value: string, name: string) => (Token.isUnresolved(value) ? `<AWS::${name}>` : value);
+  return `arn:${known(stack.partition, 'Partition')}:states:${known(stack.region, 'Region')}:${known(stack.account, 'AccountId')}`;
 }

@@ -6,8 +6,8 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, expect, it } from 'vitest';
 import { DocexStack } from '../../lib/docex-stack.ts';
 
-const outdir = mkdtempSync(join(tmpdir(), 'docex-nag-'));
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+const root = mkdtempSync(join(tmpdir(), 'docex-nag-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 interface Violation {
   ruleName: string;
@@ -15,11 +15,18 @@ interface Violation {
   violatingConstructs: { constructPath: string }[];
 }
 
-it('passes the cdk-nag AWS Solutions checks, every finding fixed or acknowledged with a reason', () => {
+// Env-agnostic (the tests' usual synth) and with a region and account, as `cdk synth`
+// and `cdk deploy` see it: ARNs in findings differ between the two, and so must the acknowledgements.
+it.each([
+  ['without an env', undefined],
+  ['in a known region', { region: 'us-east-1' }],
+  ['in a known account and region', { account: '123456789012', region: 'eu-west-1' }],
+])('passes the cdk-nag AWS Solutions checks %s, every finding fixed or acknowledged with a reason', (_, env) => {
   const { context } = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'));
+  const outdir = mkdtempSync(join(root, 'out-'));
   // The rules read the template, not the code: skipping esbuild keeps this test fast.
   const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] }, outdir });
-  new DocexStack(app, 'Docex');
+  new DocexStack(app, 'Docex', { env });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 
   let failure: unknown;
