@@ -1,13 +1,13 @@
 import { awsBlobs, awsStore, onColdStart, awsJobEvents } from '../adapters/aws-deps.ts';
+import { logJson } from '../core/log.ts';
 import { aggregateFinish, type FinishDeps, type FinishEvent } from '../core/aggregate.ts';
 import { systemClock } from '../core/ports.ts';
 
-const log = (message: string, fields: Record<string, unknown> = {}) => console.log(JSON.stringify({ message, ...fields }));
 
 /** The aggregation state machine's final task: merge, store, set the terminal status, announce. */
 export const makeHandler = (deps: FinishDeps) => (event: FinishEvent) => aggregateFinish(deps, event);
 
 export const handler = onColdStart(() => {
   const store = awsStore();
-  return makeHandler({ store, blobs: awsBlobs(), clock: systemClock, events: awsJobEvents(store), log });
+  return makeHandler({ store, blobs: awsBlobs(), clock: systemClock, events: awsJobEvents(store), log: logJson });
 });

@@ -1,14 +1,15 @@
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
 import { functions, queues } from '../../lib/wiring.ts';
 import { awsBlobs, awsChunkQueue, awsStore, onColdStart, awsJobEvents } from '../adapters/aws-deps.ts';
 import { DOCUMENT_ATTRIBUTE } from '../adapters/sqs-extraction-queue.ts';
 import { limits } from '../core/limits.ts';
 import { processJob, type WorkerDeps } from '../core/process-job.ts';
 import { systemClock, type ExtractionMessage } from '../core/ports.ts';
+import { logJson } from '../core/log.ts';
+import { consumeBatch, receiveCountOf } from '../core/sqs-batch.ts';
 import { uploadDeadline } from '../core/uploads.ts';
 import { createExtractorPool } from '../extract/pool.ts';
 
-const log = (message: string, fields: Record<string, unknown> = {}) => console.log(JSON.stringify({ message, ...fields }));
 
 function parseMessage(record: SQSRecord): ExtractionMessage | null {
   try {
@@ -27,26 +28,17 @@ const inlineDocument = (record: SQSRecord) => {
 
 /** SQS consumer of the extraction queue, reporting partial batch failures so only failed records come back. */
 export const makeHandler = (deps: WorkerDeps & { maxReceiveCount: number }) =>
-  async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const failed: string[] = [];
-    await Promise.all(
-      event.Records.map(async (record) => {
-        const message = parseMessage(record);
-        // A body that is not ours can never succeed: drop it rather than cycle it to the DLQ.
-        if (!message) return log('dropping malformed extraction message', { messageId: record.messageId });
-        const receiveCount = Number(record.attributes.ApproximateReceiveCount);
-        try {
-          // A deadline whose upload did arrive (its storage event was lost) extracts the job right here.
-          if (message.kind === 'upload_deadline' && !(await uploadDeadline(deps, message.job_id))) return;
-          await processJob(deps, message, inlineDocument(record), { receiveCount, maxReceiveCount: deps.maxReceiveCount });
-        } catch (error) {
-          log('extraction attempt failed; SQS will redeliver', { job_id: message.job_id, receiveCount, error: String(error) });
-          failed.push(record.messageId);
-        }
-      }),
-    );
-    return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
-  };
+  consumeBatch({
+    what: 'extraction',
+    parse: parseMessage,
+    describe: (message) => ({ job_id: message.job_id }),
+    handle: async (message, record) => {
+      // A deadline whose upload did arrive (its storage event was lost) extracts the job right here.
+      if (message.kind === 'upload_deadline' && !(await uploadDeadline(deps, message.job_id))) return;
+      await processJob(deps, message, inlineDocument(record), { receiveCount: receiveCountOf(record), maxReceiveCount: deps.maxReceiveCount });
+    },
+  });
+
 
 const spec = functions['extract-worker'];
 export const handler = onColdStart(() => {
@@ -59,7 +51,7 @@ export const handler = onColdStart(() => {
     // One isolated worker thread per container: the parser can be killed on a
     // deadline below the Lambda timeout, so the job fails cleanly instead of timing out the function.
     extractor: createExtractorPool({ size: 1, timeoutMs: (spec.timeoutSeconds - 20) * 1000, maxMemoryMb: Math.floor(spec.memoryMb * 0.7) }),
-    log,
+    log: logJson,
     split: { queue: awsChunkQueue(), splitBytes: limits.splitBytes, pagesPerChunk: limits.chunkPages },
     maxReceiveCount: queues.extraction.maxReceiveCount,
   });

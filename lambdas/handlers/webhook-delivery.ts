@@ -1,9 +1,8 @@
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
 import { awsMessageVisibility, awsSecretCipher, awsStore, awsWebhookSender, onColdStart } from '../adapters/aws-deps.ts';
 import { systemClock, type MessageVisibility, type WebhookMessage } from '../core/ports.ts';
+import { consumeBatch, receiveCountOf } from '../core/sqs-batch.ts';
 import { deliverWebhookEvent, type DeliveryDeps } from '../core/webhook-delivery.ts';
-
-const log = (message: string, fields: Record<string, unknown> = {}) => console.log(JSON.stringify({ message, ...fields }));
 
 function parseMessage(record: SQSRecord): WebhookMessage | null {
   try {
@@ -22,27 +21,18 @@ function parseMessage(record: SQSRecord): WebhookMessage | null {
  * it back then, with the receive count as the next attempt number.
  */
 export const makeHandler = (deps: DeliveryDeps & { visibility: MessageVisibility }) =>
-  async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const failed: string[] = [];
-    await Promise.all(
-      event.Records.map(async (record) => {
-        const message = parseMessage(record);
-        if (!message) return log('dropping malformed webhook message', { messageId: record.messageId });
-        const attempt = Number(record.attributes.ApproximateReceiveCount);
-        try {
-          const next = await deliverWebhookEvent(deps, message, attempt);
-          if (next.action === 'done') return;
-          await deps.visibility.change(record.receiptHandle, next.seconds, record.eventSourceARN);
-          failed.push(record.messageId);
-        } catch (error) {
-          // Our side failed (store, KMS): the message comes back after the queue's visibility timeout.
-          log('webhook delivery could not run; SQS will redeliver', { event_id: message.event_id, attempt, error: String(error) });
-          failed.push(record.messageId);
-        }
-      }),
-    );
-    return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
-  };
+  consumeBatch({
+    what: 'webhook',
+    parse: parseMessage,
+    describe: (message) => ({ event_id: message.event_id }),
+    handle: async (message, record) => {
+      const next = await deliverWebhookEvent(deps, message, receiveCountOf(record));
+      if (next.action === 'done') return false;
+      await deps.visibility.change(record.receiptHandle, next.seconds, record.eventSourceARN);
+      return true;
+    },
+  });
+
 
 export const handler = onColdStart(() =>
   makeHandler({

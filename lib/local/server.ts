@@ -24,6 +24,7 @@ import * as extractWorker from '../../lambdas/handlers/extract-worker.ts';
 import * as getJob from '../../lambdas/handlers/get-job.ts';
 import * as project from '../../lambdas/handlers/project.ts';
 import * as cancelJob from '../../lambdas/handlers/cancel-job.ts';
+import { logJson as log } from '../../lambdas/core/log.ts';
 import * as site from '../../lambdas/handlers/site.ts';
 import * as uploadArrived from '../../lambdas/handlers/upload-arrived.ts';
 import * as uploads from '../../lambdas/handlers/uploads.ts';
@@ -147,7 +148,6 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   // the stack's own definition, run by the local interpreter with the same handlers.
   const chunkSpec = queues.chunks;
   const [chunkQueue, chunkDlq] = twinOf('chunks');
-  const log = (message: string, fields?: Record<string, unknown>) => console.log(JSON.stringify({ message, ...fields }));
   const stateMachine = new LocalStateMachine(
     aggregationDefinition({ part: 'aggregate-part', finish: 'aggregate-finish' }),
     {
