@@ -24,11 +24,11 @@ import { WebhookEvents } from '../lambdas/core/webhook-events.ts';
 import { sealSecret } from '../lambdas/core/webhook-secret.ts';
 import { makeHandler } from '../lambdas/handlers/webhook-delivery.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEmbeddedAws } from '../lib/local/embedded-aws.ts';
-import { startEventSourceMapping } from '../lib/local/event-source.ts';
+import { startWiredMapping } from '../lib/local/event-source.ts';
 import { FileSecretCipher } from '../lib/local/file-secret-cipher.ts';
 import { QueueTwin } from '../lib/local/sqs-twin.ts';
 import { TwinMessageVisibility, TwinWebhookQueue } from '../lib/local/twin-webhook-queue.ts';
-import { functions, queues } from '../lib/wiring.ts';
+import { queues } from '../lib/wiring.ts';
 import { makeJob } from '../test/support/jobs.ts';
 import { signatureValid, startReceiver } from '../test/support/webhook-receiver.ts';
 
@@ -72,12 +72,7 @@ const handler = makeHandler({
   sender: createWebhookSender({ allowLoopback: true, timeoutMs: attemptTimeoutMs }),
   visibility: new TwinMessageVisibility([queue]),
 });
-const mapping = startEventSourceMapping(queue, handler, {
-  batchSize: spec.batchSize,
-  maxConcurrency: spec.maxConcurrency,
-  functionName: spec.consumer,
-  timeoutSeconds: functions['webhook-delivery'].timeoutSeconds,
-});
+const mapping = startWiredMapping('webhooks', queue, handler);
 const events = new WebhookEvents({ store, queue: new TwinWebhookQueue(queue), clock: systemClock });
 
 const projectId = randomUUID();

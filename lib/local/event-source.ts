@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { functions, queues, type QueueName } from '../wiring.ts';
 import type { QueueTwin, ReceivedMessage } from './sqs-twin.ts';
 
 export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
@@ -144,5 +145,20 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     };
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done);
+  });
+}
+
+/**
+ * The mapping lib/wiring.ts declares for `name`: its batch size, its consumer's
+ * name and timeout, and its concurrency, capped at `concurrencyCap` where the
+ * local machine has fewer workers than Lambda would scale to.
+ */
+export function startWiredMapping(name: QueueName, queue: QueueTwin, handler: SqsHandler, concurrencyCap = Infinity): { stop(): Promise<void> } {
+  const spec = queues[name];
+  return startEventSourceMapping(queue, handler, {
+    batchSize: spec.batchSize,
+    maxConcurrency: Math.min(spec.maxConcurrency, concurrencyCap),
+    functionName: spec.consumer,
+    timeoutSeconds: functions[spec.consumer].timeoutSeconds,
   });
 }

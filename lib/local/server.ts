@@ -44,7 +44,7 @@ import { TwinChunkQueue } from './twin-chunk-queue.ts';
 import { bucketNotifications, functions, queues, routes, type FunctionName, type QueueName } from '../wiring.ts';
 import { createApiGateway } from './api-gateway.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEmbeddedAws } from './embedded-aws.ts';
-import { startEventSourceMapping } from './event-source.ts';
+import { startWiredMapping } from './event-source.ts';
 import { QueueTwin } from './sqs-twin.ts';
 import { TwinExtractionQueue } from './twin-extraction-queue.ts';
 import { FileSecretCipher } from './file-secret-cipher.ts';
@@ -204,23 +204,14 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     log,
     split: { queue: new TwinChunkQueue(chunkQueue), splitBytes: options.splitBytes ?? limits.splitBytes, pagesPerChunk: limits.chunkPages },
   });
-  const mapping = startEventSourceMapping(extractionQueue, workerHandler, {
-    batchSize: spec.batchSize,
-    // Concurrency beyond the pool would only queue inside it while the messages' visibility runs down.
-    maxConcurrency: Math.min(spec.maxConcurrency, workers),
-    functionName: spec.consumer,
-    timeoutSeconds: workerSpec.timeoutSeconds,
-  });
+  // Concurrency beyond the pool would only queue inside it while the messages' visibility runs down.
+  const mapping = startWiredMapping('extraction', extractionQueue, workerHandler, workers);
 
-  const chunkMapping = startEventSourceMapping(
+  const chunkMapping = startWiredMapping(
+    'chunks',
     chunkQueue,
     chunkWorker.makeHandler({ store, blobs, clock, extractor, aggregation, log, maxReceiveCount: chunkSpec.maxReceiveCount }),
-    {
-      batchSize: chunkSpec.batchSize,
-      maxConcurrency: Math.min(chunkSpec.maxConcurrency, workers),
-      functionName: chunkSpec.consumer,
-      timeoutSeconds: functions['chunk-worker'].timeoutSeconds,
-    },
+    workers,
   );
   stateMachine.resume();
 
@@ -231,12 +222,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     clock,
     visibility: new TwinMessageVisibility([webhookQueue]),
   });
-  const deliveryMapping = startEventSourceMapping(webhookQueue, deliveryHandler, {
-    batchSize: hookSpec.batchSize,
-    maxConcurrency: hookSpec.maxConcurrency,
-    functionName: hookSpec.consumer,
-    timeoutSeconds: functions['webhook-delivery'].timeoutSeconds,
-  });
+  const deliveryMapping = startWiredMapping('webhooks', webhookQueue, deliveryHandler);
   const admin = await startAdminServer({ redriveWebhooks: () => webhookDlq.moveMessagesTo(webhookQueue) });
 
   const server = createApiGateway(routes, apiHandlers);
