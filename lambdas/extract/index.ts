@@ -1,7 +1,7 @@
 // The extraction engine's entry: detect the format, hand the bytes to that
 // format's module, then select pages and build content, chunks and metadata
 // the same way for all. Format modules are imported on demand, so a worker
-// loads pdf.js only for PDFs and the HTML or e-mail parsers only for those.
+// loads PDFium only for PDFs and the HTML or e-mail parsers only for those.
 
 import { joinPages, makeChunks } from './chunks.ts';
 import { detect, type Format } from './detect.ts';

@@ -4,16 +4,22 @@
 // read. Two cells a line are never taken for a table: text set in two columns
 // looks just the same (a two-column table is left in the text).
 
-import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
-
 const MIN_ROWS = 3;
 const MIN_COLUMNS = 3;
 
+/** A run of text on one line (a word, usually), in page space: y grows upwards. */
+export interface TextRun {
+  x0: number;
+  x1: number;
+  top: number;
+  bottom: number;
+  text: string;
+}
 
 interface Cell {
   x0: number;
   x1: number;
-  text: string;
+  runs: TextRun[];
 }
 
 interface Line {
@@ -22,12 +28,12 @@ interface Line {
   cells: Cell[];
 }
 
-export function findTables(items: ReadonlyArray<TextItem | object>): string[][][] {
-  const lines = toLines(items);
-  const tables: string[][][] = [];
+export function findTables(runs: readonly TextRun[]): string[][][] {
+  const lines = toLines(runs);
+  const found: Line[][] = [];
   let run: Line[] = [];
   const flush = () => {
-    if (run.length >= MIN_ROWS) tables.push(run.map((l) => l.cells.map((c) => c.text)));
+    if (run.length >= MIN_ROWS) found.push(run);
     run = [];
   };
   const tabular = (line: Line) => line.cells.length >= MIN_COLUMNS;
@@ -40,7 +46,7 @@ export function findTables(items: ReadonlyArray<TextItem | object>): string[][][
     }
   }
   flush();
-  return tables;
+  return found.map((table) => table.map((line) => line.cells.map((cell) => cellText(cell, line.height))));
 }
 
 /** Same number of cells, columns overlapping, and not far below the previous line. */
@@ -54,32 +60,43 @@ function continues(prev: Line, line: Line): boolean {
   });
 }
 
-function toLines(items: ReadonlyArray<TextItem | object>): Line[] {
-  const glyphs = items
-    .filter((i): i is TextItem => 'str' in i && i.str.trim() !== '')
-    .map((i) => ({ x: i.transform[4] as number, y: i.transform[5] as number, w: i.width, h: Math.abs(i.height) || Math.abs(i.transform[3] as number) || 10, str: i.str }))
-    // Rotated text and zero-width artefacts say nothing about columns.
-    .filter((g) => g.w > 0);
-  glyphs.sort((a, b) => b.y - a.y || a.x - b.x);
-  const lines: Array<{ y: number; h: number; glyphs: typeof glyphs }> = [];
-  for (const g of glyphs) {
+function toLines(runs: readonly TextRun[]): Line[] {
+  // Rotated text and zero-size artefacts say nothing about columns.
+  const boxes = runs.filter((r) => r.x1 - r.x0 > 0 && r.top - r.bottom > 0);
+  boxes.sort((a, b) => b.bottom - a.bottom || a.x0 - b.x0);
+  const lines: Array<{ y: number; h: number; runs: TextRun[] }> = [];
+  for (const r of boxes) {
+    const h = r.top - r.bottom;
     const line = lines.at(-1);
-    if (line && Math.abs(line.y - g.y) < Math.min(line.h, g.h) * 0.5) line.glyphs.push(g);
-    else lines.push({ y: g.y, h: g.h, glyphs: [g] });
+    if (line && Math.abs(line.y - r.bottom) < Math.min(line.h, h) * 0.5) {
+      line.runs.push(r);
+      line.h = Math.max(line.h, h);
+    } else lines.push({ y: r.bottom, h, runs: [r] });
   }
   return lines.map((l) => {
-    l.glyphs.sort((a, b) => a.x - b.x);
+    l.runs.sort((a, b) => a.x0 - b.x0);
     const cells: Cell[] = [];
-    for (const g of l.glyphs) {
+    for (const r of l.runs) {
       const last = cells.at(-1);
       // A gap wider than about two spaces starts a new cell.
-      if (last && g.x - last.x1 < l.h * 0.9) {
-        last.text += (g.x - last.x1 > l.h * 0.15 && !/\s$/.test(last.text) ? ' ' : '') + g.str;
-        last.x1 = Math.max(last.x1, g.x + g.w);
-      } else cells.push({ x0: g.x, x1: g.x + g.w, text: g.str });
+      if (last && r.x0 - last.x1 < l.h * 0.9) {
+        last.runs.push(r);
+        last.x1 = Math.max(last.x1, r.x1);
+      } else cells.push({ x0: r.x0, x1: r.x1, runs: [r] });
     }
-    // Control characters (unmapped glyphs) are not text.
-    for (const c of cells) c.text = c.text.replace(/[\u0000-\u001f\u007f]/g, '').replace(/\s+/g, ' ').trim();
     return { y: l.y, height: l.h, cells };
   });
+}
+
+function cellText(cell: Cell, height: number): string {
+  let text = '';
+  let end = -Infinity;
+  for (const run of cell.runs) {
+    // Runs apart by more than a thin space are separate words.
+    if (text !== '' && run.x0 - end > height * 0.15 && !/\s$/.test(text)) text += ' ';
+    text += run.text;
+    end = Math.max(end, run.x1);
+  }
+  // Control characters (unmapped glyphs) are not text.
+  return text.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim();
 }

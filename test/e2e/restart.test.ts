@@ -17,7 +17,7 @@ it.skipIf(localOnly('killing and restarting the service is a local-server test')
   const doneId = done.body.job_ids[0];
   await waitFor(() => request(server!.url, 'GET', `/v1/jobs/${doneId}`, { key: project.api_key }), terminal);
 
-  const pages = Array.from({ length: 1500 }, (_, i) => `Page ${i + 1} of a long document\nwith two lines`);
+  const pages = Array.from({ length: 4000 }, (_, i) => `Page ${i + 1} of a long document\nwith two lines`);
   const files = [1, 2, 3].map((n) => ({ name: `long-${n}.pdf`, bytes: makePdf({ pages }), type: 'application/pdf' }));
   const accepted = await submit(server.url, project.api_key, multipart(files));
   expect(accepted.status).toBe(202);
@@ -34,7 +34,7 @@ it.skipIf(localOnly('killing and restarting the service is a local-server test')
   for (const id of ids) {
     const finished = await waitFor(() => request(server!.url, 'GET', `/v1/jobs/${id}`, { key: project.api_key }), terminal, { timeoutMs: 120_000 });
     expect(finished.body.status, JSON.stringify(finished.body).slice(0, 300)).toBe('completed');
-    expect(finished.body.result.metadata.pages).toBe(1500);
-    expect(finished.body.result.content).toContain('Page 1500 of a long document');
+    expect(finished.body.result.metadata.pages).toBe(4000);
+    expect(finished.body.result.content).toContain('Page 4000 of a long document');
   }
 });

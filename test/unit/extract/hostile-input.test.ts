@@ -105,7 +105,7 @@ describe('hostile input', () => {
     for (const outcome of await Promise.all(jobs)) {
       expect(outcome).toMatchObject({ ok: false, code: 'corrupt_file', message: expect.stringMatching(/truncated/) });
     }
-    // pdf.js rebuilds a PDF whose cross-reference table was cut off, so a cut PDF yields what it still holds, or fails as damaged.
+    // PDFium rebuilds a PDF whose cross-reference table was cut off, so a cut PDF yields what it still holds, or fails as damaged.
     const pdfOutcome = await truncatedPdf;
     if (pdfOutcome.ok) expect(pdfOutcome.result.content).toContain('intact page one');
     else expect(pdfOutcome).toMatchObject({ code: 'corrupt_file' });

@@ -75,7 +75,7 @@ describe('countPages', () => {
     const pdf = objectStreamPdf(['one', 'two', 'three', 'four']);
     expect(Buffer.from(pdf).toString('latin1')).not.toMatch(/\/Count|\/Type \/Page/);
     expect(countPages({ bytes: pdf, filename: 'x.pdf' })).toBe(4);
-    // pdf.js agrees, and reads the text through the same structure.
+    // PDFium agrees, and reads the text through the same structure.
     const result = await extract({ bytes: pdf, filename: 'x.pdf' });
     expect(result.metadata.pages).toBe(4);
     expect(result.content).toBe('one\n\ntwo\n\nthree\n\nfour');

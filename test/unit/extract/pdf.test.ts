@@ -93,13 +93,13 @@ describe('PDF extraction', () => {
     expect(err.message).toBe('The PDF is password-protected; remove the password and resubmit.');
   });
 
-  it('refuses a truncated PDF as corrupt, giving pdf.js\'s reason', async () => {
+  it('refuses a truncated PDF as corrupt, saying why', async () => {
     const whole = makePdf({ pages: ['Alpha page', 'Beta page', 'Gamma page'] });
-    // Cut inside the last page: pdf.js finds no trailer to rebuild the file from.
+    // Cut inside the last page: PDFium finds no trailer to rebuild the file from.
     const cut = whole.subarray(0, Buffer.from(whole).toString('latin1').indexOf('(Gamma page)'));
     const err = await failure(extract({ bytes: cut, filename: 'cut.pdf' }));
     expect(err.code).toBe('corrupt_file');
-    expect(err.message).toBe('The PDF could not be read: Invalid PDF structure.');
+    expect(err.message).toBe('The PDF could not be read: it is not a PDF or is damaged beyond repair.');
   });
 
   it('recovers every page when only the cross-reference offsets are wrong', async () => {

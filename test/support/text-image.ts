@@ -1,0 +1,56 @@
+// Images of known text for OCR tests, drawn by PDFium from a one-page PDF in
+// Helvetica, so the test knows exactly what the picture says.
+
+import { withDocument, renderPage } from '../../lambdas/extract/pdf.ts';
+import { loadPdfium } from '../../lambdas/extract/pdfium.ts';
+import { assemblePdf, pdfString } from './pdf-fixture.ts';
+
+/** `text` in 32-point Helvetica, black on white, as a grayscale PNG (about 1,250 x 280 pixels). */
+export async function textImagePng(text: string): Promise<Uint8Array> {
+  const pdf = assemblePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 450 100] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+    streamObject(`BT /F1 32 Tf 15 40 Td ${pdfString(text)} Tj ET`),
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+  ]);
+  const m = await loadPdfium();
+  return withDocument(m, pdf, async (doc) => {
+    const page = m.FPDF_LoadPage(doc, 0);
+    try {
+      return renderPage(m, page);
+    } finally {
+      m.FPDF_ClosePage(page);
+    }
+  });
+}
+
+/**
+ * A one-page PDF whose only content is `png` (8-bit grayscale, as
+ * textImagePng makes) as an image: a scan, with no text layer. PNG's IDAT
+ * data is exactly what a PDF FlateDecode filter with PNG predictors reads.
+ */
+export function scannedPdf(png: Uint8Array): Uint8Array {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  const width = view.getUint32(16);
+  const height = view.getUint32(20);
+  const idat: Uint8Array[] = [];
+  for (let at = 8; at < png.byteLength; ) {
+    const length = view.getUint32(at);
+    const type = String.fromCharCode(...png.subarray(at + 4, at + 8));
+    if (type === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  const data = Buffer.concat(idat).toString('latin1');
+  return assemblePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 450 100] /Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>',
+    streamObject('q 450 0 0 100 0 0 cm /Im0 Do Q'),
+    `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent 8 /Columns ${width} >> /Length ${data.length} >>\nstream\n${data}\nendstream`,
+  ]);
+}
+
+function streamObject(content: string): string {
+  return `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
+}
