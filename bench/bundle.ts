@@ -3,9 +3,12 @@
 // 1. Bundle size per function. The bundles are the ones the stack deploys:
 //    this synthesizes DocexStack, so NodejsFunction runs esbuild with
 //    lib/constructs/bundling.ts's options, and reads each function's asset.
+//    Context is cdk.json's plus any `-c key=value` given, as with `cdk deploy`:
+//    `npm run bench:bundle -- -c bundleAwsSdk=true` measures the bundles with the SDK inside.
 // 2. Module init per bundle: `import()` of the bundle in a fresh `node`
-//    process (median of BENCH_INIT_RUNS, default 5). Lambda's Init Duration
-//    adds the runtime's own start to this.
+//    process (median of BENCH_INIT_RUNS, default 5), including the SDK
+//    modules the bundle leaves to the runtime, loaded from node_modules.
+//    Lambda's Init Duration adds the runtime's own start to this.
 // 3. Cost per 1,000 pages: the extraction worker's time per page, measured on
 //    ../shared/corpus/pdf (or generated text PDFs without it) through the same
 //    isolated extractor pool the worker uses, at the worker's configured
@@ -13,6 +16,7 @@
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,7 +24,8 @@ import { gzipSync } from 'node:zlib';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnElement } from 'aws-cdk-lib';
-import { lambdaBundling } from '../lib/constructs/bundling.ts';
+import { buildSync } from 'esbuild';
+import { BUNDLE_AWS_SDK_CONTEXT, bundlesAwsSdk } from '../lib/constructs/bundling.ts';
 import { DocexStack } from '../lib/docex-stack.ts';
 import { functions, queues, type FunctionName, type FunctionSpec } from '../lib/wiring.ts';
 import { limits } from '../lambdas/core/limits.ts';
@@ -67,8 +72,19 @@ const PER_JOB = {
 
 const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'docex-bundles-'));
 const { context } = JSON.parse(fs.readFileSync(path.join(ROOT, 'cdk.json'), 'utf8'));
+const args = process.argv.slice(2);
+args.forEach((arg, i) => {
+  if (arg !== '-c' && arg !== '--context') return;
+  const [key, ...value] = (args[i + 1] ?? '').split('=');
+  if (!key || !value.length) throw new Error(`${arg} takes key=value, as with cdk`);
+  context[key] = value.join('=');
+});
 const stack = new DocexStack(new App({ context, outdir }), 'Docex');
 const resources = Template.fromStack(stack).toJSON().Resources as Record<string, { Properties: { Code: { S3Key: string } } }>;
+// The modules a bundle leaves out resolve from here, as Lambda resolves them from
+// /var/runtime/node_modules: the same packages, though at our installed versions, not the runtime's.
+const runtimeModules = path.join(outdir, 'node_modules');
+fs.symlinkSync(path.join(ROOT, 'node_modules'), runtimeModules, 'dir');
 
 interface Bundle {
   name: FunctionName;
@@ -77,13 +93,37 @@ interface Bundle {
   bytes: number;
   gzipBytes: number;
   mapBytes: number;
+  /** Packages the bundle imports instead of carrying: what it loads from the runtime at init. */
+  fromRuntime: string[];
+  /** Files shipped beside the bundle and loaded only when needed (PDFium's WebAssembly, OCR's node_modules). */
+  besideBytes: number;
+}
+const sizeOf = (p: string): number => (fs.statSync(p).isDirectory() ? fs.readdirSync(p).reduce((sum, f) => sum + sizeOf(path.join(p, f)), 0) : fs.statSync(p).size);
+const nodeBuiltins = new Set(builtinModules);
+/** The packages a bundle imports statically (a dynamic import() costs nothing at init), as esbuild's own parser reads them. */
+function importedPackages(file: string): string[] {
+  const { metafile } = buildSync({ entryPoints: [file], bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', external: ['*'], logLevel: 'silent' });
+  const specifiers = Object.values(metafile.inputs)
+    .flatMap((input) => input.imports)
+    .filter((i) => i.kind === 'import-statement' && !i.path.startsWith('node:') && !nodeBuiltins.has(i.path))
+    .map((i) => i.path);
+  return [...new Set(specifiers)].sort();
 }
 const bundles: Bundle[] = (Object.entries(functions) as [FunctionName, FunctionSpec][]).map(([name, spec]) => {
   const logicalId = stack.getLogicalId(stack.functions.byName[name].node.defaultChild as CfnElement);
   const dir = path.join(outdir, `asset.${resources[logicalId]!.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
   const file = path.join(dir, 'index.mjs');
   const code = fs.readFileSync(file);
-  return { name, spec, file, bytes: code.length, gzipBytes: gzipSync(code).length, mapBytes: fs.statSync(`${file}.map`).size };
+  return {
+    name,
+    spec,
+    file,
+    bytes: code.length,
+    gzipBytes: gzipSync(code).length,
+    mapBytes: fs.statSync(`${file}.map`).size,
+    fromRuntime: importedPackages(file),
+    besideBytes: fs.readdirSync(dir).filter((f) => !f.startsWith('index.mjs')).reduce((sum, f) => sum + sizeOf(path.join(dir, f)), 0),
+  };
 });
 
 // --- 2. module init in a fresh process -----------------------------------------------
@@ -91,39 +131,49 @@ const bundles: Bundle[] = (Object.entries(functions) as [FunctionName, FunctionS
 const initRuns = Number(process.env.BENCH_INIT_RUNS ?? 5);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-function initMs(file: string): { ms: number; pdfjsLoaded: boolean } {
-  // pdf.js announces itself by installing its worker on globalThis when it loads.
+function initMs(file: string): { ms: number; runtimeFiles: number } {
+  // The SDK's packages are CommonJS, so every file of theirs that init loaded is in require.cache.
   const probe = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)});
-    console.log(JSON.stringify({ ms: performance.now() - t, pdfjsLoaded: globalThis.pdfjsWorker !== undefined }));`;
+    const ms = performance.now() - t;
+    const { createRequire } = await import('node:module');
+    const runtimeFiles = Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes('/node_modules/')).length;
+    console.log(JSON.stringify({ ms, runtimeFiles }));`;
   const samples = Array.from({ length: initRuns }, () => {
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', probe], {
       encoding: 'utf8',
       env: { ...process.env, AWS_REGION: 'us-east-1', NODE_OPTIONS: '' },
     });
-    return JSON.parse(out.trim().split('\n').at(-1)!) as { ms: number; pdfjsLoaded: boolean };
+    return JSON.parse(out.trim().split('\n').at(-1)!) as { ms: number; runtimeFiles: number };
   });
-  return { ms: median(samples.map((s) => s.ms)), pdfjsLoaded: samples.some((s) => s.pdfjsLoaded) };
+  return { ms: median(samples.map((s) => s.ms)), runtimeFiles: samples[0]!.runtimeFiles };
 }
 
 const kb = (n: number) => `${(n / KB).toFixed(0)} KB`;
-console.log(`machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model}, node ${process.version} (Lambda runs Node.js 22 on arm64)\n`);
-console.log('function            bundle    gzip      map       goal     init (median of %d)', initRuns);
-let over = false;
+const sdkInside = bundlesAwsSdk(stack);
+console.log(`machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model}, node ${process.version} (Lambda runs Node.js 22 on arm64)`);
+console.log(
+  sdkInside
+    ? `AWS SDK: inside every bundle (-c ${BUNDLE_AWS_SDK_CONTEXT}=true)\n`
+    : `AWS SDK: service clients from the Lambda runtime (the default; -c ${BUNDLE_AWS_SDK_CONTEXT}=true bundles them)\n`,
+);
+console.log('function            bundle    gzip      map       goal     init (median of %d)  loaded at init from the runtime', initRuns);
 for (const b of bundles) {
-  over ||= b.bytes > goalBytes(b.name);
   const init = initMs(b.file);
   const verdict = b.bytes <= goalBytes(b.name) ? 'ok  ' : 'OVER';
+  const fromRuntime = b.fromRuntime.length ? `${b.fromRuntime.map((p) => p.replace('@aws-sdk/client-', '')).join(', ')} (${init.runtimeFiles} files)` : '-';
   console.log(
-    `${b.name.padEnd(19)} ${kb(b.bytes).padEnd(9)} ${kb(b.gzipBytes).padEnd(9)} ${kb(b.mapBytes).padEnd(9)} ${verdict} ${kb(goalBytes(b.name)).padEnd(8)} ${init.ms.toFixed(0)} ms${init.pdfjsLoaded ? '  (pdf.js loaded at init!)' : ''}`,
+    `${b.name.padEnd(19)} ${kb(b.bytes).padEnd(9)} ${kb(b.gzipBytes).padEnd(9)} ${kb(b.mapBytes).padEnd(9)} ${verdict} ${kb(goalBytes(b.name)).padEnd(8)} ${`${init.ms.toFixed(0)} ms`.padEnd(20)} ${fromRuntime}`,
   );
 }
-
-if (over && lambdaBundling.bundleAwsSDK) {
-  console.log(
-    '\nThe AWS SDK is inside every bundle (lib/constructs/bundling.ts, bundleAwsSDK): it is most of each API bundle.' +
-      "\nLeaving it out would use the runtime's SDK, loaded from many files at init: smaller, but slower to start.",
-  );
+for (const b of bundles.filter((b) => b.besideBytes > 0)) {
+  console.log(`${b.name}: ${(b.besideBytes / MB).toFixed(1)} MB beside the bundle, loaded only when needed (pdfium.wasm on the first PDF, tesseract.js and its model on the first OCR)`);
 }
+console.log(
+  sdkInside
+    ? "\nThe SDK is most of each API bundle; leaving its clients to the runtime makes the bundles small but loads the clients' files at init."
+    : `\nInit includes loading those clients from node_modules (our installed SDK release, not the runtime's).` +
+        `\nnpm run bench:bundle -- -c ${BUNDLE_AWS_SDK_CONTEXT}=true measures the same functions with the SDK inside their bundles.`,
+);
 
 // --- 3. worker time per page and the cost of 1,000 pages ------------------------------
 
@@ -212,4 +262,6 @@ console.log(
     '\nDynamoDB $0.625/M writes and $0.125/M reads, S3 $0.005/1,000 PUT and $0.0004/1,000 GET; storage, logs and transfer not counted.' +
     `\nqueue visibility ${queues.extraction.visibilityTimeoutSeconds} s, maxReceiveCount ${queues.extraction.maxReceiveCount}: retries are not priced.`,
 );
+// Unlinked first, so that removing the asset folder can never reach into the project's node_modules.
+fs.unlinkSync(runtimeModules);
 fs.rmSync(outdir, { recursive: true, force: true });

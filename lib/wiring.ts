@@ -17,6 +17,7 @@ export type FunctionName =
   | 'chunk-worker'
   | 'aggregate-part'
   | 'aggregate-finish'
+  | 'aggregate-fail'
   | 'site';
 export type QueueName = 'extraction' | 'chunks' | 'webhooks';
 
@@ -25,17 +26,24 @@ export interface FunctionSpec {
   entry: string;
   timeoutSeconds: number;
   memoryMb: number;
+  /**
+   * Runs the extraction engine, whose run-time files ship beside the bundle:
+   * PDFium's WebAssembly, and tesseract.js with its English model (which
+   * start their own workers from their package folders, so are not bundled).
+   */
+  extracts?: true;
   /** What the function touches; the stack turns this into least-privilege grants. */
   uses: {
     table?: 'read' | 'readwrite';
-    bucket?: 'read' | 'write' | 'readwrite';
+    /** Object actions on the bucket; `delete` only removes objects (a failed job's document and parts). */
+    bucket?: 'read' | 'write' | 'readwrite' | 'delete';
     sendsTo?: QueueName[];
     /** The KMS key that encrypts webhook secrets at rest (a key file on the local server). */
     webhookKey?: 'encrypt' | 'decrypt' | 'encrypt-decrypt';
     /** The aggregation state machine (Step Functions): start an execution, or stop one. */
     aggregation?: 'start' | 'stop';
     /** Invoked by the aggregation state machine as one of its tasks (and by nothing else). */
-    aggregationTask?: 'part' | 'finish';
+    aggregationTask?: 'part' | 'finish' | 'fail';
   };
 }
 
@@ -83,6 +91,7 @@ export const functions: Record<FunctionName, FunctionSpec> = {
     entry: 'lambdas/handlers/extract-worker.ts',
     timeoutSeconds: 300,
     memoryMb: 2048,
+    extracts: true,
     // Announces finished jobs: reads the project's webhooks and queues one event per target.
     // Splits documents over limits.splitBytes: one chunk message per chunk.
     uses: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['chunks', 'webhooks'] },
@@ -93,6 +102,7 @@ export const functions: Record<FunctionName, FunctionSpec> = {
     entry: 'lambdas/handlers/chunk-worker.ts',
     timeoutSeconds: 300,
     memoryMb: 2048,
+    extracts: true,
     uses: { table: 'readwrite', bucket: 'readwrite', aggregation: 'start' },
   },
   // The aggregation state machine's Map task: loads, checks and measures one part.
@@ -108,6 +118,15 @@ export const functions: Record<FunctionName, FunctionSpec> = {
     timeoutSeconds: 300,
     memoryMb: 3008,
     uses: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['webhooks'], aggregationTask: 'finish' },
+  },
+  // Its catch step, when measuring or merging failed after the retries: fails the job, deletes
+  // the document and parts, announces job.failed. Small and separate, so it still runs when
+  // aggregate-finish cannot (out of memory, out of time).
+  'aggregate-fail': {
+    entry: 'lambdas/handlers/aggregate-fail.ts',
+    timeoutSeconds: 30,
+    memoryMb: 256,
+    uses: { table: 'readwrite', bucket: 'delete', sendsTo: ['webhooks'], aggregationTask: 'fail' },
   },
   // Registrations (create seals the secret, test opens it to sign) and a job's delivery log.
   webhooks: {

@@ -1,5 +1,5 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDocuments, type Item, type QueryInput } from './dynamo-documents.ts';
 import type { Job, JobStatus, QuotaRef } from '../core/job.ts';
 import { sourcesOf } from '../core/job.ts';
 import type {
@@ -53,31 +53,31 @@ async function conditional<T>(write: () => Promise<T>): Promise<T | null> {
 }
 
 export class DynamoStore implements Store {
+  private readonly db: DynamoDocuments;
+
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    client: DynamoDBClient,
     private readonly table: string,
-  ) {}
+  ) {
+    this.db = new DynamoDocuments(client);
+  }
 
   async createProject(project: Project, key: ApiKeyRecord): Promise<void> {
     // Project first: a crash in between leaves a project with no key, which is harmless.
-    await this.db.send(
-      new PutCommand({ TableName: this.table, Item: { ...projectKey(project.id), ...project }, ConditionExpression: 'attribute_not_exists(pk)' }),
-    );
+    await this.db.put({ TableName: this.table, Item: { ...projectKey(project.id), ...project }, ConditionExpression: 'attribute_not_exists(pk)' });
     await this.putApiKey(key);
   }
 
   async putApiKey(key: ApiKeyRecord): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: { ...apiKeyKey(key.key_hash), gsi1pk: `PROJECT#${key.project_id}#KEYS`, gsi1sk: String(key.created_at), ...key },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await this.db.put({
+      TableName: this.table,
+      Item: { ...apiKeyKey(key.key_hash), gsi1pk: `PROJECT#${key.project_id}#KEYS`, gsi1sk: String(key.created_at), ...key },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
   }
 
   async getApiKey(keyHash: string): Promise<ApiKeyRecord | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: apiKeyKey(keyHash), ConsistentRead: true }));
+    const { Item } = await this.db.get({ TableName: this.table, Key: apiKeyKey(keyHash), ConsistentRead: true });
     return Item ? strip<ApiKeyRecord>(Item) : null;
   }
 
@@ -87,25 +87,21 @@ export class DynamoStore implements Store {
     // one conditional write, so concurrent requests can never share a slot.
     for (let slot = 0; slot < max; slot++) {
       const taken = await conditional(() =>
-        this.db.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: { ...sandboxSlotKey(ip, slot), issued_at: now, expires_at: Math.ceil((now + windowMs) / 1000) },
-            ConditionExpression: 'attribute_not_exists(pk) OR issued_at <= :cutoff',
-            ExpressionAttributeValues: { ':cutoff': now - windowMs },
-          }),
-        ),
+        this.db.put({
+          TableName: this.table,
+          Item: { ...sandboxSlotKey(ip, slot), issued_at: now, expires_at: Math.ceil((now + windowMs) / 1000) },
+          ConditionExpression: 'attribute_not_exists(pk) OR issued_at <= :cutoff',
+          ExpressionAttributeValues: { ':cutoff': now - windowMs },
+        }),
       );
-      if (taken) return { ok: true };
+      if (taken !== null) return { ok: true };
     }
-    const { Items = [] } = await this.db.send(
-      new QueryCommand({
-        TableName: this.table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': sandboxSlotKey(ip, 0).pk },
-        ConsistentRead: true,
-      }),
-    );
+    const { Items = [] } = await this.db.query({
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': sandboxSlotKey(ip, 0).pk },
+      ConsistentRead: true,
+    });
     const oldest = Math.min(...Items.map((item) => item.issued_at as number));
     return { ok: false, retryAfterMs: Math.max(1, oldest + windowMs - now) };
   }
@@ -113,19 +109,17 @@ export class DynamoStore implements Store {
   async reservePages(ref: QuotaRef, pages: number): Promise<Reservation> {
     const Key = ref.kind === 'sandbox_key' ? apiKeyKey(ref.key_hash) : projectKey(ref.project_id);
     const taken = await conditional(() =>
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key,
-          UpdateExpression: 'SET pages_remaining = pages_remaining - :n',
-          ConditionExpression: 'attribute_exists(pages_remaining) AND pages_remaining >= :n',
-          ExpressionAttributeValues: { ':n': pages },
-        }),
-      ),
+      this.db.update({
+        TableName: this.table,
+        Key,
+        UpdateExpression: 'SET pages_remaining = pages_remaining - :n',
+        ConditionExpression: 'attribute_exists(pages_remaining) AND pages_remaining >= :n',
+        ExpressionAttributeValues: { ':n': pages },
+      }),
     );
     if (taken) return 'reserved';
     if (ref.kind === 'sandbox_key') return 'insufficient';
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key, ConsistentRead: true }));
+    const { Item } = await this.db.get({ TableName: this.table, Key, ConsistentRead: true });
     if (!Item) throw new Error(`project ${ref.project_id} has a key but no project record`);
     return Item.pages_remaining === undefined ? 'unlimited' : 'insufficient';
   }
@@ -134,39 +128,35 @@ export class DynamoStore implements Store {
     if (pages <= 0) return;
     const Key = ref.kind === 'sandbox_key' ? apiKeyKey(ref.key_hash) : projectKey(ref.project_id);
     await conditional(() =>
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key,
-          UpdateExpression: 'ADD pages_remaining :n',
-          ConditionExpression: 'attribute_exists(pages_remaining)',
-          ExpressionAttributeValues: { ':n': pages },
-        }),
-      ),
+      this.db.update({
+        TableName: this.table,
+        Key,
+        UpdateExpression: 'ADD pages_remaining :n',
+        ConditionExpression: 'attribute_exists(pages_remaining)',
+        ExpressionAttributeValues: { ':n': pages },
+      }),
     );
   }
 
   async putJobs(jobs: Job[]): Promise<void> {
     await Promise.all(
       jobs.map((job) =>
-        this.db.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: {
-              ...jobKey(job.id),
-              gsi1pk: `PROJECT#${job.project_id}#JOBS`,
-              gsi1sk: `${String(job.created_at).padStart(15, '0')}#${job.id}`,
-              ...job,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        ),
+        this.db.put({
+          TableName: this.table,
+          Item: {
+            ...jobKey(job.id),
+            gsi1pk: `PROJECT#${job.project_id}#JOBS`,
+            gsi1sk: `${String(job.created_at).padStart(15, '0')}#${job.id}`,
+            ...job,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
       ),
     );
   }
 
   async getJob(id: string): Promise<Job | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: jobKey(id), ConsistentRead: true }));
+    const { Item } = await this.db.get({ TableName: this.table, Key: jobKey(id), ConsistentRead: true });
     return Item ? strip<Job>(Item) : null;
   }
 
@@ -176,17 +166,15 @@ export class DynamoStore implements Store {
     const values: Record<string, unknown> = Object.fromEntries(fields.map(([, v], i) => [`:f${i}`, v]));
     from.forEach((status, i) => (values[`:from${i}`] = status));
     const result = await conditional(() =>
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: jobKey(id),
-          UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
-          ConditionExpression: `#status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
-          ExpressionAttributeNames: { ...names, '#status': 'status' },
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_NEW',
-        }),
-      ),
+      this.db.update({
+        TableName: this.table,
+        Key: jobKey(id),
+        UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
+        ConditionExpression: `#status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
+        ExpressionAttributeNames: { ...names, '#status': 'status' },
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
     );
     return result?.Attributes ? strip<Job>(result.Attributes) : null;
   }
@@ -195,55 +183,49 @@ export class DynamoStore implements Store {
     // ADD to a number set with NOT contains on both sets: a redelivered chunk fails the
     // condition instead of counting twice (dynalite has no transactions; one item needs none).
     const result = await conditional(() =>
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: jobKey(jobId),
-          UpdateExpression: 'ADD #set :index, pages_done :pages SET updated_at = :now',
-          ConditionExpression: '#status = :chunking AND NOT contains(chunks_done, :i) AND NOT contains(chunks_failed, :i)',
-          ExpressionAttributeNames: { '#status': 'status', '#set': outcome === 'done' ? 'chunks_done' : 'chunks_failed' },
-          ExpressionAttributeValues: { ':index': new Set([index]), ':i': index, ':pages': pages, ':now': now, ':chunking': 'chunking' },
-          ReturnValues: 'ALL_NEW',
-        }),
-      ),
+      this.db.update({
+        TableName: this.table,
+        Key: jobKey(jobId),
+        UpdateExpression: 'ADD #set :index, pages_done :pages SET updated_at = :now',
+        ConditionExpression: '#status = :chunking AND NOT contains(chunks_done, :i) AND NOT contains(chunks_failed, :i)',
+        ExpressionAttributeNames: { '#status': 'status', '#set': outcome === 'done' ? 'chunks_done' : 'chunks_failed' },
+        ExpressionAttributeValues: { ':index': new Set([index]), ':i': index, ':pages': pages, ':now': now, ':chunking': 'chunking' },
+        ReturnValues: 'ALL_NEW',
+      }),
     );
     return result?.Attributes ? strip<Job>(result.Attributes) : null;
   }
 
   async claimPoll(jobId: string, now: number, minIntervalMs: number): Promise<Gate> {
     const claimed = await conditional(() =>
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: jobKey(jobId),
-          UpdateExpression: 'SET last_polled_at = :now',
-          ConditionExpression: 'attribute_not_exists(last_polled_at) OR last_polled_at <= :cutoff',
-          ExpressionAttributeValues: { ':now': now, ':cutoff': now - minIntervalMs },
-        }),
-      ),
+      this.db.update({
+        TableName: this.table,
+        Key: jobKey(jobId),
+        UpdateExpression: 'SET last_polled_at = :now',
+        ConditionExpression: 'attribute_not_exists(last_polled_at) OR last_polled_at <= :cutoff',
+        ExpressionAttributeValues: { ':now': now, ':cutoff': now - minIntervalMs },
+      }),
     );
     if (claimed) return { ok: true };
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: jobKey(jobId), ConsistentRead: true }));
+    const { Item } = await this.db.get({ TableName: this.table, Key: jobKey(jobId), ConsistentRead: true });
     const last = (Item?.last_polled_at as number | undefined) ?? now;
     return { ok: false, retryAfterMs: Math.max(1, last + minIntervalMs - now) };
   }
 
   async putResultRef(ref: ResultRef): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...resultKey(ref.project_id, ref.job_id), ...ref } }));
+    await this.db.put({ TableName: this.table, Item: { ...resultKey(ref.project_id, ref.job_id), ...ref } });
   }
 
   async getResultRef(projectId: string, jobId: string): Promise<ResultRef | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: resultKey(projectId, jobId), ConsistentRead: true }));
+    const { Item } = await this.db.get({ TableName: this.table, Key: resultKey(projectId, jobId), ConsistentRead: true });
     return Item ? strip<ResultRef>(Item) : null;
   }
   async putWebhook(registration: WebhookRegistration): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: { ...webhookKey(registration.project_id, registration.id), ...registration },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await this.db.put({
+      TableName: this.table,
+      Item: { ...webhookKey(registration.project_id, registration.id), ...registration },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
   }
 
   async listWebhooks(projectId: string): Promise<WebhookRegistration[]> {
@@ -252,81 +234,73 @@ export class DynamoStore implements Store {
   }
 
   async getWebhook(projectId: string, id: string): Promise<WebhookRegistration | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: webhookKey(projectId, id), ConsistentRead: true }));
+    const { Item } = await this.db.get({ TableName: this.table, Key: webhookKey(projectId, id), ConsistentRead: true });
     return Item ? strip<WebhookRegistration>(Item) : null;
   }
 
   async deleteWebhook(projectId: string, id: string): Promise<boolean> {
     const deleted = await conditional(() =>
-      this.db.send(new DeleteCommand({ TableName: this.table, Key: webhookKey(projectId, id), ConditionExpression: 'attribute_exists(pk)' })),
+      this.db.delete({ TableName: this.table, Key: webhookKey(projectId, id), ConditionExpression: 'attribute_exists(pk)' }),
     );
     return deleted !== null;
   }
 
   async claimWebhookEvent(record: WebhookEventRecord, staleBefore: number): Promise<boolean> {
     const claimed = await conditional(() =>
-      this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: { ...eventKey(record.job_id, record.event_id), ...record, expires_at: Math.floor(record.queued_at / 1000) + DELIVERY_RETENTION_S },
-          ConditionExpression: 'attribute_not_exists(pk) OR (#state = :queued AND queued_at < :stale)',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':queued': 'queued', ':stale': staleBefore },
-        }),
-      ),
+      this.db.put({
+        TableName: this.table,
+        Item: { ...eventKey(record.job_id, record.event_id), ...record, expires_at: Math.floor(record.queued_at / 1000) + DELIVERY_RETENTION_S },
+        ConditionExpression: 'attribute_not_exists(pk) OR (#state = :queued AND queued_at < :stale)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':queued': 'queued', ':stale': staleBefore },
+      }),
     );
     return claimed !== null;
   }
 
   async releaseWebhookEvent(jobId: string, eventId: string): Promise<void> {
-    await this.db.send(
-      new DeleteCommand({
-        TableName: this.table,
-        Key: eventKey(jobId, eventId),
-        ConditionExpression: '#state = :queued',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':queued': 'queued' },
-      }),
-    ).catch((error) => {
+    await this.db.delete({
+      TableName: this.table,
+      Key: eventKey(jobId, eventId),
+      ConditionExpression: '#state = :queued',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':queued': 'queued' },
+    }).catch((error) => {
       if (!isConditionFailure(error)) throw error;
     });
   }
 
   async getWebhookEvent(jobId: string, eventId: string): Promise<WebhookEventRecord | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: eventKey(jobId, eventId), ConsistentRead: true }));
+    const { Item } = await this.db.get({ TableName: this.table, Key: eventKey(jobId, eventId), ConsistentRead: true });
     return Item ? strip<WebhookEventRecord>(Item) : null;
   }
 
   async setWebhookEventState(jobId: string, eventId: string, state: WebhookEventRecord['state'], now: number): Promise<void> {
     // Once delivered, always delivered: a late failure of a duplicate copy must not undo it.
     await conditional(() =>
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: eventKey(jobId, eventId),
-          UpdateExpression: 'SET #state = :state, updated_at = :now, job_id = :job, event_id = :event, queued_at = if_not_exists(queued_at, :now), expires_at = if_not_exists(expires_at, :exp)',
-          ConditionExpression: 'attribute_not_exists(#state) OR #state <> :delivered',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: {
-            ':state': state,
-            ':now': now,
-            ':job': jobId,
-            ':event': eventId,
-            ':delivered': 'delivered',
-            ':exp': Math.floor(now / 1000) + DELIVERY_RETENTION_S,
-          },
-        }),
-      ),
+      this.db.update({
+        TableName: this.table,
+        Key: eventKey(jobId, eventId),
+        UpdateExpression: 'SET #state = :state, updated_at = :now, job_id = :job, event_id = :event, queued_at = if_not_exists(queued_at, :now), expires_at = if_not_exists(expires_at, :exp)',
+        ConditionExpression: 'attribute_not_exists(#state) OR #state <> :delivered',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':state': state,
+          ':now': now,
+          ':job': jobId,
+          ':event': eventId,
+          ':delivered': 'delivered',
+          ':exp': Math.floor(now / 1000) + DELIVERY_RETENTION_S,
+        },
+      }),
     );
   }
 
   async recordDeliveryAttempt(attempt: DeliveryAttempt): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: { ...attemptKey(attempt), ...attempt, expires_at: Math.floor(attempt.at / 1000) + DELIVERY_RETENTION_S },
-      }),
-    );
+    await this.db.put({
+      TableName: this.table,
+      Item: { ...attemptKey(attempt), ...attempt, expires_at: Math.floor(attempt.at / 1000) + DELIVERY_RETENTION_S },
+    });
   }
 
   async listDeliveryAttempts(jobId: string): Promise<DeliveryAttempt[]> {
@@ -344,28 +318,24 @@ export class DynamoStore implements Store {
   }
 
   async revokeApiKey(keyHash: string, now: number): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: apiKeyKey(keyHash),
-        UpdateExpression: 'SET revoked_at = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':now': now },
-      }),
-    );
+    await this.db.update({
+      TableName: this.table,
+      Key: apiKeyKey(keyHash),
+      UpdateExpression: 'SET revoked_at = :now',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':now': now },
+    });
   }
 
   async touchApiKey(keyHash: string, now: number, staleMs: number): Promise<void> {
     await conditional(() =>
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: apiKeyKey(keyHash),
-          UpdateExpression: 'SET last_used_at = :now',
-          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at <= :cutoff)',
-          ExpressionAttributeValues: { ':now': now, ':cutoff': now - staleMs },
-        }),
-      ),
+      this.db.update({
+        TableName: this.table,
+        Key: apiKeyKey(keyHash),
+        UpdateExpression: 'SET last_used_at = :now',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at <= :cutoff)',
+        ExpressionAttributeValues: { ':now': now, ':cutoff': now - staleMs },
+      }),
     );
   }
 
@@ -379,19 +349,17 @@ export class DynamoStore implements Store {
     let start = query.cursor ? (JSON.parse(Buffer.from(query.cursor, 'base64url').toString('utf8')) as Record<string, unknown>) : undefined;
     let more = true;
     while (found.length < query.limit && more) {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          FilterExpression: query.status ? '#status = :status' : undefined,
-          ExpressionAttributeNames: query.status ? { '#status': 'status' } : undefined,
-          ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}#JOBS`, ...(query.status ? { ':status': query.status } : {}) },
-          ScanIndexForward: false,
-          Limit: query.limit,
-          ExclusiveStartKey: start,
-        }),
-      );
+      const page = await this.db.query({
+        TableName: this.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        FilterExpression: query.status ? '#status = :status' : undefined,
+        ExpressionAttributeNames: query.status ? { '#status': 'status' } : undefined,
+        ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}#JOBS`, ...(query.status ? { ':status': query.status } : {}) },
+        ScanIndexForward: false,
+        Limit: query.limit,
+        ExclusiveStartKey: start,
+      });
       found.push(...(page.Items ?? []));
       start = page.LastEvaluatedKey;
       more = start !== undefined;
@@ -409,14 +377,12 @@ export class DynamoStore implements Store {
   async addUsage(projectId: string, periods: string[], pages: number): Promise<void> {
     await Promise.all(
       periods.map((period) =>
-        this.db.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { pk: `PROJECT#${projectId}`, sk: `USAGE#${period}` },
-            UpdateExpression: 'ADD pages :n',
-            ExpressionAttributeValues: { ':n': pages },
-          }),
-        ),
+        this.db.update({
+          TableName: this.table,
+          Key: { pk: `PROJECT#${projectId}`, sk: `USAGE#${period}` },
+          UpdateExpression: 'ADD pages :n',
+          ExpressionAttributeValues: { ':n': pages },
+        }),
       ),
     );
   }
@@ -437,11 +403,11 @@ export class DynamoStore implements Store {
   }
 
   /** Follows LastEvaluatedKey until the query has given every item. */
-  private async queryPages(query: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
+  private async queryPages(query: Omit<QueryInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Item[]> {
+    const items: Item[] = [];
+    let start: Item | undefined;
     do {
-      const page = await this.db.send(new QueryCommand({ TableName: this.table, ...query, ExclusiveStartKey: start }));
+      const page = await this.db.query({ TableName: this.table, ...query, ExclusiveStartKey: start });
       items.push(...(page.Items ?? []));
       start = page.LastEvaluatedKey;
     } while (start);

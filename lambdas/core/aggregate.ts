@@ -3,10 +3,11 @@
 // started again for a job (its name is the job id, so AWS refuses a second).
 
 import { mergeParts, type Part } from '../extract/merge.ts';
-import type { ExtractionResult } from '../extract/types.ts';
+import type { ExtractionResult, Table } from '../extract/types.ts';
+import { MAX_CELLS } from '../extract/xlsx.ts';
 import { describeRanges } from './chunk-plan.ts';
 import { isTerminal, RESULT_RETENTION_MS, type Job } from './job.ts';
-import { partRefs, type StoredPart } from './large-document.ts';
+import { jobObjectKeys, partRefs, type StoredPart } from './large-document.ts';
 import type { Blobs, Clock, JobEvents, PartRef, Store } from './ports.ts';
 import { resultKey } from './process-job.ts';
 import { usagePeriods } from './usage.ts';
@@ -18,6 +19,8 @@ export interface PartSummary extends PartRef {
   chars: number;
   tables: number;
   chunks: number;
+  /** Cells with text in the part's sheets (XLSX, ODS): the workbook's cell cap is checked over all parts. */
+  cells?: number;
   error?: string;
 }
 
@@ -34,8 +37,19 @@ export async function aggregatePart(deps: { blobs: Blobs }, event: PartEvent): P
   const base = { ...part, pages: 0, chars: 0, tables: 0, chunks: 0 };
   if (!stored.ok) return { ...base, ok: false, error: stored.error };
   const { result } = stored;
-  return { ...base, ok: true, pages: result.metadata.pages, chars: result.metadata.char_count, tables: result.tables.length, chunks: result.chunks.length };
+  return {
+    ...base,
+    ok: true,
+    pages: result.metadata.pages,
+    chars: result.metadata.char_count,
+    tables: result.tables.length,
+    chunks: result.chunks.length,
+    cells: sheetCells(result.tables),
+  };
 }
+
+const sheetCells = (tables: Table[]) =>
+  tables.reduce((n, t) => (t.sheet === undefined ? n : n + t.rows.reduce((m, row) => m + row.filter((cell) => cell !== '').length, 0)), 0);
 
 async function loadPart(blobs: Blobs, ref: PartRef): Promise<StoredPart> {
   const missing = (why: string): StoredPart => ({ ...ref, ok: false, error: why });
@@ -77,6 +91,17 @@ export async function aggregateFinish(deps: FinishDeps, event: FinishEvent): Pro
   }
   if (job.status !== 'aggregating') throw new Error(`job ${job.id} is ${job.status}, not aggregating; its chunks are not all recorded yet`);
 
+  // Each chunk of a workbook is held to the cell cap as it is read (xlsx.ts); the workbook as a whole is held to it
+  // here, before any part is loaded, as a whole read would have refused it.
+  const cells = event.parts.reduce((n, s) => n + (s.cells ?? 0), 0);
+  if (cells > MAX_CELLS) {
+    const limit = MAX_CELLS.toLocaleString('en-US');
+    const failed = await fail(deps, job, `The spreadsheet has more than ${limit} cells; the limit is ${limit}.`);
+    await cleanUp(deps, job);
+    if (failed) await deps.events.jobFinished(failed);
+    return { job_id: job.id, status: (failed ?? (await deps.store.getJob(job.id)))?.status ?? 'missing' };
+  }
+
   const summaries = new Map(event.parts.map((s) => [s.index, s]));
   const parts: Part[] = await Promise.all(
     partRefs(job).map(async (ref): Promise<Part> => {
@@ -91,6 +116,40 @@ export async function aggregateFinish(deps: FinishDeps, event: FinishEvent): Pro
   await cleanUp(deps, job);
   if (outcome) await deps.events.jobFinished(outcome);
   const now = outcome ?? (await deps.store.getJob(job.id));
+  return { job_id: job.id, status: now?.status ?? 'missing' };
+}
+
+export interface FailedEvent {
+  job_id: string;
+  project_id: string;
+  /** What the state machine caught (ResultPath $.error): the error's name and its cause. */
+  error?: { Error?: string; Cause?: string };
+}
+
+/** What the job says when its merge failed: not the document's fault, so what to try is to submit it again. */
+export const MERGE_FAILED_MESSAGE =
+  'The document was extracted in chunks, but merging them into one result failed because of an internal error, after several retries. ' +
+  'Submit the file again; if it fails again, submit it in smaller files or select fewer pages with config.pages.';
+
+/**
+ * The aggregation state machine's catch step, run when measuring or merging
+ * failed after its retries: fails the job with a conditional write from
+ * `aggregating` (the failure transition of every other failed job: quota
+ * returned, job.failed announced), so it does not stay `aggregating` for
+ * ever. A job that already ended (cancelled meanwhile, or completed by a
+ * merge that failed only afterwards) keeps its status and is announced again,
+ * which is idempotent.
+ */
+export async function aggregateFailed(deps: FinishDeps, event: FailedEvent): Promise<{ job_id: string; status: string }> {
+  deps.log?.('aggregation failed after its retries', { job_id: event.job_id, error: event.error?.Error, cause: event.error?.Cause?.slice(0, 2000) });
+  const job = await deps.store.getJob(event.job_id);
+  if (!job) return { job_id: event.job_id, status: 'missing' };
+  const failed = job.status === 'aggregating' ? await fail(deps, job, MERGE_FAILED_MESSAGE) : null;
+  const now = failed ?? (await deps.store.getJob(job.id));
+  if (now && isTerminal(now.status)) {
+    await cleanUp(deps, now);
+    await deps.events.jobFinished(now);
+  }
   return { job_id: job.id, status: now?.status ?? 'missing' };
 }
 
@@ -132,6 +191,5 @@ async function fail(deps: FinishDeps, job: Job, message: string): Promise<Job | 
 
 /** The document and the parts are only needed until the job ends; the bucket's lifecycle rules catch anything missed. */
 async function cleanUp(deps: FinishDeps, job: Job): Promise<void> {
-  const keys = [...(job.document.kind === 's3' ? [job.document.key] : []), ...partRefs(job).map((r) => r.key)];
-  await Promise.all(keys.map((key) => deps.blobs.delete(key).catch((error) => deps.log?.('could not delete', { key, error: String(error) }))));
+  await Promise.all(jobObjectKeys(job).map((key) => deps.blobs.delete(key).catch((error) => deps.log?.('could not delete', { key, error: String(error) }))));
 }

@@ -5,18 +5,32 @@
 //
 // The state carries part references and small measurements, never text
 // (Step Functions payloads are limited to 256 KB).
+//
+// A step that still fails after its retries is caught and routed to FailJob,
+// which fails the job (so it does not stay `aggregating` for ever), then the
+// execution ends failed, so the failure still raises the alarm.
 
 export interface AggregationResources {
   /** Invoked once per part: loads and checks it, answers its measurements. */
   part: string;
   /** Invoked once with every part's measurements: merges, stores the result, sets the terminal status. */
   finish: string;
+  /** Invoked when measuring or finishing failed for good: fails the job, returns its quota, announces it. */
+  fail: string;
+}
+
+/** Where a caught error goes: Step Functions puts `{ Error, Cause }` at ResultPath of the state's input. */
+export interface CatchRule {
+  ErrorEquals: string[];
+  ResultPath: string;
+  Next: string;
 }
 
 export interface TaskState {
   Type: 'Task';
   Resource: string;
   Retry?: { ErrorEquals: string[]; IntervalSeconds: number; MaxAttempts: number; BackoffRate: number }[];
+  Catch?: CatchRule[];
   ResultPath?: string;
   Next?: string;
   End?: true;
@@ -28,19 +42,38 @@ export interface MapState {
   ItemSelector: Record<string, string>;
   MaxConcurrency: number;
   ItemProcessor: { ProcessorConfig: { Mode: 'INLINE' }; StartAt: string; States: Record<string, TaskState> };
+  Catch?: CatchRule[];
   ResultPath: string;
   Next?: string;
   End?: true;
 }
 
+/** Ends the execution as failed, with this error and cause. */
+export interface FailState {
+  Type: 'Fail';
+  Error: string;
+  Cause: string;
+}
+
+export type State = TaskState | MapState | FailState;
+
 export interface StateMachineDefinition {
   Comment: string;
   StartAt: string;
-  States: Record<string, TaskState | MapState>;
+  States: Record<string, State>;
 }
 
 /** Transient Lambda trouble (throttles, a crashed container) is retried; each task is idempotent, so a retry is safe. */
 const retry: TaskState['Retry'] = [{ ErrorEquals: ['States.ALL'], IntervalSeconds: 2, MaxAttempts: 4, BackoffRate: 2 }];
+
+/**
+ * States.ALL catches everything a task or the Map can throw once its retries
+ * are spent; the error lands beside the job id, which the fail step needs.
+ */
+const failJob: CatchRule[] = [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'FailJob' }];
+
+/** The Error of a failed execution whose job was failed by FailJob (what the alarm's execution history shows). */
+export const AGGREGATION_FAILED_ERROR = 'docex.AggregationFailed';
 
 /** How many parts are measured at once: bounded so a 100-part document does not burst 100 Lambdas. */
 export const AGGREGATION_MAP_CONCURRENCY = 8;
@@ -61,9 +94,16 @@ export function aggregationDefinition(resources: AggregationResources): StateMac
           States: { AggregatePart: { Type: 'Task', Resource: resources.part, Retry: retry, End: true } },
         },
         ResultPath: '$.parts',
+        Catch: failJob,
         Next: 'Finish',
       },
-      Finish: { Type: 'Task', Resource: resources.finish, Retry: retry, End: true },
+      Finish: { Type: 'Task', Resource: resources.finish, Retry: retry, Catch: failJob, End: true },
+      FailJob: { Type: 'Task', Resource: resources.fail, Retry: retry, Next: 'Failed' },
+      Failed: {
+        Type: 'Fail',
+        Error: AGGREGATION_FAILED_ERROR,
+        Cause: 'Merging the parts failed after its retries; FailJob failed the job. The caught error is in the input of FailJob.',
+      },
     },
   };
 }

@@ -5,7 +5,7 @@
 import type { Principal } from './auth.ts';
 import { ApiError, forbidden, invalidRequest, notFound } from './errors.ts';
 import { isTerminal } from './job.ts';
-import { partRefs } from './large-document.ts';
+import { jobObjectKeys } from './large-document.ts';
 import type { AggregationStarter, Blobs, Clock, JobEvents, Store } from './ports.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,7 +33,7 @@ export async function cancelJob(
   // A large document's chunk workers see the status and skip; its aggregation, if one runs, is stopped
   // (and could not complete a cancelled job anyway: its final write is conditional on aggregating).
   if (cancelled.chunk_plan && deps.aggregation) await deps.aggregation.stop(job.id);
-  const leftovers = [...(job.document.kind === 's3' ? [job.document.key] : []), ...partRefs(cancelled).map((r) => r.key)];
+  const leftovers = jobObjectKeys(cancelled);
   await Promise.all(leftovers.map((key) => deps.blobs.delete(key).catch(() => undefined)));
   await deps.events.jobFinished(cancelled);
   return { id: job.id, status: 'cancelled' };

@@ -1,12 +1,25 @@
 // How a large document is split (DESIGN.md section 4): runs of pages, where
-// the format's extractor can select pages and so read only what a chunk needs
-// (PDF: pdf.js parses only the requested pages; plain text and Markdown:
-// 3,000-character text pages). Other formats are extracted by one worker.
+// the format's extractor can select pages and so read only what a chunk needs.
+// The page is the format's own unit (README "Pages"), counted at submission:
+//   PDF            pages (pdf.js parses only the requested pages)
+//   PPTX           slides (each slide is its own part in the ZIP)
+//   XLSX           sheets (each sheet is its own part; shared strings and styles are read by every chunk)
+//   ODS            sheets (one content.xml, but each sheet is found by a scan and only the chunk's are parsed)
+//   CSV, TSV       3,000-character text pages of the file, a row belonging to the page it starts on,
+//                  so a row is never cut and the chunks' rows join back into one table
+//   text, Markdown 3,000-character text pages
+//
+// DOCX, ODT, EPUB and HTML stay whole, with one worker: their text flows
+// through one XML or markup parse (document.xml, content.xml, the chapters)
+// with no page boundary to cut at before parsing, and what makes such a file
+// large is its media (images, fonts), which extraction does not read, so
+// every chunk would parse the same text again to keep a slice of it. Archives,
+// e-mail and images are extracted whole too.
 
 import type { ChunkRange } from './job.ts';
 
-/** Formats whose extractor honours `config.pages` page by page without reading the rest of the document into the result. */
-const SPLITTABLE = new Set(['pdf', 'text', 'markdown']);
+/** Formats whose extractor honours `config.pages` by reading only the selected pages, not by extracting everything and filtering. */
+const SPLITTABLE = new Set(['pdf', 'pptx', 'xlsx', 'ods', 'csv', 'tsv', 'text', 'markdown']);
 
 export const isSplittable = (format: string) => SPLITTABLE.has(format);
 

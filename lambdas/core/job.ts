@@ -96,6 +96,12 @@ export interface ChunkRange {
   index: number;
   first_page: number;
   last_page: number;
+  /**
+   * A PDF of just this chunk's pages, cut from the document when it was
+   * planned, so the chunk worker downloads and parses only those; absent when
+   * the pages could not be cut out (the worker reads the whole document).
+   */
+  source?: { key: string; pages_total: number };
 }
 
 /** How long job records and results live. */

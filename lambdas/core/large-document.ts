@@ -6,6 +6,7 @@
 
 import { detect } from '../extract/detect.ts';
 import { countPages } from '../extract/page-count.ts';
+import { inOriginalPages } from '../extract/page-numbers.ts';
 import { DEFAULT_CONFIG, ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/types.ts';
 import { chunkPages, isSplittable, planChunks, plannedPages } from './chunk-plan.ts';
 import { isTerminal, type ChunkRange, type Job } from './job.ts';
@@ -16,9 +17,24 @@ export interface SplitSettings {
   /** Documents over this many bytes are split (limits.splitBytes). */
   splitBytes: number;
   pagesPerChunk: number;
+  /** Cuts a PDF into one PDF per chunk (the extractor pool, which parses it under the usual limits); without it, chunk workers read the whole document. */
+  pdf?: PdfSplitter;
+}
+
+export interface PdfSplitter {
+  /** One PDF per list of 1-based page numbers, or null for a list whose pages cannot be copied. */
+  splitPdf(bytes: Uint8Array, pageLists: number[][]): Promise<Array<Uint8Array | null>>;
 }
 
 export const partKey = (projectId: string, jobId: string, index: number) => `parts/${projectId}/${jobId}/${index}.json`;
+const sourceKey = (projectId: string, jobId: string, index: number) => `parts/${projectId}/${jobId}/${index}.pdf`;
+
+/** Every object a job's pipeline stores: its document, its chunks' PDFs and their parts (deleted when the job ends). */
+export const jobObjectKeys = (job: Job): string[] => [
+  ...(job.document.kind === 's3' ? [job.document.key] : []),
+  ...(job.chunk_plan ?? []).flatMap((range) => (range.source ? [range.source.key] : [])),
+  ...partRefs(job).map((ref) => ref.key),
+];
 
 /** A chunk's part object: its pages' result, or why they could not be extracted. */
 export type StoredPart = ChunkRange & ({ ok: true; result: ExtractionResult } | { ok: false; error: string });
@@ -36,7 +52,7 @@ const isRecorded = (job: Job, index: number) => job.chunks_done?.includes(index)
  * to be extracted whole after all, null when the pipeline took it.
  */
 export async function splitIfLarge(
-  deps: { store: Store; clock: Clock; events: JobEvents; split: SplitSettings; log?: (m: string, f?: Record<string, unknown>) => void },
+  deps: { store: Store; blobs: Blobs; clock: Clock; events: JobEvents; split: SplitSettings; log?: (m: string, f?: Record<string, unknown>) => void },
   job: Job,
   bytes: Uint8Array,
 ): Promise<Uint8Array | null> {
@@ -57,9 +73,12 @@ export async function splitIfLarge(
   if (!isSplittable(format)) return bytes;
 
   const selected = job.config?.pages ?? null;
-  const plan = planChunks(countPages(input), selected, deps.split.pagesPerChunk);
+  const pagesTotal = countPages(input);
+  const planned = planChunks(pagesTotal, selected, deps.split.pagesPerChunk);
   // Nothing selected exists (pages beyond the end): the whole-document path says so properly.
-  if (plan.length === 0) return bytes;
+  if (planned.length === 0) return bytes;
+  // Cut before the job moves on, so that every chunk message finds its PDF; a crash in between cuts again, to the same keys.
+  const plan = format === 'pdf' && deps.split.pdf ? await cutPdf(deps, job, bytes, planned, pagesTotal) : planned;
   const chunking = await deps.store.transitionJob(
     job.id,
     'chunking',
@@ -67,6 +86,8 @@ export async function splitIfLarge(
     ['pending'],
   );
   if (!chunking) {
+    // Cancelled (or taken by another delivery) meanwhile: what this attempt cut is nobody's.
+    await Promise.all(plan.flatMap((r) => (r.source ? [deps.blobs.delete(r.source.key).catch(() => undefined)] : [])));
     const now = await deps.store.getJob(job.id);
     if (now && isTerminal(now.status)) await deps.events.jobFinished(now);
     return null;
@@ -74,6 +95,35 @@ export async function splitIfLarge(
   deps.log?.('split large document', { job_id: job.id, format, bytes: bytes.byteLength, chunks: plan.length });
   await fanOut(deps.split.queue, chunking, plan);
   return null;
+}
+
+async function cutPdf(
+  deps: { blobs: Blobs; split: SplitSettings; log?: (m: string, f?: Record<string, unknown>) => void },
+  job: Job,
+  bytes: Uint8Array,
+  plan: ChunkRange[],
+  pagesTotal: number,
+): Promise<ChunkRange[]> {
+  const selected = job.config?.pages ?? null;
+  let pdfs: Array<Uint8Array | null>;
+  try {
+    // The pool takes the buffer over; the document is already stored, and nothing here needs it after.
+    pdfs = await deps.split.pdf!.splitPdf(bytes, plan.map((range) => chunkPages(range, selected)));
+  } catch (error) {
+    // A document PDFium cannot even open: its chunks read the whole document and report why they fail.
+    if (!(error instanceof ExtractionError)) throw error;
+    deps.log?.('could not cut the PDF into chunks', { job_id: job.id, error: error.message });
+    return plan;
+  }
+  return Promise.all(
+    plan.map(async (range, i) => {
+      const pdf = pdfs[i];
+      if (!pdf) return range;
+      const key = sourceKey(job.project_id, job.id, range.index);
+      await deps.blobs.put(key, pdf, 'application/pdf');
+      return { ...range, source: { key, pages_total: pagesTotal } };
+    }),
+  );
 }
 
 async function fanOut(queue: ChunkQueue, job: Job, ranges: ChunkRange[]): Promise<void> {
@@ -129,24 +179,26 @@ export async function processChunk(
 }
 
 async function extractChunk(deps: ChunkWorkerDeps, job: Job, range: ChunkRange): Promise<StoredPart> {
-  if (job.document.kind !== 's3') throw new Error(`job ${job.id} was split but its document is not in S3`);
-  const bytes = await deps.blobs.get(job.document.key);
-  if (!bytes) return { ...range, ok: false, error: 'The uploaded document could not be found (it may have expired).' };
   const config = job.config ?? DEFAULT_CONFIG;
+  const pages = chunkPages(range, config.pages);
+  const { source, ...plain } = range;
+  const own = source ? await deps.blobs.get(source.key) : null;
   try {
-    const result = await deps.extractor.extract({
-      bytes,
-      filename: job.filename,
-      contentType: job.content_type,
-      config: { ...config, pages: chunkPages(range, config.pages) },
-    });
-    // pdf.js reads a damaged page tree as shorter than it is: pages it cannot find are a failure, not an empty success.
-    if (result.metadata.pages === 0) {
-      return { ...range, ok: false, error: `Pages ${range.first_page}-${range.last_page} could not be read: the document as read has ${result.metadata.pages_total ?? 0} pages.` };
+    if (source && own) {
+      const result = await deps.extractor.extract({ bytes: own, filename: job.filename, contentType: 'application/pdf', config: { ...config, pages: null } });
+      return { ...plain, ok: true, result: inOriginalPages(result, pages, source.pages_total) };
     }
-    return { ...range, ok: true, result };
+    if (job.document.kind !== 's3') throw new Error(`job ${job.id} was split but its document is not in S3`);
+    const bytes = await deps.blobs.get(job.document.key);
+    if (!bytes) return { ...plain, ok: false, error: 'The uploaded document could not be found (it may have expired).' };
+    const result = await deps.extractor.extract({ bytes, filename: job.filename, contentType: job.content_type, config: { ...config, pages } });
+    // A damaged page tree reads as shorter than it is: pages the parser cannot find are a failure, not an empty success.
+    if (result.metadata.pages === 0) {
+      return { ...plain, ok: false, error: `Pages ${range.first_page}-${range.last_page} could not be read: the document as read has ${result.metadata.pages_total ?? 0} pages.` };
+    }
+    return { ...plain, ok: true, result };
   } catch (error) {
-    if (error instanceof ExtractionError) return { ...range, ok: false, error: error.message };
+    if (error instanceof ExtractionError) return { ...plain, ok: false, error: error.message };
     throw error;
   }
 }

@@ -109,8 +109,12 @@ export function normaliseRows(rows: string[][]): string[][] {
 /** A GitHub-flavoured Markdown table; the first row is the header. */
 export function tableMarkdown(rows: string[][]): string {
   if (rows.length === 0) return '';
-  const esc = (c: string) => c.replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
-  const line = (r: string[]) => `| ${r.map(esc).join(' | ')} |`;
   const [head, ...body] = rows;
-  return [line(head!), `| ${head!.map(() => '---').join(' | ')} |`, ...body.map(line)].join('\n');
+  return [markdownRow(head!), markdownRule(head!.length), ...body.map(markdownRow)].join('\n');
 }
+
+/** One row of a Markdown table, cells escaped. */
+export const markdownRow = (row: string[]) => `| ${row.map((c) => c.replace(/\\/g, '\\\\').replace(/\|/g, '\\|')).join(' | ')} |`;
+
+/** The line under a Markdown table's header. */
+export const markdownRule = (width: number) => `| ${Array.from({ length: width }, () => '---').join(' | ')} |`;

@@ -1,20 +1,154 @@
 // CSV and TSV: the charset and the delimiter are detected, quoted fields
 // (with delimiters and line breaks inside) are kept whole, and the file is
 // one table.
+//
+// With a page selection (config.pages, or a chunk of a large file) a page is
+// one of the file's own 3,000-character text pages, the unit its pages were
+// counted in at submission, and holds the rows that start on it: a row is
+// never cut. Only the selected rows are parsed; the rest of the file is only
+// scanned for where rows start.
 
-import { Blocks, type OutputMode } from './blocks.ts';
+import { Blocks, markdownRow, markdownRule, normaliseRows, tableMarkdown, type OutputMode } from './blocks.ts';
+import { TEXT_PAGE_CHARS } from './page-count.ts';
 import { decodeText } from './text.ts';
-import type { FormatOutput } from './types.ts';
+import type { FormatOutput, Table } from './types.ts';
 
 const CANDIDATES = [',', ';', '\t', '|'];
 
-export function extractCsv(bytes: Uint8Array, mode: OutputMode, hint: 'csv' | 'tsv'): FormatOutput {
+/** `pages`: 1-based text pages of the file whose rows to read (config.pages); null for the whole file. */
+export function extractCsv(bytes: Uint8Array, mode: OutputMode, hint: 'csv' | 'tsv', pages: number[] | null = null): FormatOutput {
   const { text, encoding } = decodeText(bytes);
   const delimiter = hint === 'tsv' ? '\t' : detectDelimiter(text);
+  if (pages) return selectedRows(text, delimiter, mode, pages, encoding);
   const rows = parseDelimited(text, delimiter);
   const out = new Blocks(mode);
   out.table(rows);
   return out.output({ encoding });
+}
+
+/**
+ * The rows that start on the selected pages, as the one table they belong
+ * to. The table keeps its header: its first row is the file's first row
+ * even when that row is not selected, so a selection of later pages is still
+ * a table with named columns, and the merge of a large file's chunks drops
+ * the header each later chunk repeats (merge.ts). `content` holds only the
+ * selected rows: rows of later pages continue the table (in Markdown, as
+ * rows with no header line), so the chunks' contents joined with a line
+ * break are the whole file's content.
+ */
+function selectedRows(text: string, delimiter: string, mode: OutputMode, pages: number[], encoding: string): FormatOutput {
+  const pageStarts = textPageStarts(text);
+  const total = pageStarts.length;
+  const kept = pages.filter((n) => n >= 1 && n <= total);
+  const starts = rowStarts(text, delimiter);
+  const rowsFrom = (first: number, end: number) => parseDelimited(text.slice(starts[first] ?? text.length, starts[end] ?? text.length), delimiter);
+  // The header is the first row with any text, as normaliseRows finds it on a whole read.
+  let header: { index: number; row: string[] } | null = null;
+  for (let i = 0; i < starts.length && !header; i++) {
+    const row = normaliseRows(rowsFrom(i, i + 1))[0];
+    if (row) header = { index: i, row };
+  }
+
+  const byPage = kept.map((n) => {
+    const first = lowerBound(starts, pageStarts[n - 1]!);
+    const end = n < total ? lowerBound(starts, pageStarts[n]!) : starts.length;
+    return { first, end, rows: normaliseRows(rowsFrom(first, end)) };
+  });
+  const headerSelected = !!header && byPage.some((p) => p.first <= header.index && header.index < p.end);
+  // Padded to the widest row, the header's included, as a whole read pads every row to the table's width.
+  let width = header?.row.length ?? 0;
+  for (const p of byPage) for (const r of p.rows) width = Math.max(width, r.length);
+  const pad = (r: string[]) => [...r, ...new Array<string>(width - r.length).fill('')];
+
+  const lines = byPage.map((p) =>
+    p.rows.map((row, i) => {
+      const cells = pad(row);
+      if (mode === 'text') return cells.join('\t');
+      // The first row with text on the header's page is the header.
+      const isHeader = headerSelected && i === 0 && p.first <= header!.index && header!.index < p.end;
+      return isHeader ? `${markdownRow(cells)}\n${markdownRule(width)}` : markdownRow(cells);
+    }),
+  );
+  // Each page ends with the line break before the next row, so the pages joined with nothing are the content.
+  let lastWithRows = lines.length - 1;
+  while (lastWithRows >= 0 && lines[lastWithRows]!.length === 0) lastWithRows--;
+  const texts = lines.map((l, i) => l.join('\n') + (l.length > 0 && i < lastWithRows ? '\n' : ''));
+  const rows = byPage.flatMap((p) => p.rows.map(pad));
+  const tableRows = rows.length === 0 ? [] : headerSelected ? rows : [pad(header!.row), ...rows];
+  const tables: Table[] = tableRows.length === 0 ? [] : [{ rows: tableRows, markdown: tableMarkdown(tableRows) }];
+  return { pages: texts, pageSeparator: '', unit: 'text_page', tables, pagesSelected: { total, kept }, metadata: { encoding } };
+}
+
+/** UTF-16 offsets where each 3,000-code-point text page starts (page-count.ts counts pages the same way). */
+function textPageStarts(text: string): number[] {
+  const starts = [0];
+  let count = 0;
+  for (let i = 0; i < text.length; count++) {
+    if (count === TEXT_PAGE_CHARS) {
+      starts.push(i);
+      count = 0;
+    }
+    const c = text.charCodeAt(i);
+    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    i += pair ? 2 : 1;
+  }
+  return starts;
+}
+
+/**
+ * UTF-16 offsets where rows start, found the way parseDelimited reads them
+ * (a quote opens a quoted field only at the start of a field; a quoted line
+ * break is inside its row) but without building a field.
+ */
+export function rowStarts(text: string, delimiter: string): number[] {
+  const n = text.length;
+  const starts = n > 0 ? [0] : [];
+  let fieldStart = true;
+  let i = 0;
+  while (i < n) {
+    const ch = text[i]!;
+    if (ch === '"' && fieldStart) {
+      let j = i + 1;
+      for (;;) {
+        const q = text.indexOf('"', j);
+        if (q < 0) {
+          j = n;
+          break;
+        }
+        if (text[q + 1] === '"') j = q + 2;
+        else {
+          j = q + 1;
+          break;
+        }
+      }
+      i = j;
+      while (i < n && text[i] !== delimiter && text[i] !== '\n' && text[i] !== '\r') i++;
+      fieldStart = false;
+    } else if (ch === delimiter) {
+      fieldStart = true;
+      i++;
+    } else if (ch === '\n' || ch === '\r') {
+      i += ch === '\r' && text[i + 1] === '\n' ? 2 : 1;
+      if (i < n) starts.push(i);
+      fieldStart = true;
+    } else {
+      i = nextSpecial(text, i, delimiter);
+      fieldStart = false;
+    }
+  }
+  return starts;
+}
+
+/** The first index whose value is at least `value` (the array is ascending). */
+function lowerBound(values: number[], value: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (values[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The candidate that splits the first lines into the most consistent number (> 1) of fields. */

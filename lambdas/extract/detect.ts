@@ -3,6 +3,7 @@
 // text). ZIP containers are told apart by their member names, read from the
 // central directory without inflating anything.
 
+import { CompoundFile } from './cfb.ts';
 import { decodeText, detectEncoding, looksLikeText } from './text.ts';
 import { ExtractionError, type ExtractInput } from './types.ts';
 import { isZip, SafeZip } from './zip.ts';
@@ -27,7 +28,9 @@ export type Format =
   | 'jpeg'
   | 'tiff'
   | 'msg'
-  | 'doc';
+  | 'doc'
+  | 'xls'
+  | 'ppt';
 
 export interface Detected {
   format: Format;
@@ -55,14 +58,15 @@ export const MIME_TYPES: Record<Format, string> = {
   tiff: 'image/tiff',
   msg: 'application/vnd.ms-outlook',
   doc: 'application/msword',
+  xls: 'application/vnd.ms-excel',
+  ppt: 'application/vnd.ms-powerpoint',
 };
 
 export const SUPPORTED_FORMATS =
-  'PDF, DOCX, DOC, XLSX, PPTX, ODT, ODS, EPUB, RTF, HTML, CSV, TSV, EML and MSG (e-mail), Markdown, plain text, PNG/JPEG/TIFF images (by OCR), and ZIP archives of these';
+  'PDF, DOCX, DOC, XLSX, XLS, PPTX, PPT, ODT, ODS, EPUB, RTF, HTML, CSV, TSV, EML and MSG (e-mail), Markdown, plain text, PNG/JPEG/TIFF images (by OCR), and ZIP archives of these';
 
 /** Formats recognised only to say what the file is when refusing it. */
 const KNOWN_BINARY: Array<{ magic: number[]; name: string }> = [
-  { magic: [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], name: 'a legacy Office file (XLS or PPT)' },
   { magic: [0x47, 0x49, 0x46, 0x38], name: 'a GIF image' },
   { magic: [0x1f, 0x8b], name: 'a gzip archive' },
   { magic: [0x52, 0x61, 0x72, 0x21], name: 'a RAR archive' },
@@ -84,11 +88,7 @@ export function detect(input: ExtractInput): Detected {
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return found('png');
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return found('jpeg');
   if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])) return found('tiff');
-  if (startsWith(bytes, CFB_MAGIC) && isEncryptedOoxml(bytes)) {
-    throw new ExtractionError('encrypted_file', 'The document is password-protected (an encrypted Office file); remove the password and resubmit.');
-  }
-  if (startsWith(bytes, CFB_MAGIC) && hasUtf16(bytes, '__substg1.0_')) return found('msg');
-  if (startsWith(bytes, CFB_MAGIC) && hasUtf16(bytes, 'WordDocument')) return found('doc');
+  if (startsWith(bytes, CFB_MAGIC)) return found(compoundFormat(bytes));
   const known = KNOWN_BINARY.find(({ magic }) => startsWith(bytes, magic));
   if (known) throw unsupported(`the file is ${known.name}`);
   if (!looksLikeText(bytes)) throw unsupported('the file is not a recognised document type and not text');
@@ -127,12 +127,36 @@ function zipFormat(bytes: Uint8Array): Format {
   return 'zip';
 }
 
-/** Encrypted OOXML is a compound file holding an "EncryptedPackage" stream. */
-function isEncryptedOoxml(bytes: Uint8Array): boolean {
-  return hasUtf16(bytes, 'EncryptedPackage');
+/**
+ * Compound files (DOC, XLS, PPT, MSG, encrypted OOXML) are told apart by
+ * their top-level stream names. When the directory cannot be read, the
+ * names are looked for in the raw bytes, so a damaged file still reaches its
+ * reader and fails there saying what is wrong with it.
+ */
+function compoundFormat(bytes: Uint8Array): Format {
+  let names: string[] | null = null;
+  let damage: ExtractionError | null = null;
+  try {
+    names = new CompoundFile(bytes, 'The Office 97-2003 file').names.map((n) => n.toUpperCase());
+  } catch (err) {
+    if (!(err instanceof ExtractionError)) throw err;
+    damage = err;
+  }
+  const has = (name: string) => (names ? names.includes(name.toUpperCase()) : hasUtf16(bytes, name));
+  // Encrypted OOXML is a compound file holding an "EncryptedPackage" stream.
+  if (has('EncryptedPackage')) {
+    throw new ExtractionError('encrypted_file', 'The document is password-protected (an encrypted Office file); remove the password and resubmit.');
+  }
+  // MSG properties live in "__substg1.0_*" streams.
+  if (names ? names.some((n) => n.startsWith('__SUBSTG1.0_')) : hasUtf16(bytes, '__substg1.0_')) return 'msg';
+  if (has('WordDocument')) return 'doc';
+  if (has('Workbook') || (names !== null && has('Book'))) return 'xls';
+  if (has('PowerPoint Document')) return 'ppt';
+  if (damage) throw damage;
+  throw unsupported('the file is an Office compound file that is not a Word, Excel, PowerPoint or Outlook document');
 }
 
-/** Compound-file stream names are UTF-16LE in the directory; MSG properties live in "__substg1.0_*" streams. */
+/** Compound-file stream names are UTF-16LE in the directory. */
 function hasUtf16(bytes: Uint8Array, name: string): boolean {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(Buffer.from(name, 'utf16le'));
 }

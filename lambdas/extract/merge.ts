@@ -1,7 +1,8 @@
 // Merging the parts of a document that was extracted in chunks (page ranges)
 // into the one result an unsplit extraction would have given: content joined
 // with the format's page separator, chunk offsets and indexes continued
-// across seams, and a table cut by a seam joined again.
+// across seams, and a table cut by a seam joined again: a PDF table that
+// continues on the next page, or the one table a CSV or TSV file is.
 
 import { tableMarkdown } from './blocks.ts';
 import { codePointLength } from './text-stats.ts';
@@ -11,8 +12,18 @@ export type Part =
   | { first_page: number; last_page: number; ok: true; result: ExtractionResult }
   | { first_page: number; last_page: number; ok: false; error: string };
 
-/** What joins two pages in `content`: the same separator the format module uses between pages. */
-export const pageSeparatorOf = (format: string) => (format === 'pdf' ? '\n\n' : '');
+/** Formats whose parts are runs of one table's rows (csv.ts with a page selection). */
+const ROWS = new Set(['csv', 'tsv']);
+
+/**
+ * What joins two parts in `content`: the separator the format module puts
+ * between pages (PDF pages, slides, sheets), the line break between rows of
+ * a CSV or TSV table, nothing between text pages, which are cut mid-text.
+ */
+export function pageSeparatorOf(format: string): string {
+  if (format === 'pdf' || format === 'pptx' || format === 'xlsx' || format === 'ods') return '\n\n';
+  return ROWS.has(format) ? '\n' : '';
+}
 
 /** Parts in page order; null when no part succeeded. */
 export function mergeParts(parts: Part[]): ExtractionResult | null {
@@ -20,7 +31,8 @@ export function mergeParts(parts: Part[]): ExtractionResult | null {
   const good = ordered.filter((p): p is Extract<Part, { ok: true }> => p.ok);
   if (good.length === 0) return null;
   const first = good[0]!.result;
-  const separator = pageSeparatorOf(first.metadata.format);
+  const { format } = first.metadata;
+  const separator = pageSeparatorOf(format);
   const sepLength = codePointLength(separator);
 
   const contents: string[] = [];
@@ -30,12 +42,18 @@ export function mergeParts(parts: Part[]): ExtractionResult | null {
   let previous: Extract<Part, { ok: true }> | null = null;
   for (const part of good) {
     const { result } = part;
-    if (contents.length > 0) offset += sepLength;
-    contents.push(result.content);
+    // Pages may be empty and still be joined (an empty slide keeps its place); a part with no rows adds no row break.
+    const joins = !ROWS.has(format) || result.content !== '';
+    if (joins && contents.length > 0) offset += sepLength;
+    if (joins) contents.push(result.content);
     for (const chunk of result.chunks) {
       chunks.push({ ...chunk, index: chunks.length, char_start: chunk.char_start + offset, char_end: chunk.char_end + offset });
     }
-    tables = previous ? joinAtSeam(tables, result.tables, previous.last_page, part.first_page) : [...result.tables];
+    if (!previous) tables = [...result.tables];
+    else if (ROWS.has(format)) tables = joinRows(tables, result.tables);
+    // Slides and sheets are never one table across a seam; only a PDF table runs on over a page break.
+    else if (format === 'pdf') tables = joinAtSeam(tables, result.tables, previous.last_page, part.first_page);
+    else tables = [...tables, ...result.tables];
     offset += codePointLength(result.content);
     previous = part;
   }
@@ -60,6 +78,24 @@ export function mergeParts(parts: Part[]): ExtractionResult | null {
     tables,
     chunks,
   };
+}
+
+/**
+ * The parts of a CSV or TSV file are runs of its one table's rows, each
+ * headed by the file's header row (csv.ts), which is kept once. Parts padded
+ * to different widths are padded to the wider.
+ */
+function joinRows(before: Table[], after: Table[]): Table[] {
+  const tail = before.at(-1);
+  const head = after[0];
+  if (!tail || !head) return [...before, ...after];
+  const width = Math.max(tail.rows[0]?.length ?? 0, head.rows[0]?.length ?? 0);
+  const pad = (r: string[]) => (r.length < width ? [...r, ...new Array<string>(width - r.length).fill('')] : r);
+  const [tailHeader, ...tailRows] = tail.rows.map(pad);
+  const [headHeader, ...headRows] = head.rows.map(pad);
+  const sameHeader = tailHeader!.length === headHeader!.length && tailHeader!.every((cell, i) => cell === headHeader![i]);
+  const rows = [tailHeader!, ...tailRows, ...(sameHeader ? [] : [headHeader!]), ...headRows];
+  return [...before.slice(0, -1), { ...tail, rows, markdown: tableMarkdown(rows) }, ...after.slice(1)];
 }
 
 /**

@@ -1,11 +1,14 @@
 // OpenDocument text (ODT) and spreadsheets (ODS), from content.xml and
 // meta.xml. ODS cells carry their displayed text, so numbers and dates come
-// out as the spreadsheet shows them.
+// out as the spreadsheet shows them. ODS sheets are found in content.xml
+// without parsing it whole (ods-sheets.ts), and only the sheets read are
+// parsed: a page selection, a chunk of a large spreadsheet, parses its own.
 
 import { Blocks, type OutputMode } from './blocks.ts';
 import { isoDate, readXml } from './ooxml.ts';
-import { sheetsOutput, MAX_CELLS, type Sheet } from './xlsx.ts';
-import { child, descendants, elements, textContent, type XmlElement } from './xml.ts';
+import { odsSheetSpans } from './ods-sheets.ts';
+import { sheetsOutput, selectedNumbers, MAX_CELLS, type Sheet } from './xlsx.ts';
+import { child, elements, parseXml, textContent, type XmlElement } from './xml.ts';
 import { SafeZip, type InflateBudget } from './zip.ts';
 import { ExtractionError, type FormatOutput } from './types.ts';
 
@@ -17,12 +20,28 @@ export function extractOdt(bytes: Uint8Array, mode: OutputMode, budget?: Inflate
   return out.output(odfMeta(zip));
 }
 
-export function extractOds(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget): FormatOutput {
+/** `pages`: 1-based sheet numbers to read (config.pages); null for every sheet. */
+export function extractOds(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget, pages: number[] | null = null): FormatOutput {
   const zip = new SafeZip(bytes, budget);
-  const office = officeBody(zip, 'spreadsheet');
+  const part = 'the part content.xml';
+  const content = zip.readText('content.xml');
+  if (content === null || !/<([\w.-]+:)?spreadsheet[\s/>]/.test(content)) {
+    throw new ExtractionError('corrupt_file', 'The OpenDocument file could not be read: content.xml has no office:spreadsheet body.');
+  }
+  // The parser would refuse it on a whole parse; the sheets parsed alone must not slip past that.
+  if (/<!DOCTYPE/i.test(content)) {
+    throw new ExtractionError('refused_file', `Refused: ${part} declares a DOCTYPE; documents with DTDs or entity declarations are not accepted.`);
+  }
+  const spans = odsSheetSpans(content);
+  const names = spans.map((span) => parseXml(span.startTag, part).attrs.name ?? 'Sheet');
+  const kept = selectedNumbers(spans.length, pages);
+  // Shared by the sheets read, as on a whole read: with a selection the cap counts the cells read.
   const cellBudget = { cells: MAX_CELLS };
-  const sheets: Sheet[] = descendants(office, 'table').map((t) => ({ name: t.attrs.name ?? 'Sheet', rows: tableRows(t, cellBudget) }));
-  return sheetsOutput(sheets, mode, odfMeta(zip));
+  const sheets = kept.map((n): Sheet => {
+    const span = spans[n - 1]!;
+    return { name: names[n - 1]!, rows: tableRows(parseXml(content.slice(span.start, span.end), part), cellBudget) };
+  });
+  return sheetsOutput(sheets, mode, odfMeta(zip), { names, kept, selected: pages !== null });
 }
 
 function officeBody(zip: SafeZip, kind: string): XmlElement {

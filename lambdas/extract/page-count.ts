@@ -2,7 +2,9 @@
 // untrusted bytes: it must be cheap, never load a parser, and never throw.
 
 import { constants, inflateSync } from 'node:zlib';
+import { CompoundFile, countWorkbookSheets, pptDocument, pptSlideList } from './cfb.ts';
 import { detect } from './detect.ts';
+import { odsSheetSpans } from './ods-sheets.ts';
 import { countDecodedCodePoints, decodeText } from './text.ts';
 import { SafeZip } from './zip.ts';
 import type { ExtractInput } from './types.ts';
@@ -44,6 +46,12 @@ export function countPages(input: ExtractInput): number {
         return 1;
       case 'html':
         return textPages(markupTextLength(decodeText(input.bytes).text));
+      case 'xls':
+        return countWorkbookSheets(new CompoundFile(input.bytes, 'The workbook'));
+      case 'ppt': {
+        const doc = pptDocument(new CompoundFile(input.bytes, 'The presentation'));
+        return Math.max(1, doc ? pptSlideList(doc, 0).length : 1);
+      }
       default:
         return countZipPages(input.bytes, format);
     }
@@ -58,12 +66,14 @@ function countZipPages(bytes: Uint8Array, format: string): number {
   const count = (re: RegExp) => Math.max(1, names.filter((n) => re.test(n)).length);
   const textOf = (parts: string[]) => textPages(parts.reduce((sum, part) => sum + markupTextLength(zip.readText(part) ?? ''), 0));
   switch (format) {
+    // Slides and sheets as the extractor lists them (the presentation's slide list, the workbook's
+    // sheets, chartsheets included), so a large document's chunk plan covers exactly what it reads.
     case 'pptx':
-      return count(/^ppt\/slides\/slide\d+\.xml$/);
+      return listed(zip.readText('ppt/presentation.xml'), /<(?:[\w.-]+:)?sldId[\s/>]/g) ?? count(/^ppt\/slides\/slide\d+\.xml$/);
     case 'xlsx':
-      return count(/^xl\/worksheets\/[^/]+\.xml$/);
+      return listed(zip.readText('xl/workbook.xml'), /<(?:[\w.-]+:)?sheet[\s/>]/g) ?? count(/^xl\/worksheets\/[^/]+\.xml$/);
     case 'ods':
-      return Math.max(1, ((zip.readText('content.xml') ?? '').match(/<table:table[\s>]/g) ?? []).length);
+      return Math.max(1, odsSheetSpans(zip.readText('content.xml') ?? '').length);
     case 'docx':
       return textOf(['word/document.xml']);
     case 'odt':
@@ -74,6 +84,11 @@ function countZipPages(bytes: Uint8Array, format: string): number {
       // An archive: at least a page per member; the members' own pages are counted when extracted.
       return Math.max(1, zip.entries.filter((e) => !e.isDirectory).length);
   }
+}
+
+/** Elements matching `tag` in a main part, at least one; null without the part. */
+function listed(part: string | null, tag: RegExp): number | null {
+  return part === null ? null : Math.max(1, part.match(tag)?.length ?? 0);
 }
 
 /** Characters of text in markup, roughly: tags, scripts and styles left out. */

@@ -12,6 +12,7 @@ import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
 interface Heaps {
   HEAPU8: Uint8Array;
   HEAPU16: Uint16Array;
+  HEAP32: Int32Array;
   HEAPF32: Float32Array;
 }
 

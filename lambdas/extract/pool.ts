@@ -13,6 +13,8 @@ import { ExtractionError, type ExtractionConfig, type ExtractionErrorCode, type 
 export interface Extractor {
   /** The buffer behind `input.bytes` is transferred to the worker (detached here) when the view covers all of it. */
   extract(input: ExtractInput): Promise<ExtractionResult>;
+  /** One PDF per list of page numbers, or null where those pages cannot be copied (pdf-split.ts), in a worker under the same limits as an extraction. */
+  splitPdf(bytes: Uint8Array, pageLists: number[][]): Promise<Array<Uint8Array | null>>;
   close(): Promise<void>;
 }
 
@@ -32,16 +34,20 @@ interface WorkerData {
   testFaults: boolean;
 }
 
-type Request = { id: number; bytes: Uint8Array; filename: string; contentType: string | null; config: ExtractionConfig | null };
+type Task =
+  | { op: 'extract'; filename: string; contentType: string | null; config: ExtractionConfig | null }
+  | { op: 'split'; pageLists: number[][] };
+type Request = Task & { id: number; bytes: Uint8Array };
 type Reply =
   | { type: 'ready' }
-  | { type: 'done'; id: number; result: ExtractionResult }
+  | { type: 'done'; id: number; result: unknown }
   | { type: 'failed'; id: number; code: ExtractionErrorCode | null; message: string };
 
 interface Job {
   id: number;
-  input: ExtractInput;
-  resolve(result: ExtractionResult): void;
+  bytes: Uint8Array;
+  task: Task;
+  resolve(result: unknown): void;
   reject(err: Error): void;
 }
 
@@ -153,14 +159,18 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
     }
   }
 
+  function run<T>(bytes: Uint8Array, task: Task): Promise<T> {
+    if (closed) return Promise.reject(new Error('The extractor pool is closed.'));
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ id: nextId++, bytes, task, resolve: resolve as (result: unknown) => void, reject });
+      pump();
+    });
+  }
+
   return {
-    extract(input) {
-      if (closed) return Promise.reject(new Error('The extractor pool is closed.'));
-      return new Promise<ExtractionResult>((resolve, reject) => {
-        queue.push({ id: nextId++, input, resolve, reject });
-        pump();
-      });
-    },
+    extract: ({ bytes, filename, contentType, config }) =>
+      run<ExtractionResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null }),
+    splitPdf: (bytes, pageLists) => run<Array<Uint8Array | null>>(bytes, { op: 'split', pageLists }),
     async close() {
       closed = true;
       const reason = new Error('The extractor pool was closed.');
@@ -190,9 +200,9 @@ function tsxBootstrap(self: string): string {
 
 /** Sends the job, moving the bytes rather than copying them when the view owns its whole buffer. */
 function post(worker: Worker, job: Job): void {
-  const { bytes, filename, contentType, config } = job.input;
+  const { bytes } = job;
   const whole = bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-  const request = (b: Uint8Array): Request => ({ id: job.id, bytes: b, filename, contentType: contentType ?? null, config: config ?? null });
+  const request = (b: Uint8Array): Request => ({ ...job.task, id: job.id, bytes: b });
   if (whole) {
     try {
       worker.postMessage(request(bytes), [bytes.buffer as ArrayBuffer]);
@@ -227,6 +237,12 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData)
   const { extract } = await import('./index.ts');
   port.on('message', async (req: Request) => {
     try {
+      if (req.op === 'split') {
+        const { splitPdf } = await import('./pdf-split.ts');
+        const parts = await splitPdf(req.bytes, req.pageLists);
+        port.postMessage({ type: 'done', id: req.id, result: parts } satisfies Reply, parts.flatMap((p) => (p ? [p.buffer as ArrayBuffer] : [])));
+        return;
+      }
       const fault = data.testFaults ? FAULTS[req.filename] : undefined;
       if (fault) fault();
       const result = await extract({ bytes: req.bytes, filename: req.filename, contentType: req.contentType, config: req.config });

@@ -1,5 +1,7 @@
 // PPTX: one page per slide in presentation order; each slide's title, text
-// boxes and tables in shape order, then its speaker notes.
+// boxes and tables in shape order, then its speaker notes. Each slide is its
+// own part, so a page selection (a chunk of a large presentation) reads only
+// the selected slides' parts.
 
 import { Blocks, type OutputMode } from './blocks.ts';
 import { contentChildren, coreProperties, readXml, relationships } from './ooxml.ts';
@@ -10,7 +12,8 @@ import { ExtractionError, type FormatOutput, type Table } from './types.ts';
 /** Larger presentations are refused before any slide is read (the PDF page limit). */
 export const MAX_SLIDES = 5000;
 
-export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget): FormatOutput {
+/** `pages`: 1-based slide numbers to read (config.pages); null for every slide. */
+export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget, pages: number[] | null = null): FormatOutput {
   const zip = new SafeZip(bytes, budget);
   const main = 'ppt/presentation.xml';
   const presentation = readXml(zip, main);
@@ -21,9 +24,11 @@ export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
   if (slideParts.length > MAX_SLIDES) {
     throw new ExtractionError('too_many_pages', `The presentation has ${slideParts.length.toLocaleString('en-US')} slides; the limit is ${MAX_SLIDES.toLocaleString('en-US')}.`);
   }
-  const pages: string[] = [];
+  const kept = pages ? pages.filter((n) => n >= 1 && n <= slideParts.length) : slideParts.map((_, i) => i + 1);
+  const texts: string[] = [];
   const tables: Table[] = [];
-  slideParts.forEach((part, i) => {
+  for (const number of kept) {
+    const part = slideParts[number - 1]!;
     const slide = readXml(zip, part);
     const out = new Blocks(mode);
     const tree = slide && child(child(slide, 'cSld') ?? slide, 'spTree');
@@ -36,10 +41,17 @@ export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
       shapes(n, notesTree, true);
       if (!n.isEmpty) out.paragraph((mode === 'markdown' ? '**Notes:**\n' : 'Notes:\n') + n.text());
     }
-    for (const t of out.tables) tables.push({ page: i + 1, rows: t.rows, markdown: t.markdown });
-    pages.push(out.text());
-  });
-  return { pages, pageSeparator: '\n\n', unit: 'slide', tables, metadata: coreProperties(zip) };
+    for (const t of out.tables) tables.push({ page: number, rows: t.rows, markdown: t.markdown });
+    texts.push(out.text());
+  }
+  return {
+    pages: texts,
+    pageSeparator: '\n\n',
+    unit: 'slide',
+    tables,
+    ...(pages ? { pagesSelected: { total: slideParts.length, kept } } : {}),
+    metadata: coreProperties(zip),
+  };
 }
 
 function shapes(out: Blocks, tree: XmlElement, notes = false): void {

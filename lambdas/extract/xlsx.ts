@@ -1,5 +1,7 @@
 // XLSX: every sheet as a table, one page per sheet, cells as the spreadsheet
-// shows them (number formats applied to numbers and dates).
+// shows them (number formats applied to numbers and dates). Each sheet is its
+// own part, so a page selection (a chunk of a large workbook) parses only the
+// selected sheets, besides the shared strings and styles every sheet needs.
 
 import { Blocks, type OutputMode } from './blocks.ts';
 import { BUILTIN_FORMATS, formatGeneral, formatNumber } from './numfmt.ts';
@@ -16,7 +18,8 @@ export interface Sheet {
   rows: string[][];
 }
 
-export function extractXlsx(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget): FormatOutput {
+/** `pages`: 1-based sheet numbers to read (config.pages); null for every sheet. */
+export function extractXlsx(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget, pages: number[] | null = null): FormatOutput {
   const zip = new SafeZip(bytes, budget);
   const main = 'xl/workbook.xml';
   const workbook = readXml(zip, main);
@@ -27,18 +30,34 @@ export function extractXlsx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
   const formats = cellFormats(zip, partOf('styles'));
   const props = child(workbook, 'workbookPr');
   const date1904 = props?.attrs.date1904 === '1' || props?.attrs.date1904 === 'true';
+  // With a selection the cap counts the cells read: the chunks of a large workbook are held to it
+  // one by one here, and the workbook as a whole when its parts are merged (aggregate.ts).
   const cellBudget = { cells: MAX_CELLS };
-  const sheets: Sheet[] = [];
-  for (const s of elements(child(workbook, 'sheets') ?? workbook, 'sheet')) {
-    const target = rels.get(s.attrs.id ?? '')?.target;
+  const listed = elements(child(workbook, 'sheets') ?? workbook, 'sheet').map((s, i) => ({ name: s.attrs.name ?? `Sheet${i + 1}`, target: rels.get(s.attrs.id ?? '')?.target }));
+  const kept = selectedNumbers(listed.length, pages);
+  const sheets = kept.map((number): Sheet => {
+    const { name, target } = listed[number - 1]!;
     const xml = target ? readXml(zip, target) : null;
-    sheets.push({ name: s.attrs.name ?? `Sheet${sheets.length + 1}`, rows: xml ? sheetRows(xml, strings, formats, date1904, cellBudget) : [] });
-  }
-  return sheetsOutput(sheets, mode, coreProperties(zip));
+    return { name, rows: xml ? sheetRows(xml, strings, formats, date1904, cellBudget) : [] };
+  });
+  return sheetsOutput(sheets, mode, coreProperties(zip), { names: listed.map((s) => s.name), kept, selected: pages !== null });
 }
 
-/** One page per sheet: its name, then its cells as a table. */
-export function sheetsOutput(sheets: Sheet[], mode: OutputMode, metadata: FormatOutput['metadata']): FormatOutput {
+/** The sheet (or slide) numbers a selection keeps: those that exist, in order; every one without a selection. */
+export const selectedNumbers = (total: number, pages: number[] | null) =>
+  pages ? pages.filter((n) => n >= 1 && n <= total) : Array.from({ length: total }, (_, i) => i + 1);
+
+/**
+ * One page per sheet: its name, then its cells as a table. `sheets` are the
+ * sheets read; `names` every sheet of the workbook (metadata.sheets lists
+ * them all, selected or not), `kept` their numbers.
+ */
+export function sheetsOutput(
+  sheets: Sheet[],
+  mode: OutputMode,
+  metadata: FormatOutput['metadata'],
+  selection: { names: string[]; kept: number[]; selected: boolean },
+): FormatOutput {
   const tables: Table[] = [];
   const pages = sheets.map((sheet) => {
     const out = new Blocks(mode);
@@ -47,7 +66,14 @@ export function sheetsOutput(sheets: Sheet[], mode: OutputMode, metadata: Format
     tables.push(...out.tables);
     return out.text();
   });
-  return { pages, pageSeparator: '\n\n', unit: 'sheet', tables, metadata: { ...metadata, sheets: sheets.map((s) => s.name) } };
+  return {
+    pages,
+    pageSeparator: '\n\n',
+    unit: 'sheet',
+    tables,
+    ...(selection.selected ? { pagesSelected: { total: selection.names.length, kept: selection.kept } } : {}),
+    metadata: { ...metadata, sheets: selection.names },
+  };
 }
 
 function sharedStrings(zip: SafeZip, part: string | undefined): string[] {

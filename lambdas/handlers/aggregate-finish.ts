@@ -1,4 +1,7 @@
-import { awsBlobs, awsStore, onColdStart, awsJobEvents } from '../adapters/aws-deps.ts';
+import { awsStore } from '../adapters/aws-dynamodb.ts';
+import { awsBlobs } from '../adapters/aws-s3.ts';
+import { awsJobEvents } from '../adapters/aws-sqs.ts';
+import { onColdStart } from '../adapters/cold-start.ts';
 import { logJson } from '../core/log.ts';
 import { aggregateFinish, type FinishDeps, type FinishEvent } from '../core/aggregate.ts';
 import { systemClock } from '../core/ports.ts';

@@ -1,4 +1,5 @@
-import { awsBlobs, onColdStart } from '../adapters/aws-deps.ts';
+import { awsBlobs } from '../adapters/aws-s3.ts';
+import { onColdStart } from '../adapters/cold-start.ts';
 import { aggregatePart, type PartEvent, type PartSummary } from '../core/aggregate.ts';
 import type { Blobs } from '../core/ports.ts';
 

@@ -1,4 +1,8 @@
-import { awsAggregation, awsBlobs, awsStore, onColdStart, awsJobEvents } from '../adapters/aws-deps.ts';
+import { awsStore } from '../adapters/aws-dynamodb.ts';
+import { awsBlobs } from '../adapters/aws-s3.ts';
+import { awsAggregation } from '../adapters/aws-sfn.ts';
+import { awsJobEvents } from '../adapters/aws-sqs.ts';
+import { onColdStart } from '../adapters/cold-start.ts';
 import { authenticate } from '../core/auth.ts';
 import { cancelJob } from '../core/cancel.ts';
 import { header, route, sourceIp } from '../core/http.ts';

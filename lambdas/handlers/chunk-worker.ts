@@ -1,6 +1,9 @@
 import type { SQSRecord } from 'aws-lambda';
 import { functions, queues } from '../../lib/wiring.ts';
-import { awsAggregation, awsBlobs, awsStore, onColdStart } from '../adapters/aws-deps.ts';
+import { awsStore } from '../adapters/aws-dynamodb.ts';
+import { awsBlobs } from '../adapters/aws-s3.ts';
+import { awsAggregation } from '../adapters/aws-sfn.ts';
+import { onColdStart } from '../adapters/cold-start.ts';
 import { processChunk, type ChunkWorkerDeps } from '../core/large-document.ts';
 import { logJson } from '../core/log.ts';
 import { consumeBatch, receiveCountOf } from '../core/sqs-batch.ts';

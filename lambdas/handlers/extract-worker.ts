@@ -1,6 +1,9 @@
 import type { SQSRecord } from 'aws-lambda';
 import { functions, queues } from '../../lib/wiring.ts';
-import { awsBlobs, awsChunkQueue, awsStore, onColdStart, awsJobEvents } from '../adapters/aws-deps.ts';
+import { awsStore } from '../adapters/aws-dynamodb.ts';
+import { awsBlobs } from '../adapters/aws-s3.ts';
+import { awsChunkQueue, awsJobEvents } from '../adapters/aws-sqs.ts';
+import { onColdStart } from '../adapters/cold-start.ts';
 import { DOCUMENT_ATTRIBUTE } from '../adapters/sqs-extraction-queue.ts';
 import { limits } from '../core/limits.ts';
 import { processJob, type WorkerDeps } from '../core/process-job.ts';
@@ -43,16 +46,18 @@ export const makeHandler = (deps: WorkerDeps & { maxReceiveCount: number }) =>
 const spec = functions['extract-worker'];
 export const handler = onColdStart(() => {
   const store = awsStore();
+  // One isolated worker thread per container: the parser can be killed on a
+  // deadline below the Lambda timeout, so the job fails cleanly instead of timing out the function.
+  const extractor = createExtractorPool({ size: 1, timeoutMs: (spec.timeoutSeconds - 20) * 1000, maxMemoryMb: Math.floor(spec.memoryMb * 0.7) });
   return makeHandler({
     store,
     blobs: awsBlobs(),
     clock: systemClock,
     events: awsJobEvents(store),
-    // One isolated worker thread per container: the parser can be killed on a
-    // deadline below the Lambda timeout, so the job fails cleanly instead of timing out the function.
-    extractor: createExtractorPool({ size: 1, timeoutMs: (spec.timeoutSeconds - 20) * 1000, maxMemoryMb: Math.floor(spec.memoryMb * 0.7) }),
+    extractor,
     log: logJson,
-    split: { queue: awsChunkQueue(), splitBytes: limits.splitBytes, pagesPerChunk: limits.chunkPages },
+    // The same pool cuts a large PDF into one PDF per chunk, so each chunk worker downloads only its pages.
+    split: { queue: awsChunkQueue(), splitBytes: limits.splitBytes, pagesPerChunk: limits.chunkPages, pdf: extractor },
     maxReceiveCount: queues.extraction.maxReceiveCount,
   });
 });

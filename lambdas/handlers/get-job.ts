@@ -1,4 +1,6 @@
-import { awsBlobs, awsStore, onColdStart } from '../adapters/aws-deps.ts';
+import { awsStore } from '../adapters/aws-dynamodb.ts';
+import { awsBlobs } from '../adapters/aws-s3.ts';
+import { onColdStart } from '../adapters/cold-start.ts';
 import { authenticate } from '../core/auth.ts';
 import { getJobView } from '../core/get-job.ts';
 import { header, route, sourceIp } from '../core/http.ts';

@@ -1,4 +1,5 @@
-import { awsStore, onColdStart } from '../adapters/aws-deps.ts';
+import { awsStore } from '../adapters/aws-dynamodb.ts';
+import { onColdStart } from '../adapters/cold-start.ts';
 import { createKey, listKeys, revokeKey } from '../core/api-keys.ts';
 import { authenticate } from '../core/auth.ts';
 import { header, route, sourceIp } from '../core/http.ts';

@@ -1,4 +1,5 @@
-import { onColdStart, awsStore } from '../adapters/aws-deps.ts';
+import { awsStore } from '../adapters/aws-dynamodb.ts';
+import { onColdStart } from '../adapters/cold-start.ts';
 import { route, sourceIp } from '../core/http.ts';
 import { systemClock, type Clock, type Store } from '../core/ports.ts';
 import { issueSandboxKey } from '../core/sandbox.ts';

@@ -1,5 +1,8 @@
 import type { S3Event } from 'aws-lambda';
-import { awsBlobs, awsExtractionQueue, awsStore, onColdStart, awsJobEvents } from '../adapters/aws-deps.ts';
+import { awsStore } from '../adapters/aws-dynamodb.ts';
+import { awsBlobs } from '../adapters/aws-s3.ts';
+import { awsExtractionQueue, awsJobEvents } from '../adapters/aws-sqs.ts';
+import { onColdStart } from '../adapters/cold-start.ts';
 import { systemClock } from '../core/ports.ts';
 import { uploadArrived, type ArrivalDeps } from '../core/uploads.ts';
 import { countPages } from '../extract/page-count.ts';

@@ -1,4 +1,8 @@
-import { awsExtractionQueue, awsStore, awsUploadUrls, awsWebhookIntake, onColdStart } from '../adapters/aws-deps.ts';
+import { awsStore } from '../adapters/aws-dynamodb.ts';
+import { awsUploadUrls } from '../adapters/aws-s3.ts';
+import { awsExtractionQueue } from '../adapters/aws-sqs.ts';
+import { awsWebhookIntake } from '../adapters/aws-webhooks.ts';
+import { onColdStart } from '../adapters/cold-start.ts';
 import { authenticate } from '../core/auth.ts';
 import { header, requestBody, route, sourceIp } from '../core/http.ts';
 import { systemClock } from '../core/ports.ts';

@@ -1,5 +1,8 @@
 import type { SQSRecord } from 'aws-lambda';
-import { awsMessageVisibility, awsSecretCipher, awsStore, awsWebhookSender, onColdStart } from '../adapters/aws-deps.ts';
+import { awsStore } from '../adapters/aws-dynamodb.ts';
+import { awsMessageVisibility } from '../adapters/aws-sqs.ts';
+import { awsSecretCipher, awsWebhookSender } from '../adapters/aws-webhooks.ts';
+import { onColdStart } from '../adapters/cold-start.ts';
 import { systemClock, type MessageVisibility, type WebhookMessage } from '../core/ports.ts';
 import { consumeBatch, receiveCountOf } from '../core/sqs-batch.ts';
 import { deliverWebhookEvent, type DeliveryDeps } from '../core/webhook-delivery.ts';

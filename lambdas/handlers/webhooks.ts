@@ -1,4 +1,6 @@
-import { awsStore, awsWebhookIntake, onColdStart } from '../adapters/aws-deps.ts';
+import { awsStore } from '../adapters/aws-dynamodb.ts';
+import { awsWebhookIntake } from '../adapters/aws-webhooks.ts';
+import { onColdStart } from '../adapters/cold-start.ts';
 import { createWebhookSender } from '../adapters/webhook-http.ts';
 import { authenticate } from '../core/auth.ts';
 import { header, requestBody, route, sourceIp } from '../core/http.ts';

@@ -13,7 +13,7 @@ export interface AggregationProps {
 /**
  * The Step Functions state machine that merges a large document's parts
  * (DESIGN.md section 4), from the one definition the local server also runs.
- * It may invoke its two task functions and nothing else; the functions whose
+ * It may invoke its three task functions and nothing else; the functions whose
  * wiring says `aggregation: 'start' | 'stop'` may start, or stop, its executions only.
  */
 export class Aggregation extends Construct {
@@ -21,19 +21,22 @@ export class Aggregation extends Construct {
 
   constructor(scope: Construct, id: string, { functions }: AggregationProps) {
     super(scope, id);
-    const task = (kind: 'part' | 'finish') => {
+    const task = (kind: 'part' | 'finish' | 'fail') => {
       const entry = Object.entries(wiredFunctions).find(([, spec]) => spec.uses.aggregationTask === kind);
       if (!entry) throw new Error(`lib/wiring.ts names no function with aggregationTask '${kind}'`);
       return functions[entry[0] as FunctionName];
     };
     const part = task('part');
     const finish = task('finish');
+    const fail = task('fail');
     const role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('states.amazonaws.com'),
-      description: 'docex aggregation: invokes its two task functions, nothing else',
+      description: 'docex aggregation: invokes its three task functions, nothing else',
     });
-    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [part.functionArn, finish.functionArn] }));
-    const definition = aggregationDefinition({ part: part.functionArn, finish: finish.functionArn });
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [part.functionArn, finish.functionArn, fail.functionArn] }),
+    );
+    const definition = aggregationDefinition({ part: part.functionArn, finish: finish.functionArn, fail: fail.functionArn });
     this.stateMachine = new StateMachine(this, 'StateMachine', {
       stateMachineType: StateMachineType.STANDARD,
       definitionBody: DefinitionBody.fromString(Stack.of(this).toJsonString(definition)),
@@ -46,7 +49,7 @@ export class Aggregation extends Construct {
       },
       {
         id: 'AwsSolutions-SF2',
-        reason: 'Two Lambda tasks in a fixed order: X-Ray would need xray:* on every resource for the role, for no question the execution history does not already answer.',
+        reason: 'Three Lambda tasks in a fixed order: X-Ray would need xray:* on every resource for the role, for no question the execution history does not already answer.',
       },
     );
 

@@ -13,7 +13,7 @@ import { pascal } from './naming.ts';
 export interface AlarmsProps {
   functions: Record<FunctionName, IFunction>;
   deadLetterQueues: Record<QueueName, IQueue>;
-  /** A failed execution leaves its job unfinished in aggregating: each failure raises an alarm. */
+  /** A failed execution means a merge failed for good (its job was failed, or if even that failed, is still aggregating): each raises an alarm. */
   stateMachines?: Record<string, IStateMachine>;
   /** Subscribed to the alarm topic when given (`cdk deploy -c alarmEmail=you@example.com`). */
   email?: string;
@@ -53,7 +53,7 @@ export class Alarms extends Construct {
 
   private addStateMachines(stateMachines: Record<string, IStateMachine>): void {
     for (const [name, machine] of Object.entries(stateMachines)) {
-      this.add(`${name}ExecutionsFailed`, `A docex ${name} execution failed: its job is still aggregating; see the execution history, fix the cause, and resubmit the document.`,
+      this.add(`${name}ExecutionsFailed`, `A docex ${name} execution failed: its FailJob step failed the job (if that step failed too, the job is still aggregating); see the execution history for the caught error and fix the cause.`,
         machine.metricFailed({ period: Duration.minutes(5), statistic: 'Sum' }));
     }
   }

@@ -32,6 +32,7 @@ const bucketObjectActions = {
   write: ['s3:PutObject'],
   // The worker deletes each document once it is extracted.
   readwrite: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+  delete: ['s3:DeleteObject'],
 } as const;
 const webhookKeyActions = {
   encrypt: ['kms:Encrypt'],
@@ -78,7 +79,7 @@ export class Functions extends Construct {
       timeout: Duration.seconds(spec.timeoutSeconds),
       role,
       logGroup,
-      bundling: lambdaBundling,
+      bundling: lambdaBundling(this, spec),
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         [env.table]: table.tableName,
@@ -90,7 +91,7 @@ export class Functions extends Construct {
     if (spec.uses.table === 'readwrite') table.grantReadWriteData(fn);
     if (spec.uses.bucket) {
       role.addToPrincipalPolicy(new PolicyStatement({ actions: [...bucketObjectActions[spec.uses.bucket]], resources: [bucket.arnForObjects('*')] }));
-      if (spec.uses.bucket !== 'write') role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
+      if (spec.uses.bucket === 'read' || spec.uses.bucket === 'readwrite') role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
     }
     for (const q of spec.uses.sendsTo ?? []) {
       fn.addEnvironment(env.queueUrl(q), queues[q].queueUrl);

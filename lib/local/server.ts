@@ -36,6 +36,7 @@ import * as webhooks from '../../lambdas/handlers/webhooks.ts';
 import * as chunkWorker from '../../lambdas/handlers/chunk-worker.ts';
 import * as aggregatePart from '../../lambdas/handlers/aggregate-part.ts';
 import * as aggregateFinish from '../../lambdas/handlers/aggregate-finish.ts';
+import * as aggregateFail from '../../lambdas/handlers/aggregate-fail.ts';
 import { aggregationDefinition } from '../../lambdas/core/aggregation-definition.ts';
 import { limits } from '../../lambdas/core/limits.ts';
 import { LocalAggregationStarter } from './local-aggregation.ts';
@@ -149,10 +150,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const chunkSpec = queues.chunks;
   const [chunkQueue, chunkDlq] = twinOf('chunks');
   const stateMachine = new LocalStateMachine(
-    aggregationDefinition({ part: 'aggregate-part', finish: 'aggregate-finish' }),
+    aggregationDefinition({ part: 'aggregate-part', finish: 'aggregate-finish', fail: 'aggregate-fail' }),
     {
       'aggregate-part': aggregatePart.makeHandler({ blobs }) as (input: unknown) => Promise<unknown>,
       'aggregate-finish': aggregateFinish.makeHandler({ store, blobs, clock, events: jobEvents, log }) as (input: unknown) => Promise<unknown>,
+      'aggregate-fail': aggregateFail.makeHandler({ store, blobs, clock, events: jobEvents, log }) as (input: unknown) => Promise<unknown>,
     },
     { dir: path.join(dataDir, 'executions'), timeScale, log: (m) => console.error(m) },
   );
@@ -180,6 +182,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     'chunk-worker': () => Promise.reject(new Error('chunk-worker is a queue consumer, not a route')),
     'aggregate-part': () => Promise.reject(new Error('aggregate-part is a state machine task, not a route')),
     'aggregate-finish': () => Promise.reject(new Error('aggregate-finish is a state machine task, not a route')),
+    'aggregate-fail': () => Promise.reject(new Error('aggregate-fail is a state machine task, not a route')),
   };
   // The bucket notifications of lib/wiring.ts, played from s3rver's events. A lost event is made up
   // for by the upload's deadline message, as in AWS.
@@ -202,7 +205,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     extractor,
     maxReceiveCount: spec.maxReceiveCount,
     log,
-    split: { queue: new TwinChunkQueue(chunkQueue), splitBytes: options.splitBytes ?? limits.splitBytes, pagesPerChunk: limits.chunkPages },
+    split: { queue: new TwinChunkQueue(chunkQueue), splitBytes: options.splitBytes ?? limits.splitBytes, pagesPerChunk: limits.chunkPages, pdf: extractor },
   });
   // Concurrency beyond the pool would only queue inside it while the messages' visibility runs down.
   const mapping = startWiredMapping('extraction', extractionQueue, workerHandler, workers);

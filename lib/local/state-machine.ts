@@ -1,8 +1,9 @@
 // Local twin of Step Functions for the aggregation state machine: a faithful
 // interpreter of exactly the Amazon States Language the definition uses
-// (Task with Retry and ResultPath, inline Map with ItemsPath, ItemSelector,
-// MaxConcurrency and ResultPath), run over the very definition object the
-// stack synthesises. Anything else in a definition is refused, not guessed.
+// (Task with Retry, Catch and ResultPath, inline Map with ItemsPath,
+// ItemSelector, MaxConcurrency, Catch and ResultPath, and Fail), run over the
+// very definition object the stack synthesises. Anything else in a definition
+// is refused, not guessed.
 //
 // Executions are named and persisted under the data directory, so a restart
 // of the local server resumes them (from the start: every task is
@@ -10,7 +11,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import type { MapState, StateMachineDefinition, TaskState } from '../../lambdas/core/aggregation-definition.ts';
+import type { CatchRule, MapState, State, StateMachineDefinition, TaskState } from '../../lambdas/core/aggregation-definition.ts';
 
 export type TaskHandler = (input: unknown) => Promise<unknown>;
 
@@ -19,10 +20,38 @@ interface ExecutionRecord {
   input: unknown;
   status: 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'ABORTED';
   output?: unknown;
+  /** Of a FAILED execution, as DescribeExecution gives them: the error's name and its cause. */
   error?: string;
+  cause?: string;
 }
 
 class Aborted extends Error {}
+
+/**
+ * An error as Step Functions names it: a task's error takes the name of what
+ * the function threw (Lambda's errorType), its cause the Lambda error JSON.
+ */
+class StatesError extends Error {
+  constructor(
+    readonly error: string,
+    readonly cause: string,
+  ) {
+    super(`${error}: ${cause}`);
+  }
+
+  static of(thrown: unknown): StatesError {
+    if (thrown instanceof StatesError) return thrown;
+    const error = thrown instanceof Error ? thrown : new Error(String(thrown));
+    return new StatesError(error.name || 'Error', JSON.stringify({ errorType: error.name || 'Error', errorMessage: error.message }));
+  }
+}
+
+/** A problem with the definition or the data's shape: AWS fails the execution, and States.ALL neither retries nor catches it. */
+const runtimeError = (message: string) => new StatesError('States.Runtime', message);
+/** Errors no retrier or catcher matches with States.ALL (the ASL specification's terminal errors). */
+const UNCATCHABLE = new Set(['States.Runtime', 'States.DataLimitExceeded']);
+
+type Machine = { StartAt: string; States: Record<string, State> };
 
 export class LocalStateMachine {
   private readonly running = new Map<string, { aborted: boolean; done: Promise<void> }>();
@@ -84,20 +113,34 @@ export class LocalStateMachine {
       })
       .catch((error: unknown) => {
         if (error instanceof Aborted || control.aborted) return;
-        this.opts.log?.(`aggregation execution ${record.name} failed: ${String(error)}`);
-        this.save({ ...record, status: 'FAILED', error: String(error) });
+        const failed = StatesError.of(error);
+        this.opts.log?.(`aggregation execution ${record.name} failed: ${failed.message}`);
+        this.save({ ...record, status: 'FAILED', error: failed.error, cause: failed.cause });
       })
       .finally(() => this.running.delete(record.name));
     this.running.set(record.name, control);
   }
 
-  private async run(machine: { StartAt: string; States: Record<string, TaskState | MapState> }, input: unknown, control: { aborted: boolean }): Promise<unknown> {
+  private async run(machine: Machine, input: unknown, control: { aborted: boolean }): Promise<unknown> {
     let name: string | undefined = machine.StartAt;
     let data = input;
     while (name) {
       if (control.aborted) throw new Aborted();
-      const state: TaskState | MapState = machine.States[name]!;
-      const result = state.Type === 'Task' ? await this.task(state, data, control) : await this.map(state, data, control);
+      const state: State = machine.States[name]!;
+      if (state.Type === 'Fail') throw new StatesError(state.Error, state.Cause);
+      let result: unknown;
+      try {
+        result = state.Type === 'Task' ? await this.task(state, data, control) : await this.map(state, data, control);
+      } catch (thrown) {
+        if (thrown instanceof Aborted || control.aborted) throw thrown;
+        const error = StatesError.of(thrown);
+        const rule: CatchRule | undefined = state.Catch?.find((c) => matches(c.ErrorEquals, error.error));
+        if (!rule) throw error;
+        // As in AWS: the state's input, with the error object at the catcher's ResultPath.
+        data = setPath(data, rule.ResultPath, { Error: error.error, Cause: error.cause });
+        name = rule.Next;
+        continue;
+      }
       data = state.ResultPath ? setPath(data, state.ResultPath, result) : result;
       name = state.End ? undefined : state.Next;
     }
@@ -119,20 +162,29 @@ export class LocalStateMachine {
     }
   }
 
+  /**
+   * An iteration that fails fails the Map with its error, as in AWS: no
+   * further iteration starts, and the Map ends once those under way have.
+   */
   private async map(state: MapState, input: unknown, control: { aborted: boolean }): Promise<unknown[]> {
     const items = getPath(input, state.ItemsPath);
-    if (!Array.isArray(items)) throw new Error(`States.Runtime: ItemsPath ${state.ItemsPath} is not an array`);
+    if (!Array.isArray(items)) throw runtimeError(`ItemsPath ${state.ItemsPath} is not an array`);
     const results: unknown[] = new Array(items.length);
     let next = 0;
+    let failure: { error: unknown } | null = null;
     const lane = async () => {
-      while (next < items.length) {
+      while (next < items.length && !failure) {
         const i = next++;
-        const item = select(state.ItemSelector, input, items[i]);
-        results[i] = await this.run(state.ItemProcessor, item, control);
+        try {
+          results[i] = await this.run(state.ItemProcessor, select(state.ItemSelector, input, items[i]), control);
+        } catch (error) {
+          failure ??= { error };
+        }
       }
     };
     const lanes = state.MaxConcurrency > 0 ? Math.min(state.MaxConcurrency, items.length) : items.length;
     await Promise.all(Array.from({ length: lanes }, lane));
+    if (failure) throw (failure as { error: unknown }).error;
     return results;
   }
 
@@ -152,17 +204,20 @@ export class LocalStateMachine {
 }
 
 /** Refuses any state, field or path this interpreter does not implement. */
-function validate(machine: { StartAt: string; States: Record<string, TaskState | MapState> }, tasks: Record<string, TaskHandler>): void {
+function validate(machine: Machine, tasks: Record<string, TaskHandler>): void {
   const known: Record<string, Set<string>> = {
-    Task: new Set(['Type', 'Resource', 'Retry', 'ResultPath', 'Next', 'End']),
-    Map: new Set(['Type', 'ItemsPath', 'ItemSelector', 'MaxConcurrency', 'ItemProcessor', 'ResultPath', 'Next', 'End']),
+    Task: new Set(['Type', 'Resource', 'Retry', 'Catch', 'ResultPath', 'Next', 'End']),
+    Map: new Set(['Type', 'ItemsPath', 'ItemSelector', 'MaxConcurrency', 'ItemProcessor', 'Catch', 'ResultPath', 'Next', 'End']),
+    Fail: new Set(['Type', 'Error', 'Cause']),
   };
   if (!machine.States[machine.StartAt]) throw new Error(`StartAt ${machine.StartAt} names no state`);
   for (const [name, state] of Object.entries(machine.States)) {
     const fields = known[state.Type];
     if (!fields) throw new Error(`state ${name}: type ${state.Type} is not supported by the local runner`);
     for (const field of Object.keys(state)) if (!fields.has(field)) throw new Error(`state ${name}: field ${field} is not supported by the local runner`);
+    if (state.Type === 'Fail') continue;
     if (!state.End && !(state.Next && machine.States[state.Next])) throw new Error(`state ${name}: Next ${state.Next} names no state`);
+    validateCatch(name, state.Catch, machine);
     if (state.Type === 'Task') {
       if (!tasks[state.Resource]) throw new Error(`state ${name}: no local handler for ${state.Resource}`);
       if ((state.Retry?.length ?? 0) > 1 || (state.Retry?.[0] && state.Retry[0].ErrorEquals.join() !== 'States.ALL')) {
@@ -175,9 +230,31 @@ function validate(machine: { StartAt: string; States: Record<string, TaskState |
   }
 }
 
+/**
+ * Catchers match error names exactly, or everything catchable with
+ * States.ALL, which must stand alone in the last catcher (as AWS requires).
+ * Other States.* names (TaskFailed, Timeout...) would need their AWS
+ * meaning modelled, so they are refused.
+ */
+function validateCatch(name: string, rules: CatchRule[] | undefined, machine: Machine): void {
+  for (const [i, rule] of (rules ?? []).entries()) {
+    if (!machine.States[rule.Next]) throw new Error(`state ${name}: Catch Next ${rule.Next} names no state`);
+    getPath(undefined, rule.ResultPath);
+    if (rule.ErrorEquals.length === 0) throw new Error(`state ${name}: a catcher needs ErrorEquals`);
+    for (const error of rule.ErrorEquals) {
+      if (error === 'States.ALL' ? rule.ErrorEquals.length > 1 || i < rules!.length - 1 : error.startsWith('States.')) {
+        throw new Error(`state ${name}: catching ${error} ${error === 'States.ALL' ? 'anywhere but alone in the last catcher is invalid' : 'is not supported by the local runner'}`);
+      }
+    }
+  }
+}
+
+const matches = (errorEquals: string[], error: string) =>
+  errorEquals.includes(error) || (errorEquals.includes('States.ALL') && !UNCATCHABLE.has(error));
+
 /** Reference paths of the form $, $.a.b (all the definition uses). */
 function getPath(data: unknown, ref: string): unknown {
-  if (!/^\$(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(ref)) throw new Error(`path ${ref} is not supported by the local runner`);
+  if (!/^\$(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(ref)) throw runtimeError(`path ${ref} is not supported by the local runner`);
   return ref.split('.').slice(1).reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], data);
 }
 

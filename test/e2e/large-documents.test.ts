@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type Answer } from '../support/api-client.ts';
 import { startServer, waitFor, type RunningServer } from '../support/local-server.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { makePptx, makeXlsx } from '../support/office-fixture.ts';
 import { makePdf } from '../support/pdf-fixture.ts';
 import { localOnly } from '../support/target.ts';
 
@@ -93,6 +96,49 @@ describe('documents over 10 MB', () => {
     expect(result.chunks).toHaveLength(result.metadata.pages);
     const last = result.chunks.at(-1);
     expect([last.index, last.page_start, last.char_end]).toEqual([result.metadata.pages - 1, result.metadata.pages, text.length]);
+  });
+
+  /** What only the local server can show: the worker's log of the split, and the aggregation execution's record. */
+  function pipelineOf(id: string): { chunks: number; format: string; execution: string } {
+    const split = server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l))
+      .find((l) => l.message === 'split large document' && l.job_id === id);
+    const record = JSON.parse(fs.readFileSync(path.join(server.dataDir, 'executions', `${encodeURIComponent(id)}.json`), 'utf8'));
+    return { chunks: split?.chunks, format: split?.format, execution: record.status };
+  }
+
+  // The bulk of a large presentation or workbook is its media, which extraction does not read.
+  const media = () => new Uint8Array(PADDING);
+
+  it('of PowerPoint are split by slides and merged with every slide in order', async () => {
+    const slides = Array.from({ length: 120 }, (_, i) => ({ title: `Slide ${i + 1}`, bullets: [`point of slide ${i + 1}`], ...(i % 50 === 49 ? { table: [['k', 'v'], [`${i + 1}`, 'x']] } : {}) }));
+    const id = await upload(makePptx(slides, { 'ppt/media/image1.png': media() }), 'deck.pptx', 'application/vnd.openxmlformats-officedocument.presentationml.presentation');
+    const done = (await follow(id)).at(-1)!;
+    expect(done.body.status, done.body.error_message).toBe('completed');
+    expect(pipelineOf(id)).toEqual({ chunks: 3, format: 'pptx', execution: 'SUCCEEDED' });
+    const { result } = done.body;
+    expect(result.content).toBe(
+      slides.map((s) => [s.title, ...s.bullets, ...(s.table ? [s.table.map((r) => r.join('\t')).join('\n')] : [])].join('\n')).join('\n\n'),
+    );
+    expect(result.metadata).toMatchObject({ format: 'pptx', pages: 120, pages_total: 120, page_unit: 'slide', failed_page_ranges: [] });
+    expect(result.chunks.map((c: { page_start: number }) => c.page_start)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
+    // Slides 50 and 51 sit either side of the first seam; their tables (on 50 and 100) stay on their own slides.
+    expect(result.tables.map((t: { page: number }) => t.page)).toEqual([50, 100]);
+  });
+
+  it('of Excel are split by sheets and merged with every sheet in order', async () => {
+    const sheets = Array.from({ length: 70 }, (_, i) => ({ name: `Month ${i + 1}`, rows: [['Item', 'Amount'], [`sales ${i + 1}`, (i + 1) * 10]] }));
+    const id = await upload(makeXlsx(sheets, { 'xl/media/image1.png': media() }), 'book.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const done = (await follow(id)).at(-1)!;
+    expect(done.body.status, done.body.error_message).toBe('completed');
+    expect(pipelineOf(id)).toEqual({ chunks: 2, format: 'xlsx', execution: 'SUCCEEDED' });
+    const { result } = done.body;
+    expect(result.metadata).toMatchObject({ format: 'xlsx', pages: 70, pages_total: 70, page_unit: 'sheet', sheets: sheets.map((s) => s.name) });
+    expect(result.tables.map((t: { sheet: string; rows: string[][] }) => [t.sheet, t.rows[1]])).toEqual(sheets.map((s, i) => [s.name, [`sales ${i + 1}`, String((i + 1) * 10)]]));
+    expect(result.content).toBe(sheets.map((s, i) => `${s.name}\nItem\tAmount\nsales ${i + 1}\t${(i + 1) * 10}`).join('\n\n'));
   });
 
   it('end partial_success, naming the page range of a chunk that failed', async () => {

@@ -149,6 +149,14 @@ describe('functions', () => {
     expect(code).toMatch(/export\s*\{[^}]*\bas handler\b[^}]*\}/);
   });
 
+  it.each(functionEntries)('%s: leaves the SDK service clients to the runtime and carries everything else', (name) => {
+    const { code, sources } = bundleOf(name);
+    const packages = [...code.matchAll(/\bfrom\s*["'](@[^"'/]+\/[^"'/]+)["']/g)].map((m) => m[1]!);
+    expect(packages.filter((p) => !p.startsWith('@aws-sdk/client-'))).toEqual([]);
+    // A library that hooks into a client's middleware (lib-dynamodb) must not be bundled against the runtime's client.
+    expect(sources.filter((s) => /node_modules\/@aws-sdk\/(client-|lib-dynamodb)/.test(s))).toEqual([]);
+  });
+
   it.each(functionEntries)('%s: environment holds table, bucket, only its own queue URLs, the key and the state machine only if it uses them', (name, spec) => {
     const queueUrls = Object.fromEntries((spec.uses.sendsTo ?? []).map((q) => [env.queueUrl(q), ref(queueId(q))]));
     expect(props(fnId(name)).Environment.Variables).toEqual({
@@ -176,7 +184,7 @@ describe('functions', () => {
     // Without ListBucket S3 answers a missing key with 403 instead of 404.
     expect(actions.includes('s3:ListBucket')).toBe(reads);
     expect(actions.includes('s3:PutObject')).toBe(uses.bucket === 'write' || uses.bucket === 'readwrite');
-    expect(actions.includes('s3:DeleteObject')).toBe(uses.bucket === 'readwrite');
+    expect(actions.includes('s3:DeleteObject')).toBe(uses.bucket === 'readwrite' || uses.bucket === 'delete');
 
     // minimizePolicies merges the grants of several queues into one statement with a list of resources.
     const sendTargets = statements.filter((s) => asList(s.Action).includes('sqs:SendMessage')).flatMap((s) => asList(s.Resource));
@@ -416,18 +424,33 @@ describe('aggregation state machine', () => {
     expect(inner).toMatchObject({ Type: 'Task', Resource: `LOGICAL:${fnId('aggregate-part')}`, End: true });
     const finish = def.States[map.Next];
     expect(finish).toMatchObject({ Type: 'Task', Resource: `LOGICAL:${fnId('aggregate-finish')}`, End: true });
-    expect(Object.keys(def.States)).toHaveLength(2);
+    expect(Object.keys(def.States)).toHaveLength(4);
   });
 
-  it('runs as a role that may invoke its two functions and nothing else', () => {
+  it('catches a Map or merge that fails after its retries, fails the job with aggregate-fail, then ends the execution failed', () => {
+    const def = definition();
+    const map = def.States[def.StartAt];
+    const finish = def.States[map.Next];
+    // Retried first (the Map's part task, the merge), caught only once the retries are spent.
+    const part = map.ItemProcessor.States[map.ItemProcessor.StartAt];
+    for (const task of [part, finish]) expect(task.Retry).toEqual([expect.objectContaining({ ErrorEquals: ['States.ALL'] })]);
+    for (const state of [map, finish]) {
+      expect(state.Catch).toEqual([{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'FailJob' }]);
+    }
+    expect(def.States.FailJob).toMatchObject({ Type: 'Task', Resource: `LOGICAL:${fnId('aggregate-fail')}`, Next: 'Failed', Retry: [expect.objectContaining({ ErrorEquals: ['States.ALL'] })] });
+    expect(def.States.FailJob.Catch).toBeUndefined();
+    expect(def.States.Failed).toMatchObject({ Type: 'Fail', Error: 'docex.AggregationFailed' });
+  });
+
+  it('runs as a role that may invoke its three functions and nothing else', () => {
     const roleId = props(machineId()).RoleArn['Fn::GetAtt'][0];
     const statements = ofType('AWS::IAM::Policy')
       .filter(([, p]) => p.Roles.some((r: Json) => r.Ref === roleId))
       .flatMap(([, p]) => p.PolicyDocument.Statement);
     expect(statements).toHaveLength(1);
     expect(statements[0]).toMatchObject({ Effect: 'Allow', Action: 'lambda:InvokeFunction' });
-    expect(statements[0].Resource).toHaveLength(2);
-    expect(statements[0].Resource).toEqual(expect.arrayContaining([arnOf(fnId('aggregate-part')), arnOf(fnId('aggregate-finish'))]));
+    expect(statements[0].Resource).toHaveLength(3);
+    expect(statements[0].Resource).toEqual(expect.arrayContaining(['aggregate-part', 'aggregate-finish', 'aggregate-fail'].map((f) => arnOf(fnId(f as FunctionName)))));
   });
 
   it('may be started by the chunk worker and stopped by cancel, and by no other function', () => {

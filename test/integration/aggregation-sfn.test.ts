@@ -24,7 +24,7 @@ describe.skipIf(skip)('the aggregation state machine on the endpoint', () => {
     const created = await sfn.send(
       new CreateStateMachineCommand({
         name: `docex-aggregation-${randomUUID().slice(0, 8)}`,
-        definition: JSON.stringify(aggregationDefinition({ part: fn('docex-aggregate-part'), finish: fn('docex-aggregate-finish') })),
+        definition: JSON.stringify(aggregationDefinition({ part: fn('docex-aggregate-part'), finish: fn('docex-aggregate-finish'), fail: fn('docex-aggregate-fail') })),
         roleArn: `arn:aws:iam::${account}:role/docex-aggregation`,
         type: 'STANDARD',
       }),

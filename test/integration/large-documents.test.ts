@@ -5,17 +5,23 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { S3Blobs } from '../../lambdas/adapters/s3-blobs.ts';
-import { aggregateFinish, aggregatePart, type FinishEvent, type PartEvent } from '../../lambdas/core/aggregate.ts';
+import { hashKey } from '../../lambdas/core/api-key.ts';
+import { aggregateFailed, aggregateFinish, aggregatePart, MERGE_FAILED_MESSAGE, type FailedEvent, type FinishEvent, type PartEvent } from '../../lambdas/core/aggregate.ts';
 import { aggregationDefinition } from '../../lambdas/core/aggregation-definition.ts';
 import type { Job } from '../../lambdas/core/job.ts';
 import { processChunk } from '../../lambdas/core/large-document.ts';
-import { systemClock, type ChunkMessage } from '../../lambdas/core/ports.ts';
+import { systemClock, type ChunkMessage, type WebhookMessage } from '../../lambdas/core/ports.ts';
 import { processJob } from '../../lambdas/core/process-job.ts';
-import { extract } from '../../lambdas/extract/index.ts';
+import { WebhookEvents } from '../../lambdas/core/webhook-events.ts';
+import { extract, type ExtractionResult } from '../../lambdas/extract/index.ts';
+import { splitPdf } from '../../lambdas/extract/pdf-split.ts';
+import { DEFAULT_CONFIG } from '../../lambdas/extract/types.ts';
+import { MAX_CELLS } from '../../lambdas/extract/xlsx.ts';
 import { LocalAggregationStarter } from '../../lib/local/local-aggregation.ts';
 import { LocalStateMachine } from '../../lib/local/state-machine.ts';
 import { blobClient, skipWithoutEndpoint, startBackend, storeClient, type Backend } from '../support/aws-backend.ts';
 import { makeJob } from '../support/jobs.ts';
+import { makeXlsx } from '../support/office-fixture.ts';
 import { makePdf } from '../support/pdf-fixture.ts';
 
 // The pipeline's core over the real store and bucket adapters, with small
@@ -37,17 +43,26 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  function pipeline() {
+  /**
+   * `finish` replaces the merge step (to make it fail); `beforePart` holds the
+   * aggregation's first step until it resolves; webhook messages are kept in `announced`.
+   */
+  function pipeline(opts: { finish?: (event: FinishEvent) => Promise<unknown>; beforePart?: () => Promise<void> } = {}) {
     const finished: Job[] = [];
     const sent: ChunkMessage[] = [];
-    const events = { jobFinished: async (job: Job) => void finished.push(job) };
+    const announced: WebhookMessage[] = [];
+    const webhooks = new WebhookEvents({ store, queue: { send: async (m) => void announced.push(m) }, clock: systemClock });
+    const events = { jobFinished: async (job: Job) => (finished.push(job), webhooks.jobFinished(job)) };
+    const deps = { store, blobs, clock: systemClock, events };
     const machine = new LocalStateMachine(
-      aggregationDefinition({ part: 'part', finish: 'finish' }),
+      aggregationDefinition({ part: 'part', finish: 'finish', fail: 'fail' }),
       {
-        part: (input) => aggregatePart({ blobs }, input as PartEvent),
-        finish: (input) => aggregateFinish({ store, blobs, clock: systemClock, events }, input as FinishEvent),
+        part: async (input) => (await opts.beforePart?.(), aggregatePart({ blobs }, input as PartEvent)),
+        finish: (input) => (opts.finish ?? ((event) => aggregateFinish(deps, event)))(input as FinishEvent),
+        fail: (input) => aggregateFailed(deps, input as FailedEvent),
       },
-      { dir: path.join(dir, randomUUID()) },
+      // Retries wait 2 s, 4 s, 8 s, 16 s in AWS; a thousandth of that here.
+      { dir: path.join(dir, randomUUID()), timeScale: 0.001 },
     );
     const chunkDeps = { store, blobs, clock: systemClock, extractor: { extract }, aggregation: new LocalAggregationStarter(machine) };
     const workerDeps = {
@@ -58,15 +73,23 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
       extractor: { extract },
       split: { queue: { send: async (m: ChunkMessage[]) => void sent.push(...m) }, splitBytes: 1000, pagesPerChunk: 2 },
     };
-    return { finished, sent, machine, chunkDeps, workerDeps };
+    return { finished, sent, announced, machine, chunkDeps, workerDeps };
   }
 
-  async function largeJob(pages: string[]): Promise<Job> {
-    const pdf = makePdf({ pages, padding: 2000 });
-    const job = makeJob({ filename: 'large.pdf', size: pdf.byteLength, document: { kind: 's3', key: `documents/p/${randomUUID()}` }, pages_reserved: 0 });
-    await blobs.put((job.document as { key: string }).key, pdf);
+  async function largeJob(pages: string[], extra: Partial<Job> = {}): Promise<Job> {
+    return storedJob(makePdf({ pages, padding: 2000 }), 'large.pdf', extra);
+  }
+
+  async function storedJob(bytes: Uint8Array, filename: string, extra: Partial<Job> = {}): Promise<Job> {
+    const job = makeJob({ filename, size: bytes.byteLength, document: { kind: 's3', key: `documents/p/${randomUUID()}` }, pages_reserved: 0, ...extra });
+    await blobs.put((job.document as { key: string }).key, bytes);
     await store.putJobs([job]);
     return job;
+  }
+
+  async function resultOf(job: Job): Promise<ExtractionResult> {
+    const ref = await store.getResultRef(job.project_id, job.id);
+    return JSON.parse(Buffer.from((await blobs.get(ref!.key))!).toString());
   }
 
   const once = { receiveCount: 1, maxReceiveCount: 3 };
@@ -110,8 +133,7 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
 
     const done = await store.getJob(job.id);
     expect(done).toMatchObject({ status: 'completed', pages: 5, pages_done: 5, chunks_done: [0, 1, 2] });
-    const ref = await store.getResultRef(job.project_id, job.id);
-    const result = JSON.parse(Buffer.from((await blobs.get(ref!.key))!).toString());
+    const result = await resultOf(job);
     expect(result.content).toBe(pageTexts(5).join('\n\n'));
     expect(result.chunks.map((c: { page_start: number; index: number }) => [c.index, c.page_start])).toEqual([0, 1, 2, 3, 4].map((i) => [i, i + 1]));
     expect(p.finished.map((j) => j.status)).toEqual(['completed']);
@@ -119,6 +141,114 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
     // The document and the parts are gone once the job is done.
     expect(await blobs.get((job.document as { key: string }).key)).toBeNull();
     expect(await blobs.get(`parts/${job.project_id}/${job.id}/0.json`)).toBeNull();
+  });
+
+  it('cuts a large PDF into one PDF per chunk, so chunk workers read only their own pages, numbered as in the document', async () => {
+    const p = pipeline();
+    const split = { ...p.workerDeps.split, pdf: { splitPdf } };
+    const job = await largeJob(pageTexts(7), { config: { ...DEFAULT_CONFIG, pages: [2, 3, 5, 7] } });
+    await processJob({ ...p.workerDeps, split }, { job_id: job.id, project_id: job.project_id }, null, once);
+    const planned = (await store.getJob(job.id))!;
+    expect(planned.chunk_plan).toEqual([
+      { index: 0, first_page: 2, last_page: 3, source: { key: `parts/${job.project_id}/${job.id}/0.pdf`, pages_total: 7 } },
+      { index: 1, first_page: 5, last_page: 7, source: { key: `parts/${job.project_id}/${job.id}/1.pdf`, pages_total: 7 } },
+    ]);
+    // Each chunk's PDF holds only its selected pages: the second has pages 5 and 7, not 6.
+    const second = await extract({ bytes: (await blobs.get(planned.chunk_plan![1]!.source!.key))!, filename: 'part.pdf' });
+    expect(second.content).toBe('page 5 words\n\npage 7 words');
+
+    const read: string[] = [];
+    const recording = { ...blobs, get: (key: string) => (read.push(key), blobs.get(key)), put: blobs.put.bind(blobs), delete: blobs.delete.bind(blobs) };
+    for (const m of p.sent) await processChunk({ ...p.chunkDeps, blobs: recording as typeof blobs }, m, once);
+    await p.machine.idle();
+    expect(read.filter((key) => key.endsWith('.pdf') || key.startsWith('documents/'))).toEqual(planned.chunk_plan!.map((r) => r.source!.key));
+
+    expect(await store.getJob(job.id)).toMatchObject({ status: 'completed', pages: 4 });
+    const result = await resultOf(job);
+    expect(result.content).toBe(['page 2 words', 'page 3 words', 'page 5 words', 'page 7 words'].join('\n\n'));
+    expect(result.chunks.map((c) => [c.page_start, c.page_end])).toEqual([[2, 2], [3, 3], [5, 5], [7, 7]]);
+    expect(result.metadata).toMatchObject({ pages: 4, pages_total: 7 });
+    // The chunks' PDFs go with the rest of the job's objects.
+    for (const range of planned.chunk_plan!) expect(await blobs.get(range.source!.key)).toBeNull();
+  });
+
+  it('reads a chunk from the whole document when its own PDF is gone', async () => {
+    const p = pipeline();
+    const job = await largeJob(pageTexts(4));
+    await processJob({ ...p.workerDeps, split: { ...p.workerDeps.split, pdf: { splitPdf } } }, { job_id: job.id, project_id: job.project_id }, null, once);
+    const planned = (await store.getJob(job.id))!;
+    await blobs.delete(planned.chunk_plan![0]!.source!.key);
+    for (const m of p.sent) await processChunk(p.chunkDeps, m, once);
+    await p.machine.idle();
+    expect(await store.getJob(job.id)).toMatchObject({ status: 'completed', pages: 4 });
+    expect((await resultOf(job)).content).toBe(pageTexts(4).join('\n\n'));
+  });
+
+  it('splits a large workbook by sheets: chunking, then aggregating, then completed with every sheet in order', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const p = pipeline({ beforePart: () => held });
+    const sheets = Array.from({ length: 5 }, (_, i) => ({ name: `Sheet ${i + 1}`, rows: [['Item', 'Qty'], [`item of sheet ${i + 1}`, i + 1]] }));
+    const xlsx = makeXlsx(sheets, { 'xl/media/image1.png': new Uint8Array(2000) });
+    const job = await storedJob(xlsx, 'book.xlsx');
+
+    await processJob(p.workerDeps, { job_id: job.id, project_id: job.project_id }, null, once);
+    expect(await store.getJob(job.id)).toMatchObject({
+      status: 'chunking',
+      pages_total: 5,
+      chunk_plan: [
+        { index: 0, first_page: 1, last_page: 2 },
+        { index: 1, first_page: 3, last_page: 4 },
+        { index: 2, first_page: 5, last_page: 5 },
+      ],
+    });
+    for (const m of [...p.sent].reverse()) await processChunk(p.chunkDeps, m, once);
+    expect((await store.getJob(job.id))?.status).toBe('aggregating');
+    release();
+    await p.machine.idle();
+
+    expect(await store.getJob(job.id)).toMatchObject({ status: 'completed', pages: 5 });
+    const result = await resultOf(job);
+    const whole = await extract({ bytes: xlsx, filename: 'book.xlsx' });
+    expect(result.content).toBe(whole.content);
+    expect(result.tables).toEqual(whole.tables);
+    expect(result.tables.map((t) => t.sheet)).toEqual(sheets.map((s) => s.name));
+    expect(result.chunks.map((c) => c.page_start)).toEqual([1, 2, 3, 4, 5]);
+    expect(result.metadata).toMatchObject({ format: 'xlsx', pages: 5, pages_total: 5, page_unit: 'sheet', sheets: sheets.map((s) => s.name), failed_page_ranges: [] });
+  });
+
+  it('splits a large CSV at row boundaries and merges its chunks back into one table with one header', async () => {
+    const p = pipeline();
+    const lines = ['id,name,comment', ...Array.from({ length: 300 }, (_, i) => `${i + 1},item ${i + 1},"a comment, with a comma\nand a line break"`)];
+    const csv = new Uint8Array(Buffer.from(lines.join('\n') + '\n'));
+    const job = await storedJob(csv, 'large.csv');
+
+    await processJob(p.workerDeps, { job_id: job.id, project_id: job.project_id }, null, once);
+    const planned = (await store.getJob(job.id))!;
+    expect(planned.status).toBe('chunking');
+    expect(planned.chunk_plan!.length).toBeGreaterThan(2);
+    for (const m of p.sent) await processChunk(p.chunkDeps, m, once);
+    await p.machine.idle();
+
+    expect((await store.getJob(job.id))?.status).toBe('completed');
+    const result = await resultOf(job);
+    const whole = await extract({ bytes: csv, filename: 'large.csv' });
+    expect(result.content).toBe(whole.content);
+    expect(result.tables).toEqual(whole.tables);
+    expect(result.tables[0]!.rows).toHaveLength(301);
+    expect(result.tables[0]!.rows[0]).toEqual(['id', 'name', 'comment']);
+    expect(result.content.match(/^id\tname/gm)).toHaveLength(1);
+  });
+
+  it('holds a workbook split into chunks to the cell limit as a whole, before its parts are loaded', async () => {
+    const p = pipeline();
+    const plan = [{ index: 0, first_page: 1, last_page: 50 }, { index: 1, first_page: 51, last_page: 60 }];
+    const job = await storedJob(new Uint8Array(10), 'big.xlsx', { status: 'aggregating', chunk_plan: plan, chunks_done: [0, 1] });
+    const summary = (index: number, cells: number) => ({ ...plan[index]!, key: `parts/${job.project_id}/${job.id}/${index}.json`, ok: true, pages: 1, chars: 1, tables: 1, chunks: 1, cells });
+    // Each chunk was under the limit when read; together they are over it. No part exists, so loading one would fail otherwise.
+    await aggregateFinish(p.workerDeps, { job_id: job.id, project_id: job.project_id, parts: [summary(0, MAX_CELLS - 10), summary(1, 11)] });
+    expect(await store.getJob(job.id)).toMatchObject({ status: 'failed', error_message: 'The spreadsheet has more than 2,000,000 cells; the limit is 2,000,000.' });
+    expect(p.finished.map((j) => j.status)).toEqual(['failed']);
   });
 
   it('leaves a large document it cannot split to the whole-document path, which says what is wrong', async () => {
@@ -130,6 +260,42 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
     await processJob(p.workerDeps, { job_id: job.id, project_id: job.project_id }, null, once);
     expect(p.sent).toEqual([]);
     expect(await store.getJob(job.id)).toMatchObject({ status: 'failed', error_message: expect.stringMatching(/supported/i) });
+  });
+
+  it('fails the job when the merge step fails after its retries: quota returned, job.failed announced, document and parts deleted', async () => {
+    let merges = 0;
+    const p = pipeline({
+      finish: async () => {
+        merges++;
+        throw new Error('out of memory while merging');
+      },
+    });
+    const key_hash = hashKey(randomUUID());
+    await store.putApiKey({ key_hash, project_id: randomUUID(), tier: 'sandbox', created_at: 0, revoked_at: null, ip: 'x', pages_remaining: 10, expires_at: 9e9 });
+    const quota = { kind: 'sandbox_key' as const, key_hash };
+    await store.reservePages(quota, 3);
+    const job = await largeJob(pageTexts(3), { quota, pages_reserved: 3, webhook: { url: 'https://hooks.example.com/docex' } });
+
+    await processJob(p.workerDeps, { job_id: job.id, project_id: job.project_id }, null, once);
+    for (const m of p.sent) await processChunk(p.chunkDeps, m, once);
+    await p.machine.idle();
+
+    expect(merges).toBe(5);
+    expect(await store.getJob(job.id)).toMatchObject({ status: 'failed', error_message: MERGE_FAILED_MESSAGE, pages_reserved: 0 });
+    expect(MERGE_FAILED_MESSAGE).toMatch(/Submit the file again/);
+    expect((await store.getApiKey(key_hash))?.pages_remaining).toBe(10);
+    expect(p.announced).toEqual([expect.objectContaining({ event: 'job.failed', job_id: job.id, status: 'failed', error_message: MERGE_FAILED_MESSAGE })]);
+    expect(await store.getResultRef(job.project_id, job.id)).toBeNull();
+    expect(await blobs.get((job.document as { key: string }).key)).toBeNull();
+    expect(await blobs.get(`parts/${job.project_id}/${job.id}/0.json`)).toBeNull();
+    // The execution still ends failed, so the state machine's alarm reports the merge failure.
+    expect(p.machine.describe(job.id)).toMatchObject({ status: 'FAILED', error: 'docex.AggregationFailed' });
+
+    // A late redelivered chunk message finds the job failed: nothing changes, nothing is announced twice.
+    await processChunk(p.chunkDeps, p.sent[0]!, once);
+    await p.machine.idle();
+    expect((await store.getJob(job.id))?.status).toBe('failed');
+    expect(p.announced).toHaveLength(1);
   });
 
   it('skips the chunks of a cancelled job, and an aggregation cannot complete it', async () => {

@@ -142,8 +142,19 @@ export function makeDocx(o: DocxOptions): Uint8Array {
 
 export type XlsxCell = string | number | boolean | { n: number; fmt: string } | null;
 
+/** Replaces the data of members by name, or adds members (a damaged part, a padding image). */
+export type PartOverrides = Record<string, string | Uint8Array>;
+
+function withOverrides(members: ZipMember[], overrides: PartOverrides): ZipMember[] {
+  const replaced = members.map((m) => (m.name in overrides ? { ...m, data: overrides[m.name]! } : m));
+  const added = Object.entries(overrides)
+    .filter(([name]) => !members.some((m) => m.name === name))
+    .map(([name, data]): ZipMember => ({ name, data, method: typeof data === 'string' ? 8 : 0 }));
+  return [...replaced, ...added];
+}
+
 /** Strings become shared strings; `{ n, fmt }` is a number shown with a format code. */
-export function makeXlsx(sheets: Array<{ name: string; rows: XlsxCell[][] }>): Uint8Array {
+export function makeXlsx(sheets: Array<{ name: string; rows: XlsxCell[][] }>, overrides: PartOverrides = {}): Uint8Array {
   const strings: string[] = [];
   const formats: string[] = [];
   const sheetXml = sheets.map(({ rows }) => {
@@ -177,7 +188,7 @@ export function makeXlsx(sheets: Array<{ name: string; rows: XlsxCell[][] }>): U
   const sst =
     XML +
     `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${strings.length}">${strings.map((s) => `<si><t xml:space="preserve">${xmlEscape(s)}</t></si>`).join('')}</sst>`;
-  return makeZip([
+  return makeZip(withOverrides([
     { name: '[Content_Types].xml', data: XML + '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>' },
     { name: '_rels/.rels', data: rels([{ id: 'rId1', type: 'officeDocument', target: 'xl/workbook.xml' }]) },
     {
@@ -199,7 +210,7 @@ export function makeXlsx(sheets: Array<{ name: string; rows: XlsxCell[][] }>): U
     ...sheetXml.map((data, i) => ({ name: `xl/worksheets/sheet${i + 1}.xml`, data })),
     { name: 'xl/sharedStrings.xml', data: sst },
     { name: 'xl/styles.xml', data: styles },
-  ]);
+  ], overrides));
 }
 
 // ---- PPTX -----------------------------------------------------------------
@@ -214,8 +225,11 @@ export interface SlideSpec {
 const P = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"';
 const para = (t: string) => `<a:p><a:r><a:t>${xmlEscape(t)}</a:t></a:r></a:p>`;
 
-/** Slides are stored under part names in reverse, so only the presentation's list gives their order. */
-export function makePptx(slides: SlideSpec[]): Uint8Array {
+/**
+ * Slides are stored under part names in reverse, so only the presentation's
+ * list gives their order: slide i (from 0) of n is ppt/slides/slide{n - i}.xml.
+ */
+export function makePptx(slides: SlideSpec[], overrides: PartOverrides = {}): Uint8Array {
   const n = slides.length;
   const partOf = (i: number) => `slide${n - i}.xml`;
   const members: ZipMember[] = [
@@ -244,7 +258,7 @@ export function makePptx(slides: SlideSpec[]): Uint8Array {
       });
     }
   });
-  return makeZip(members);
+  return makeZip(withOverrides(members, overrides));
 }
 
 // ---- OpenDocument and EPUB --------------------------------------------------
@@ -252,12 +266,12 @@ export function makePptx(slides: SlideSpec[]): Uint8Array {
 const ODF_NS =
   'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/"';
 
-export function makeOdf(kind: 'text' | 'spreadsheet', bodyXml: string, title?: string): Uint8Array {
-  return makeZip([
+export function makeOdf(kind: 'text' | 'spreadsheet', bodyXml: string, title?: string, overrides: PartOverrides = {}): Uint8Array {
+  return makeZip(withOverrides([
     { name: 'mimetype', data: `application/vnd.oasis.opendocument.${kind}`, method: 0 },
     { name: 'content.xml', data: XML + `<office:document-content ${ODF_NS}><office:body><office:${kind}>${bodyXml}</office:${kind}></office:body></office:document-content>` },
     { name: 'meta.xml', data: XML + `<office:document-meta ${ODF_NS}><office:meta>${title ? `<dc:title>${xmlEscape(title)}</dc:title>` : ''}</office:meta></office:document-meta>` },
-  ]);
+  ], overrides));
 }
 
 /** Chapters are listed in the manifest in reverse; the spine gives the reading order. */

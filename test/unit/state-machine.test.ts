@@ -2,14 +2,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { aggregationDefinition, AGGREGATION_MAP_CONCURRENCY, type TaskState } from '../../lambdas/core/aggregation-definition.ts';
+import {
+  AGGREGATION_FAILED_ERROR,
+  aggregationDefinition,
+  AGGREGATION_MAP_CONCURRENCY,
+  type StateMachineDefinition,
+  type TaskState,
+} from '../../lambdas/core/aggregation-definition.ts';
 import { LocalStateMachine, type TaskHandler } from '../../lib/local/state-machine.ts';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'docex-sfn-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 let n = 0;
 const dirOf = () => path.join(root, String(n++));
-const definition = aggregationDefinition({ part: 'part', finish: 'finish' });
+const definition = aggregationDefinition({ part: 'part', finish: 'finish', fail: 'fail' });
+const failNotCalled: TaskHandler = async () => {
+  throw new Error('the fail step ran');
+};
 const input = (count: number) => ({ job_id: 'job', project_id: 'p', parts: Array.from({ length: count }, (_, i) => ({ index: i, key: `k${i}` })) });
 const until = async (check: () => boolean) => {
   for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
@@ -21,6 +30,7 @@ describe('the local Step Functions runner', () => {
     const machine = new LocalStateMachine(definition, {
       part: async (item) => (seen.push(item), { measured: (item as { part: { index: number } }).part.index }),
       finish: async (state) => state,
+      fail: failNotCalled,
     }, { dir: dirOf() });
     await machine.start('job', input(3));
     await machine.idle();
@@ -37,19 +47,109 @@ describe('the local Step Functions runner', () => {
       running--;
       return {};
     };
-    const machine = new LocalStateMachine(definition, { part, finish: async () => ({}) }, { dir: dirOf() });
+    const machine = new LocalStateMachine(definition, { part, finish: async () => ({}), fail: failNotCalled }, { dir: dirOf() });
     await machine.start('job', input(AGGREGATION_MAP_CONCURRENCY * 3));
     await machine.idle();
     expect(peak).toBe(AGGREGATION_MAP_CONCURRENCY);
   });
 
-  it('retries a failing task as the Retry rule says, then fails the execution', async () => {
+  it('retries a failing task as the Retry rule says, then routes its error to the Catch step and ends failed', async () => {
     let calls = 0;
-    const machine = new LocalStateMachine(definition, { part: async () => ({}), finish: async () => { calls++; throw new Error('down'); } }, { dir: dirOf(), timeScale: 0.001 });
+    const caught: unknown[] = [];
+    const machine = new LocalStateMachine(
+      definition,
+      {
+        part: async () => ({ measured: true }),
+        finish: async () => {
+          calls++;
+          throw new TypeError('down');
+        },
+        fail: async (state) => (caught.push(state), { failed: true }),
+      },
+      { dir: dirOf(), timeScale: 0.001 },
+    );
     await machine.start('job', input(1));
     await machine.idle();
     expect(calls).toBe(1 + (definition.States.Finish as TaskState).Retry![0]!.MaxAttempts);
-    expect(machine.describe('job')).toMatchObject({ status: 'FAILED', error: expect.stringContaining('down') });
+    // The catch step gets the failed state's input with the error beside it, named as Lambda names it.
+    expect(caught).toEqual([
+      {
+        job_id: 'job',
+        project_id: 'p',
+        parts: [{ measured: true }],
+        error: { Error: 'TypeError', Cause: JSON.stringify({ errorType: 'TypeError', errorMessage: 'down' }) },
+      },
+    ]);
+    expect(machine.describe('job')).toMatchObject({ status: 'FAILED', error: AGGREGATION_FAILED_ERROR, cause: expect.stringContaining('FailJob') });
+  });
+
+  it('catches a Map iteration that fails for good, and starts no further iteration after it', async () => {
+    const started = new Set<number>();
+    const caught: unknown[] = [];
+    const attempts = 1 + (definition.States.MeasureParts as { ItemProcessor: { States: Record<string, TaskState> } }).ItemProcessor.States.AggregatePart!.Retry![0]!.MaxAttempts;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let tries = 0;
+    const machine = new LocalStateMachine(
+      definition,
+      {
+        part: async (item) => {
+          const { index } = (item as { part: { index: number } }).part;
+          started.add(index);
+          if (index !== 0) return gate.then(() => ({}));
+          // The other lanes are held until part 0 has failed for good, so what they start next is what the Map allows.
+          if (++tries === attempts) setTimeout(release, 10);
+          throw new Error('part 0 is unreadable');
+        },
+        finish: failNotCalled,
+        fail: async (state) => (caught.push(state), {}),
+      },
+      { dir: dirOf(), timeScale: 0.0001 },
+    );
+    await machine.start('job', input(AGGREGATION_MAP_CONCURRENCY * 4));
+    await machine.idle();
+    // The part references are still there, untouched by the Map's ResultPath.
+    expect(caught).toEqual([{ ...input(AGGREGATION_MAP_CONCURRENCY * 4), error: { Error: 'Error', Cause: expect.stringContaining('part 0 is unreadable') } }]);
+    expect(started.size).toBe(AGGREGATION_MAP_CONCURRENCY);
+    expect(machine.describe('job')?.status).toBe('FAILED');
+  });
+
+  it('fails the execution without catching when the error is States.Runtime, as AWS does', async () => {
+    let failed = 0;
+    const machine = new LocalStateMachine(definition, { part: async () => ({}), finish: async () => ({}), fail: async () => (failed++, {}) }, { dir: dirOf() });
+    // parts is not an array: the Map cannot run, and States.ALL does not catch that.
+    await machine.start('job', { job_id: 'job', project_id: 'p', parts: 'none' });
+    await machine.idle();
+    expect(failed).toBe(0);
+    expect(machine.describe('job')).toMatchObject({ status: 'FAILED', error: 'States.Runtime', cause: expect.stringContaining('ItemsPath') });
+  });
+
+  it('matches catchers in order, by error name, States.ALL last', async () => {
+    const machine: StateMachineDefinition = {
+      Comment: 'catchers',
+      StartAt: 'Work',
+      States: {
+        Work: {
+          Type: 'Task',
+          Resource: 'work',
+          Catch: [
+            { ErrorEquals: ['RangeError'], ResultPath: '$.range', Next: 'Range' },
+            { ErrorEquals: ['States.ALL'], ResultPath: '$.other', Next: 'Other' },
+          ],
+          End: true,
+        },
+        Range: { Type: 'Task', Resource: 'echo', End: true },
+        Other: { Type: 'Task', Resource: 'echo', End: true },
+      },
+    };
+    const run = async (error: Error) => {
+      const runner = new LocalStateMachine(machine, { work: async () => { throw error; }, echo: async (state) => state }, { dir: dirOf() });
+      await runner.start('x', { n: 1 });
+      await runner.idle();
+      return runner.describe('x')?.output;
+    };
+    expect(await run(new RangeError('r'))).toEqual({ n: 1, range: { Error: 'RangeError', Cause: expect.any(String) } });
+    expect(await run(new Error('e'))).toEqual({ n: 1, other: { Error: 'Error', Cause: expect.any(String) } });
   });
 
   it('starts a name once, stops an execution on request, and resumes one a previous process left running', async () => {
@@ -57,7 +157,7 @@ describe('the local Step Functions runner', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     let finishes = 0;
-    const first = new LocalStateMachine(definition, { part: async () => (await gate, {}), finish: async () => (finishes++, {}) }, { dir });
+    const first = new LocalStateMachine(definition, { part: async () => (await gate, {}), finish: async () => (finishes++, {}), fail: failNotCalled }, { dir });
     await first.start('a', input(1));
     await first.start('a', input(1));
     await first.start('b', input(1));
@@ -70,7 +170,7 @@ describe('the local Step Functions runner', () => {
     expect(first.describe('a')?.status).toBe('RUNNING');
     expect(finishes).toBe(0);
 
-    const second = new LocalStateMachine(definition, { part: async () => ({}), finish: async () => (finishes++, {}) }, { dir });
+    const second = new LocalStateMachine(definition, { part: async () => ({}), finish: async () => (finishes++, {}), fail: failNotCalled }, { dir });
     second.resume();
     await until(() => second.describe('a')?.status === 'SUCCEEDED');
     await second.idle();
@@ -79,9 +179,24 @@ describe('the local Step Functions runner', () => {
     expect(finishes).toBe(1);
   });
 
-  it('refuses a definition with states or fields it does not implement, or tasks it has no handler for', () => {
+  it('refuses a definition with states or fields it does not implement, catchers it cannot honour, or tasks it has no handler for', () => {
+    const handlers = { part: async () => ({}), finish: async () => ({}), fail: async () => ({}) };
     const withChoice = { ...definition, States: { ...definition.States, Pick: { Type: 'Choice' } } } as never;
-    expect(() => new LocalStateMachine(withChoice, { part: async () => ({}), finish: async () => ({}) }, { dir: dirOf() })).toThrow(/Choice/);
-    expect(() => new LocalStateMachine(definition, { part: async () => ({}) }, { dir: dirOf() })).toThrow(/no local handler for finish/);
+    expect(() => new LocalStateMachine(withChoice, handlers, { dir: dirOf() })).toThrow(/Choice/);
+    expect(() => new LocalStateMachine(definition, { part: handlers.part, finish: handlers.finish }, { dir: dirOf() })).toThrow(/no local handler for fail/);
+    const finish = definition.States.Finish as TaskState;
+    const catching = (Catch: TaskState['Catch']) => ({ ...definition, States: { ...definition.States, Finish: { ...finish, Catch } } });
+    expect(() => new LocalStateMachine(catching([{ ErrorEquals: ['States.Timeout'], ResultPath: '$.error', Next: 'FailJob' }]), handlers, { dir: dirOf() })).toThrow(/States.Timeout/);
+    expect(() => new LocalStateMachine(catching([{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'Nowhere' }]), handlers, { dir: dirOf() })).toThrow(/Nowhere/);
+    expect(() =>
+      new LocalStateMachine(
+        catching([
+          { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'FailJob' },
+          { ErrorEquals: ['Error'], ResultPath: '$.error', Next: 'FailJob' },
+        ]),
+        handlers,
+        { dir: dirOf() },
+      ),
+    ).toThrow(/alone in the last catcher/);
   });
 });

@@ -29,8 +29,8 @@ describe('chunk planning', () => {
   });
 
   it('splits formats whose extractor selects pages, and leaves the rest to one worker', () => {
-    expect(['pdf', 'text', 'markdown'].every(isSplittable)).toBe(true);
-    expect(['docx', 'xlsx', 'pptx', 'zip'].some(isSplittable)).toBe(false);
+    expect(['pdf', 'pptx', 'xlsx', 'ods', 'csv', 'tsv', 'text', 'markdown'].every(isSplittable)).toBe(true);
+    expect(['docx', 'odt', 'epub', 'html', 'doc', 'rtf', 'zip', 'eml', 'msg', 'png'].some(isSplittable)).toBe(false);
   });
 
   it('names page ranges the way users read them', () => {

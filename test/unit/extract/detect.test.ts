@@ -53,7 +53,7 @@ describe('detect', () => {
   it('refuses binary garbage as unsupported, naming the supported formats', () => {
     const err = rejection(() => detect({ bytes: noise(4096), filename: 'data.txt', contentType: 'text/plain' }));
     expect(err.code).toBe('unsupported_format');
-    expect(err.message).toMatch(/Supported formats: PDF, DOCX, DOC, XLSX, PPTX, .*Markdown, plain text, PNG\/JPEG\/TIFF images/);
+    expect(err.message).toMatch(/Supported formats: PDF, DOCX, DOC, XLSX, XLS, PPTX, PPT, .*Markdown, plain text, PNG\/JPEG\/TIFF images/);
   });
 
   it('says what a known but unsupported file is', () => {

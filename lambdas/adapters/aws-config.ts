@@ -1,0 +1,17 @@
+// Where an adapter finds AWS: explicit endpoints for the local server's
+// embedded services, otherwise the SDK's own resolution (AWS_ENDPOINT_URL(_<SERVICE>)
+// reaches LocalStack or moto), and the resource names the stack sets (lib/wiring.ts).
+
+export interface ClientOptions {
+  /** Explicit endpoints (the local server's embedded services); otherwise the SDK's own resolution. */
+  dynamodbEndpoint?: string;
+  s3Endpoint?: string;
+  region?: string;
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}
+
+export function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set; the stack sets it on every function (lib/wiring.ts).`);
+  return value;
+}

@@ -1,0 +1,10 @@
+// Step Functions: its client, and the stack's aggregation state machine.
+
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { env } from '../../lib/wiring.ts';
+import { requiredEnv, type ClientOptions } from './aws-config.ts';
+import { SfnAggregationStarter } from './sfn-aggregation.ts';
+
+export const sfnClient = (options: ClientOptions = {}) => new SFNClient({ region: options.region, credentials: options.credentials });
+
+export const awsAggregation = () => new SfnAggregationStarter(sfnClient(), requiredEnv(env.aggregationStateMachineArn));
