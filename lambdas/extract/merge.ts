@@ -25,8 +25,11 @@ export function pageSeparatorOf(format: string): string {
   return ROWS.has(format) ? '\n' : '';
 }
 
-/** Parts in page order; null when no part succeeded. */
-export function mergeParts(parts: Part[]): ExtractionResult | null {
+/**
+ * Parts in page order; null when no part succeeded. `joinSeams: false` keeps
+ * a PDF table that runs over a seam as the two tables a whole read gives.
+ */
+export function mergeParts(parts: Part[], { joinSeams = true } = {}): ExtractionResult | null {
   const ordered = [...parts].sort((a, b) => a.first_page - b.first_page);
   const good = ordered.filter((p): p is Extract<Part, { ok: true }> => p.ok);
   if (good.length === 0) return null;
@@ -52,7 +55,7 @@ export function mergeParts(parts: Part[]): ExtractionResult | null {
     if (!previous) tables = [...result.tables];
     else if (ROWS.has(format)) tables = joinRows(tables, result.tables);
     // Slides and sheets are never one table across a seam; only a PDF table runs on over a page break.
-    else if (format === 'pdf') tables = joinAtSeam(tables, result.tables, previous.last_page, part.first_page);
+    else if (format === 'pdf' && joinSeams) tables = joinAtSeam(tables, result.tables, previous.last_page, part.first_page);
     else tables = [...tables, ...result.tables];
     offset += codePointLength(result.content);
     previous = part;

@@ -8,7 +8,7 @@
 // Its top-level imports stay light because every worker loads them.
 
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { ExtractionError, type ExtractionConfig, type ExtractionErrorCode, type ExtractInput, type ExtractionResult } from './types.ts';
+import { DEFAULT_CONFIG, ExtractionError, type ExtractionConfig, type ExtractionErrorCode, type ExtractInput, type ExtractionResult } from './types.ts';
 
 export interface Extractor {
   /** The buffer behind `input.bytes` is transferred to the worker (detached here) when the view covers all of it. */
@@ -27,11 +27,19 @@ export interface ExtractorPoolOptions {
   maxMemoryMb: number;
   /** Tests only: lets the filenames in FAULTS make the worker misbehave. */
   testFaults?: boolean;
+  /**
+   * Start every worker now, each loading PDFium, rather than on demand: for a
+   * long-running server, whose first documents should not wait for threads
+   * and the engine to load. A Lambda keeps the default, so a container that
+   * never sees a PDF never loads the engine.
+   */
+  prewarm?: boolean;
 }
 
 interface WorkerData {
   docexExtractWorker: true;
   testFaults: boolean;
+  prewarm: boolean;
 }
 
 type Task =
@@ -66,7 +74,7 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
   let nextId = 1;
 
   function spawn(): void {
-    const data: WorkerData = { docexExtractWorker: true, testFaults: opts.testFaults === true };
+    const data: WorkerData = { docexExtractWorker: true, testFaults: opts.testFaults === true, prewarm: opts.prewarm === true };
     const self = import.meta.url;
     const typescript = self.endsWith('.ts');
     const worker = new Worker(typescript ? tsxBootstrap(self) : new URL(self), {
@@ -167,9 +175,30 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
     });
   }
 
+  if (opts.prewarm) for (let i = 0; i < opts.size; i++) spawn();
+
+  const extractOne = ({ bytes, filename, contentType, config }: ExtractInput) =>
+    run<ExtractionResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null });
+
+  /** A long PDF goes to several workers at once (spread.ts); anything unusual falls back to one worker's whole read. */
+  async function extract(input: ExtractInput): Promise<ExtractionResult> {
+    const { spreadPlan, mergeSpread } = await import('./spread.ts');
+    const runs = spreadPlan(input, opts.size);
+    if (!runs) return extractOne(input);
+    const config = input.config ?? DEFAULT_CONFIG;
+    try {
+      // A copy each (new Uint8Array, not slice: a Buffer's slice is a view, and the first run would detach the rest).
+      const results = await Promise.all(runs.map((pages) => extractOne({ ...input, bytes: new Uint8Array(input.bytes), config: { ...config, pages } })));
+      return mergeSpread(runs, results);
+    } catch (error) {
+      // A run whose every page is damaged fails where the whole read keeps the other runs' pages.
+      if (error instanceof ExtractionError && error.code === 'corrupt_file') return extractOne(input);
+      throw error;
+    }
+  }
+
   return {
-    extract: ({ bytes, filename, contentType, config }) =>
-      run<ExtractionResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null }),
+    extract,
     splitPdf: (bytes, pageLists) => run<Array<Uint8Array | null>>(bytes, { op: 'split', pageLists }),
     async close() {
       closed = true;
@@ -235,6 +264,8 @@ const FAULTS: Record<string, () => unknown> = {
 
 async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData): Promise<void> {
   const { extract } = await import('./index.ts');
+  // Loaded once and shared by every PDF this worker reads; a job that comes first waits for the same load.
+  if (data.prewarm) void import('./pdfium.ts').then(({ loadPdfium }) => loadPdfium()).catch(() => undefined);
   port.on('message', async (req: Request) => {
     try {
       if (req.op === 'split') {

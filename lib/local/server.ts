@@ -142,7 +142,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
 
   const workerSpec = functions['extract-worker'];
   const workers = options.workers ?? os.availableParallelism();
-  const extractor = createExtractorPool({ size: workers, timeoutMs: workerSpec.timeoutSeconds * 1000, maxMemoryMb: workerSpec.memoryMb });
+  const extractor = createExtractorPool({ size: workers, timeoutMs: workerSpec.timeoutSeconds * 1000, maxMemoryMb: workerSpec.memoryMb, prewarm: true });
 
   // The large-document pipeline: the chunk queue (with its DLQ) feeds the chunk
   // worker, which shares the extraction pool; the aggregation state machine is
@@ -207,8 +207,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     log,
     split: { queue: new TwinChunkQueue(chunkQueue), splitBytes: options.splitBytes ?? limits.splitBytes, pagesPerChunk: limits.chunkPages, pdf: extractor },
   });
-  // Concurrency beyond the pool would only queue inside it while the messages' visibility runs down.
-  const mapping = startWiredMapping('extraction', extractionQueue, workerHandler, workers);
+  // Twice the pool: while one job of a worker extracts, another reads its document and writes its
+  // result, so the store's and bucket's round trips overlap the parsing. At most one job per worker
+  // waits inside the pool, for less than an extraction's time limit, far inside the queue's visibility.
+  const mapping = startWiredMapping('extraction', extractionQueue, workerHandler, workers * 2);
 
   const chunkMapping = startWiredMapping(
     'chunks',

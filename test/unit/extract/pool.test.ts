@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createExtractorPool, type Extractor } from '../../../lambdas/extract/pool.ts';
-import { ExtractionError } from '../../../lambdas/extract/types.ts';
+import { spreadPlan } from '../../../lambdas/extract/spread.ts';
+import { DEFAULT_CONFIG, ExtractionError } from '../../../lambdas/extract/types.ts';
 import { makePdf } from '../../support/pdf-fixture.ts';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -24,7 +25,9 @@ describe('extractor pool', () => {
   it('runs two extractions at once in separate workers', async () => {
     pool = createExtractorPool({ size: 2, timeoutMs: 20_000, maxMemoryMb: 256 });
     const finished: string[] = [];
-    const slow = pool.extract({ bytes: makePdf({ pages: Array.from({ length: 1500 }, (_, i) => `page ${i + 1}`) }), filename: 'a.pdf' });
+    // Chunked by size, so it is one worker's whole read (a long PDF chunked by page is spread over both: see below).
+    const bySize = { ...DEFAULT_CONFIG, chunking: { strategy: 'size' as const, max_chars: 4000, overlap: 0 } };
+    const slow = pool.extract({ bytes: makePdf({ pages: Array.from({ length: 1500 }, (_, i) => `page ${i + 1}`) }), filename: 'a.pdf', config: bySize });
     const quick = pool.extract({ bytes: utf8('from the text'), filename: 'a.txt' });
     const [pdf, text] = await Promise.all([slow.then((r) => (finished.push('pdf'), r)), quick.then((r) => (finished.push('text'), r))]);
     // The text was not queued behind the long PDF.
@@ -84,5 +87,53 @@ describe('extractor pool', () => {
     pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256 });
     await pool.close();
     await expect(pool.extract({ bytes: utf8('x'), filename: 'a.txt' })).rejects.toThrow(/closed/);
+  });
+});
+
+describe('a long PDF spread over the pool', () => {
+  const pages = (n: number) => Array.from({ length: n }, (_, i) => `page ${i + 1} of the long one`);
+
+  it('plans one run of pages per worker, at least 100 pages each, only for a PDF chunked by page', () => {
+    const pdf = (n: number) => ({ bytes: makePdf({ pages: pages(n) }), filename: 'long.pdf' });
+    expect(spreadPlan(pdf(250), 2)?.map((run) => [run[0], run.at(-1)])).toEqual([
+      [1, 125],
+      [126, 250],
+    ]);
+    expect(spreadPlan(pdf(199), 2)).toBeNull();
+    expect(spreadPlan(pdf(250), 1)).toBeNull();
+    expect(spreadPlan({ ...pdf(250), config: { ...DEFAULT_CONFIG, chunking: { strategy: 'section', max_chars: 4000, overlap: 0 } } }, 2)).toBeNull();
+    const selected = { ...pdf(400), config: { ...DEFAULT_CONFIG, pages: Array.from({ length: 200 }, (_, i) => 2 * i + 1) } };
+    expect(spreadPlan(selected, 4)?.map((run) => [run[0], run.at(-1), run.length])).toEqual([
+      [1, 199, 100],
+      [201, 399, 100],
+    ]);
+    expect(spreadPlan({ bytes: utf8('x '.repeat(400_000)), filename: 'long.txt' }, 2)).toBeNull();
+  });
+
+  it('gives exactly what one worker gives, whole or with a selection', async () => {
+    const one = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256 });
+    pool = createExtractorPool({ size: 2, timeoutMs: 20_000, maxMemoryMb: 256 });
+    try {
+      for (const config of [DEFAULT_CONFIG, { ...DEFAULT_CONFIG, pages: Array.from({ length: 230 }, (_, i) => i + 20) }]) {
+        // A Buffer, as the server reads uploads: its slice is a view of the same memory, which a transfer would detach.
+        const input = () => ({ bytes: Buffer.from(makePdf({ pages: pages(260), info: { Title: 'Long' } })), filename: 'long.pdf', config });
+        expect(await pool!.extract(input())).toEqual(await one.extract(input()));
+      }
+    } finally {
+      await one.close();
+    }
+  });
+
+  it('reads the whole document with one worker when every page of a run is damaged, keeping the other pages', async () => {
+    const one = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256 });
+    pool = createExtractorPool({ size: 2, timeoutMs: 20_000, maxMemoryMb: 256 });
+    try {
+      const input = () => ({ bytes: makePdf({ pages: pages(260), brokenPages: Array.from({ length: 130 }, (_, i) => i + 1) }), filename: 'half.pdf' });
+      const spread = await pool.extract(input());
+      expect(spread).toEqual(await one.extract(input()));
+      expect(spread.content).toContain('page 260 of the long one');
+    } finally {
+      await one.close();
+    }
   });
 });
