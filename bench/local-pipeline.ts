@@ -10,6 +10,8 @@
 //    CLI and SDK send several: as many per request as the API takes (20 files,
 //    4.5 MB), one request after another; the clock runs from the first
 //    request to the last job's completion.
+// 3. The same files through the extractor pool alone (no HTTP, store, bucket
+//    or queue), so the server's share of the time shows.
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,6 +21,8 @@ import { multipart, request, submit } from '../test/support/api-client.ts';
 import { ROOT, startServer, waitFor, type RunningServer } from '../test/support/local-server.ts';
 import { makePdf } from '../test/support/pdf-fixture.ts';
 import { limits } from '../lambdas/core/limits.ts';
+import { createExtractorPool } from '../lambdas/extract/pool.ts';
+import { DEFAULT_CONFIG } from '../lambdas/extract/types.ts';
 
 const CORPUS = path.resolve(ROOT, '../shared/corpus/pdf');
 const DIRECT_LIMIT = 4_500_000;
@@ -52,6 +56,7 @@ async function throughput(server: RunningServer, key: string, files: string[]) {
     if (accepted.status !== 202) throw new Error(`${batch.join(', ')}: ${JSON.stringify(accepted.body)}`);
     ids.push(...accepted.body.job_ids);
   }
+  const submittedSeconds = (Date.now() - started) / 1000;
   let pages = 0;
   let finishedAt = started;
   const failed: string[] = [];
@@ -62,7 +67,23 @@ async function throughput(server: RunningServer, key: string, files: string[]) {
     else failed.push(`${done.body.filename}: ${done.body.error_message}`);
   }
   const seconds = (finishedAt - started) / 1000;
-  return { pages, seconds, pagesPerSecond: pages / seconds, failed };
+  return { pages, seconds, pagesPerSecond: pages / seconds, failed, requests: requests(files).length, submittedSeconds };
+}
+
+/** Every file at once into a warm pool of one worker per core, as the server's own pool. */
+async function poolAlone(files: string[]) {
+  const pool = createExtractorPool({ size: os.availableParallelism(), timeoutMs: 120_000, maxMemoryMb: 2048, prewarm: true });
+  try {
+    await Promise.all(Array.from({ length: os.availableParallelism() }, () => pool.extract({ bytes: makePdf({ pages: ['warm-up'] }), filename: 'warm.pdf' })));
+    const started = performance.now();
+    const config = { ...DEFAULT_CONFIG, ocr: 'never' as const };
+    const pages = await Promise.all(
+      files.map((file) => pool.extract({ bytes: fs.readFileSync(file), filename: path.basename(file), config }).then((r) => r.metadata.pages, () => 0)),
+    );
+    return { pages: pages.reduce((a, b) => a + b, 0), seconds: (performance.now() - started) / 1000 };
+  } finally {
+    await pool.close();
+  }
 }
 
 /** Files in order, packed into requests of at most limits.maxFilesPerSubmission files and DIRECT_LIMIT bytes. */
@@ -125,13 +146,15 @@ try {
     const direct = all.filter((f) => fs.statSync(f).size <= DIRECT_LIMIT);
     console.log(`throughput corpus: ${direct.length} of ${all.length} PDFs (${all.length - direct.length} are over the 4.5 MB direct-upload limit)`);
     const ours = await throughput(server, key, direct);
-    console.log(`docex local server: ${ours.pages} pages in ${ours.seconds.toFixed(2)} s = ${ours.pagesPerSecond.toFixed(1)} pages/s (${os.availableParallelism()} workers)`);
+    console.log(`docex local server: ${ours.pages} pages in ${ours.seconds.toFixed(2)} s = ${ours.pagesPerSecond.toFixed(1)} pages/s (${os.availableParallelism()} workers; ${ours.requests} requests, all accepted after ${ours.submittedSeconds.toFixed(2)} s)`);
     if (ours.failed.length) console.log(`  failed (${ours.failed.length}):\n  ${ours.failed.join('\n  ')}`);
+    const engine = await poolAlone(direct);
+    console.log(`extractor pool alone (no HTTP, store, bucket or queue): ${engine.pages} pages in ${engine.seconds.toFixed(2)} s = ${(engine.pages / engine.seconds).toFixed(1)} pages/s`);
     const peer = pdftotext(direct);
     if (!peer) console.log('pdftotext: not installed (apt-get install poppler-utils) — no peer figure');
     else {
       console.log(`pdftotext (one file at a time): ${peer.pages} pages in ${peer.seconds.toFixed(2)} s = ${peer.pagesPerSecond.toFixed(1)} pages/s`);
-      console.log(`ratio docex / pdftotext: ${(ours.pagesPerSecond / peer.pagesPerSecond).toFixed(2)}x`);
+      console.log(`ratio docex / pdftotext: ${(ours.pagesPerSecond / peer.pagesPerSecond).toFixed(2)}x end to end, ${(engine.pages / engine.seconds / peer.pagesPerSecond).toFixed(2)}x for the pool alone`);
     }
   }
 } finally {
