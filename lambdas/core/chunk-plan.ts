@@ -19,7 +19,7 @@
 import type { ChunkRange } from './job.ts';
 
 /** Formats whose extractor honours `config.pages` by reading only the selected pages, not by extracting everything and filtering. */
-const SPLITTABLE = new Set(['pdf', 'pptx', 'xlsx', 'ods', 'csv', 'tsv', 'text', 'markdown']);
+const SPLITTABLE = new Set(['pdf', 'pptx', 'ppt', 'xlsx', 'xls', 'ods', 'csv', 'tsv', 'text', 'markdown']);
 
 export const isSplittable = (format: string) => SPLITTABLE.has(format);
 

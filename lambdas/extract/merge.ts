@@ -21,7 +21,7 @@ const ROWS = new Set(['csv', 'tsv']);
  * a CSV or TSV table, nothing between text pages, which are cut mid-text.
  */
 export function pageSeparatorOf(format: string): string {
-  if (format === 'pdf' || format === 'pptx' || format === 'xlsx' || format === 'ods') return '\n\n';
+  if (['pdf', 'pptx', 'ppt', 'xlsx', 'xls', 'ods'].includes(format)) return '\n\n';
   return ROWS.has(format) ? '\n' : '';
 }
 

@@ -8,6 +8,7 @@ import { extract } from '../../../lambdas/extract/index.ts';
 import { mergeParts, type Part } from '../../../lambdas/extract/merge.ts';
 import { countPages } from '../../../lambdas/extract/page-count.ts';
 import { DEFAULT_CONFIG, type ExtractionConfig, type ExtractionResult } from '../../../lambdas/extract/types.ts';
+import { biff, makePpt, makeXls } from '../../support/cfb-fixture.ts';
 import { makeOdf, makePptx, makeXlsx } from '../../support/office-fixture.ts';
 
 const markdown: ExtractionConfig = { ...DEFAULT_CONFIG, output: 'markdown' };
@@ -199,5 +200,27 @@ describe('CSV row selection', () => {
     ])!;
     expect(merged.tables[0]!.rows[0]).toEqual(['a', 'b']);
     expect(merged.metadata.failed_page_ranges).toEqual([{ first_page: 1, last_page: 1, error: 'lost' }]);
+  });
+});
+
+describe('legacy XLS and PPT selection', () => {
+  it('merges sheet ranges of an XLS into the whole workbook', async () => {
+    const xls = makeXls(biff.sst(['Q1', 'Q2', 'Q3']), [1, 2, 3].map((n) => ({ name: `Sheet ${n}`, records: [biff.labelSst(0, 0, n - 1), biff.rk(1, 0, n * 10)] })));
+    const whole = await read(xls, 'book.xls', null, markdown);
+    const merged = await inChunks(xls, 'book.xls', [[1, 2], [3, 3]], markdown);
+    expect(merged.content).toBe(whole.content);
+    expect(merged.chunks).toEqual(whole.chunks);
+    expect(merged.tables).toEqual(whole.tables);
+    expect(countPages({ bytes: xls, filename: 'book.xls' })).toBe(3);
+  });
+
+  it('merges slide ranges of a PPT into the whole presentation', async () => {
+    const ppt = makePpt([1, 2, 3, 4].map((n) => ({ title: `Slide ${n}`, body: `Point ${n}`, notes: `Note ${n}` })));
+    const whole = await read(ppt, 'deck.ppt', null);
+    const merged = await inChunks(ppt, 'deck.ppt', [[1, 3], [4, 4]]);
+    expect(merged.content).toBe(whole.content);
+    expect(merged.chunks).toEqual(whole.chunks);
+    expect(whole.metadata.pages).toBe(4);
+    expect(countPages({ bytes: ppt, filename: 'deck.ppt' })).toBe(4);
   });
 });
