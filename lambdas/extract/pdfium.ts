@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
+import { registerEngineMemory } from './engine-memory.ts';
 
 /** The runtime's heap views, which the package's types leave out. */
 interface Heaps {
@@ -24,6 +25,7 @@ export function loadPdfium(): Promise<Pdfium> {
   loading ??= (async () => {
     const module = (await init({ wasmBinary: (await readFile(wasmPath())).buffer as ArrayBuffer })) as Pdfium;
     module.PDFiumExt_Init();
+    registerEngineMemory(() => heapBytes(module));
     return module;
   })();
   return loading;

@@ -7,7 +7,8 @@
 // (import.meta.url), which works under tsx, vitest and an esbuild bundle alike.
 // Its top-level imports stay light because every worker loads them.
 
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, threadId, Worker, workerData } from 'node:worker_threads';
+import { engineMemoryBytes } from './engine-memory.ts';
 import { DEFAULT_CONFIG, ExtractionError, type ExtractionConfig, type ExtractionErrorCode, type ExtractInput, type ExtractionResult } from './types.ts';
 
 export interface Extractor {
@@ -34,6 +35,8 @@ export interface ExtractorPoolOptions {
    * never sees a PDF never loads the engine.
    */
   prewarm?: boolean;
+  /** Replace a worker after a job that left its PDF engine holding more than this (default RECYCLE_ENGINE_BYTES). */
+  recycleEngineBytes?: number;
 }
 
 interface WorkerData {
@@ -48,8 +51,15 @@ type Task =
 type Request = Task & { id: number; bytes: Uint8Array };
 type Reply =
   | { type: 'ready' }
-  | { type: 'done'; id: number; result: unknown }
-  | { type: 'failed'; id: number; code: ExtractionErrorCode | null; message: string };
+  | { type: 'done'; id: number; result: unknown; engineBytes: number }
+  | { type: 'failed'; id: number; code: ExtractionErrorCode | null; message: string; engineBytes: number };
+
+/**
+ * WebAssembly memory only grows: a worker whose PDF engine grew past this on
+ * one large document is replaced after it, so the next documents start small
+ * and the engine's own cap (pdf.ts) measures what they need, not what came before.
+ */
+export const RECYCLE_ENGINE_BYTES = 512 * 1024 * 1024;
 
 interface Job {
   id: number;
@@ -101,6 +111,7 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
     const job = slot.job;
     if (!job || job.id !== msg.id) return;
     release(slot);
+    if (msg.engineBytes > (opts.recycleEngineBytes ?? RECYCLE_ENGINE_BYTES)) retire(slot);
     if (msg.type === 'done') job.resolve(msg.result);
     else job.reject(workerError(msg.code, msg.message));
     pump();
@@ -126,6 +137,13 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
       return;
     }
     pump();
+  }
+
+  /** Out of the pool without failing anything; pump() starts a fresh worker when one is needed. */
+  function retire(slot: Slot): void {
+    slot.dead = true;
+    slots.delete(slot);
+    void slot.worker.terminate().catch(() => {});
   }
 
   function release(slot: Slot): void {
@@ -256,6 +274,10 @@ const FAULTS: Record<string, () => unknown> = {
   'docex-fault:throw': () => {
     throw new TypeError('simulated parser bug');
   },
+  // Names the thread, so a test can tell a replaced worker from the one before.
+  'docex-fault:whoami': () => {
+    throw new Error(`thread ${threadId}`);
+  },
   'docex-fault:oom': () => {
     const hoard: number[][] = [];
     for (;;) hoard.push(new Array(1e6).fill(1.5));
@@ -271,17 +293,17 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData)
       if (req.op === 'split') {
         const { splitPdf } = await import('./pdf-split.ts');
         const parts = await splitPdf(req.bytes, req.pageLists);
-        port.postMessage({ type: 'done', id: req.id, result: parts } satisfies Reply, parts.flatMap((p) => (p ? [p.buffer as ArrayBuffer] : [])));
+        port.postMessage({ type: 'done', id: req.id, result: parts, engineBytes: engineMemoryBytes() } satisfies Reply, parts.flatMap((p) => (p ? [p.buffer as ArrayBuffer] : [])));
         return;
       }
       const fault = data.testFaults ? FAULTS[req.filename] : undefined;
       if (fault) fault();
       const result = await extract({ bytes: req.bytes, filename: req.filename, contentType: req.contentType, config: req.config });
-      port.postMessage({ type: 'done', id: req.id, result } satisfies Reply);
+      port.postMessage({ type: 'done', id: req.id, result, engineBytes: engineMemoryBytes() } satisfies Reply);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const code = err instanceof ExtractionError ? err.code : null;
-      port.postMessage({ type: 'failed', id: req.id, code, message } satisfies Reply);
+      port.postMessage({ type: 'failed', id: req.id, code, message, engineBytes: engineMemoryBytes() } satisfies Reply);
     }
   });
   port.postMessage({ type: 'ready' } satisfies Reply);

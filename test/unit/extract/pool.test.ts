@@ -90,6 +90,26 @@ describe('extractor pool', () => {
   });
 });
 
+describe('PDF engine memory', () => {
+  const whoami = async (p: Extractor) => (await failure(p.extract({ bytes: utf8('x'), filename: 'docex-fault:whoami' }))).message;
+
+  it('replaces a worker whose PDF engine grew past the limit, and the next document still extracts', async () => {
+    pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256, testFaults: true, recycleEngineBytes: 1 });
+    const before = await whoami(pool);
+    expect((await pool.extract({ bytes: makePdf({ pages: ['grows the engine'] }), filename: 'a.pdf' })).content).toBe('grows the engine');
+    const after = await whoami(pool);
+    expect(after).not.toBe(before);
+    expect((await pool.extract({ bytes: makePdf({ pages: ['fresh worker'] }), filename: 'b.pdf' })).content).toBe('fresh worker');
+  });
+
+  it('keeps a worker whose engine stays under the limit', async () => {
+    pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256, testFaults: true });
+    const before = await whoami(pool);
+    await pool.extract({ bytes: makePdf({ pages: ['small'] }), filename: 'a.pdf' });
+    expect(await whoami(pool)).toBe(before);
+  });
+});
+
 describe('a long PDF spread over the pool', () => {
   const pages = (n: number) => Array.from({ length: n }, (_, i) => `page ${i + 1} of the long one`);
 
