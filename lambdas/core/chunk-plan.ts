@@ -1,9 +1,9 @@
 // How a large document is split (DESIGN.md section 4): runs of pages, where
 // the format's extractor can select pages and so read only what a chunk needs.
 // The page is the format's own unit (README "Pages"), counted at submission:
-//   PDF            pages (pdf.js parses only the requested pages)
-//   PPTX           slides (each slide is its own part in the ZIP)
-//   XLSX           sheets (each sheet is its own part; shared strings and styles are read by every chunk)
+//   PDF            pages (cut into one PDF per chunk when planned: large-document.ts)
+//   PPTX, PPT      slides (each slide is its own part in the ZIP, its own records in the PPT stream)
+//   XLSX, XLS      sheets (each sheet is its own part or BIFF substream; shared strings and styles are read by every chunk)
 //   ODS            sheets (one content.xml, but each sheet is found by a scan and only the chunk's are parsed)
 //   CSV, TSV       3,000-character text pages of the file, a row belonging to the page it starts on,
 //                  so a row is never cut and the chunks' rows join back into one table
