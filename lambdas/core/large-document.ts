@@ -78,7 +78,7 @@ export async function splitIfLarge(
   // Nothing selected exists (pages beyond the end): the whole-document path says so properly.
   if (planned.length === 0) return bytes;
   // Cut before the job moves on, so that every chunk message finds its PDF; a crash in between cuts again, to the same keys.
-  const plan = format === 'pdf' && deps.split.pdf ? await cutPdf(deps, job, bytes, planned, pagesTotal) : planned;
+  const plan = format === 'pdf' && deps.split.pdf ? await cutPdf(deps, deps.split.pdf, job, bytes, planned, pagesTotal) : planned;
   const chunking = await deps.store.transitionJob(
     job.id,
     'chunking',
@@ -98,7 +98,8 @@ export async function splitIfLarge(
 }
 
 async function cutPdf(
-  deps: { blobs: Blobs; split: SplitSettings; log?: (m: string, f?: Record<string, unknown>) => void },
+  deps: { blobs: Blobs; log?: (m: string, f?: Record<string, unknown>) => void },
+  splitter: PdfSplitter,
   job: Job,
   bytes: Uint8Array,
   plan: ChunkRange[],
@@ -108,7 +109,7 @@ async function cutPdf(
   let pdfs: Array<Uint8Array | null>;
   try {
     // The pool takes the buffer over; the document is already stored, and nothing here needs it after.
-    pdfs = await deps.split.pdf!.splitPdf(bytes, plan.map((range) => chunkPages(range, selected)));
+    pdfs = await splitter.splitPdf(bytes, plan.map((range) => chunkPages(range, selected)));
   } catch (error) {
     // A document PDFium cannot even open: its chunks read the whole document and report why they fail.
     if (!(error instanceof ExtractionError)) throw error;

@@ -157,10 +157,8 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
     slot.job = job;
     slot.worker.ref();
     slot.timer = setTimeout(() => {
-      slot.dead = true;
-      slots.delete(slot);
+      retire(slot);
       release(slot);
-      void slot.worker.terminate().catch(() => {});
       job.reject(
         new ExtractionError(
           'timeout',
