@@ -166,8 +166,11 @@ export class QueueTwin {
     }
     const now = this.now();
     if (m.visibleAt <= now) throw new Error(`queue ${this.name}: message ${m.id} is not in flight`);
+    const before = m.visibleAt;
     m.visibleAt = now + this.scaled(visibilityTimeoutSeconds);
-    if (m.visibleAt <= now) this.wake();
+    // A long poll that began while the message was hidden timed its wait by the old
+    // visibility; an earlier one must wake it to time its wait again.
+    if (m.visibleAt < before) this.wake();
     await this.persist(m);
   }
 

@@ -108,10 +108,14 @@ describe.skipIf(skipWithoutEndpoint())('webhook delivery', () => {
   async function eventSettles(jobId: string, states: WebhookEventRecord['state'][], timeoutMs = 20_000): Promise<WebhookEventRecord> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const [attempt] = (await store.listDeliveryAttempts(jobId)).slice(-1);
+      const attempts = await store.listDeliveryAttempts(jobId);
+      const attempt = attempts.at(-1);
       const record = attempt ? await store.getWebhookEvent(jobId, attempt.event_id) : null;
       if (record && states.includes(record.state)) return record;
-      if (Date.now() > deadline) throw new Error(`event of job ${jobId} did not reach ${states.join('/')}; now ${JSON.stringify(record)}`);
+      if (Date.now() > deadline) {
+        const log = attempts.map((a) => `${a.attempt}:${a.outcome}`).join(', ');
+        throw new Error(`event of job ${jobId} did not reach ${states.join('/')}; now ${JSON.stringify(record)}; attempts [${log}]; queue ${JSON.stringify(queue.stats())}`);
+      }
       await new Promise((r) => setTimeout(r, 50));
     }
   }

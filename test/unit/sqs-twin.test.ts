@@ -157,6 +157,20 @@ describe('QueueTwin', () => {
     const [m] = await polling;
     expect(m?.body).toBe('ping');
   });
+
+  it('ends a long poll when the message it waits for is made visible sooner than the poll began expecting', async () => {
+    const q = queue({ visibilityTimeoutSeconds: 43_200 });
+    await q.send({ body: 'x' });
+    const [first] = await q.receive({ max: 1 });
+    // Begins while the message is hidden for 12 hours of queue time (432 s real): it would wait out its 20 s.
+    const polling = q.receive({ max: 1, waitMs: 20_000 });
+    let settled = false;
+    void polling.then(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 20));
+    await q.changeVisibility(first!.receiptHandle, 1);
+    await until(() => settled, 2000);
+    expect((await polling)[0]?.receiveCount).toBe(2);
+  });
 });
 
 describe('event-source mapping', () => {
