@@ -185,6 +185,7 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
 
   function run<T>(bytes: Uint8Array, task: Task): Promise<T> {
     if (closed) return Promise.reject(new Error('The extractor pool is closed.'));
+    if (isDetached(bytes)) return Promise.reject(detachedError());
     return new Promise<T>((resolve, reject) => {
       queue.push({ id: nextId++, bytes, task, resolve: resolve as (result: unknown) => void, reject });
       pump();
@@ -198,6 +199,7 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
 
   /** A long PDF goes to several workers at once (spread.ts); anything unusual falls back to one worker's whole read. */
   async function extract(input: ExtractInput): Promise<ExtractionResult> {
+    if (isDetached(input.bytes)) throw detachedError();
     const { spreadPlan, mergeSpread } = await import('./spread.ts');
     const runs = spreadPlan(input, opts.size);
     if (!runs) return extractOne(input);
@@ -246,7 +248,9 @@ function tsxBootstrap(self: string): string {
 /** Sends the job, moving the bytes rather than copying them when the view owns its whole buffer. */
 function post(worker: Worker, job: Job): void {
   const { bytes } = job;
-  const whole = bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  // Never an empty buffer: a detached one (bytes already handed to the pool once) is empty too, and
+  // Node drops, without an error, a message whose transfer list holds a detached buffer.
+  const whole = bytes.byteLength > 0 && bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
   const request = (b: Uint8Array): Request => ({ ...job.task, id: job.id, bytes: b });
   if (whole) {
     try {
@@ -260,6 +264,23 @@ function post(worker: Worker, job: Job): void {
   copy.set(bytes);
   worker.postMessage(request(copy), [copy.buffer]);
 }
+
+/**
+ * Bytes the pool already took over (transferred) once. Node 20 has no
+ * ArrayBuffer.prototype.detached, but a view over a detached buffer cannot be made.
+ */
+function isDetached(bytes: Uint8Array): boolean {
+  if (bytes.byteLength > 0) return false;
+  try {
+    new Uint8Array(bytes.buffer);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+const detachedError = () =>
+  new Error('These bytes were handed to the extractor pool before, which took their buffer over; pass a copy (new Uint8Array(bytes)) for each call.');
 
 function workerError(code: ExtractionErrorCode | null, message: string): ExtractionError {
   return code ? new ExtractionError(code, message) : new ExtractionError('corrupt_file', `Could not read the document: ${message}`);

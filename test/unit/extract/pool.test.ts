@@ -52,6 +52,18 @@ describe('extractor pool', () => {
     expect(view.byteLength).toBe(6); // a view into a larger buffer is copied, not detached
   });
 
+  it('refuses bytes it has already taken over, instead of waiting out the time limit for a message Node dropped', async () => {
+    // The limit is beyond the test's own 30 s, so waiting it out fails the test.
+    pool = createExtractorPool({ size: 1, timeoutMs: 60_000, maxMemoryMb: 256 });
+    const bytes = makePdf({ pages: ['once'] });
+    expect((await pool.extract({ bytes, filename: 'a.pdf' })).content).toBe('once');
+    const bySize = { ...DEFAULT_CONFIG, chunking: { strategy: 'size' as const, max_chars: 4000, overlap: 0 } };
+    await expect(pool.extract({ bytes, filename: 'a.pdf', config: bySize })).rejects.toThrow(/handed to the extractor pool before.*pass a copy/);
+    await expect(pool.splitPdf(bytes, [[1]])).rejects.toThrow(/pass a copy/);
+    // A document that is really empty is still the worker's to answer.
+    expect((await failure(pool.extract({ bytes: new Uint8Array(0), filename: 'a.pdf' }))).code).toBe('empty_file');
+  });
+
   it('keeps an ExtractionError raised in the worker as it is', async () => {
     pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256 });
     const err = await failure(pool.extract({ bytes: new Uint8Array(0), filename: 'a.txt' }));
