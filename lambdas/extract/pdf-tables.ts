@@ -1,8 +1,9 @@
 // Tables in a PDF's text layer, found from where the text sits: runs of at
 // least three consecutive lines that split into the same number (three or
-// more) of cells whose columns overlap from line to line. Ruling lines are not
-// read. Two cells a line are never taken for a table: text set in two columns
-// looks just the same (a two-column table is left in the text).
+// more) of cells whose columns overlap from line to line. Two cells a line are
+// never taken for a table here: text set in two columns looks just the same.
+// Tables drawn with ruling lines, two-column ones included, are found first
+// from their lines (pdf-ruled-tables.ts); this reads the words they leave.
 
 const MIN_ROWS = 3;
 const MIN_COLUMNS = 3;
@@ -14,6 +15,12 @@ export interface TextRun {
   top: number;
   bottom: number;
   text: string;
+}
+
+/** A table and where its top edge is, in page space (y up), to order a page's tables. */
+export interface PlacedTable {
+  top: number;
+  rows: string[][];
 }
 
 interface Cell {
@@ -28,7 +35,7 @@ interface Line {
   cells: Cell[];
 }
 
-export function findTables(runs: readonly TextRun[]): string[][][] {
+export function findTables(runs: readonly TextRun[]): PlacedTable[] {
   const lines = toLines(runs);
   const found: Line[][] = [];
   let run: Line[] = [];
@@ -46,7 +53,10 @@ export function findTables(runs: readonly TextRun[]): string[][][] {
     }
   }
   flush();
-  return found.map((table) => table.map((line) => line.cells.map((cell) => cellText(cell, line.height))));
+  return found.map((table) => ({
+    top: table[0]!.y + table[0]!.height,
+    rows: table.map((line) => line.cells.map((cell) => wordsText(cell.runs, line.height))),
+  }));
 }
 
 /** Same number of cells, columns overlapping, and not far below the previous line. */
@@ -88,10 +98,11 @@ function toLines(runs: readonly TextRun[]): Line[] {
   });
 }
 
-function cellText(cell: Cell, height: number): string {
+/** Runs of one line, left to right, as words: a gap wider than a thin space is a space. */
+export function wordsText(runs: readonly TextRun[], height: number): string {
   let text = '';
   let end = -Infinity;
-  for (const run of cell.runs) {
+  for (const run of runs) {
     // Runs apart by more than a thin space are separate words.
     if (text !== '' && run.x0 - end > height * 0.15 && !/\s$/.test(text)) text += ' ';
     text += run.text;

@@ -4,6 +4,8 @@
 // README's benchmark section).
 
 import { normaliseRows, tableMarkdown } from './blocks.ts';
+import { findRuledTables } from './pdf-ruled-tables.ts';
+import { pageRulings } from './pdf-rulings.ts';
 import { findTables, type TextRun } from './pdf-tables.ts';
 import { characterExports, copyIn, heapBytes, loadPdfium, PAGE_OBJECT, PDFIUM_ERROR, withBuffer, type Pdfium } from './pdfium.ts';
 import { encodeGrayPng } from './png.ts';
@@ -135,10 +137,16 @@ function readPage(m: Pdfium, page: number): { text: string; tables: string[][][]
       m.FPDFText_GetText(textPage, 0, count, buf);
       return m.pdfium.UTF16ToString(buf);
     });
-    return { text: tidyPageText(text), tables: findTables(textRuns(m, textPage, count)) };
+    return { text: tidyPageText(text), tables: pageTables(m, page, textRuns(m, textPage, count)) };
   } finally {
     m.FPDFText_ClosePage(textPage);
   }
+}
+
+/** Ruled tables first, then tables in the words they leave, top of the page first. */
+function pageTables(m: Pdfium, page: number, runs: TextRun[]): string[][][] {
+  const ruled = findRuledTables(pageRulings(m, page) ?? [], runs);
+  return [...ruled.tables, ...findTables(ruled.rest)].sort((a, b) => b.top - a.top).map((t) => t.rows);
 }
 
 /** PDFium's line ends are CR LF; U+0002 marks a hyphen it joined; other controls are unmapped glyphs. */

@@ -127,17 +127,31 @@ describe('parsePdfDate', () => {
 });
 
 describe('PDF tables', () => {
-  /** Text placed at absolute positions, one Tj per cell: how PDF tables are usually drawn. */
-  function positionedPdf(cells: Array<{ x: number; y: number; text: string }>): Uint8Array {
-    const ops = cells.map((c) => `BT /F1 10 Tf 1 0 0 1 ${c.x} ${c.y} Tm ${pdfString(c.text)} Tj ET`).join('\n');
+  /**
+   * Text placed at absolute positions, one Tj per cell: how PDF tables are
+   * usually drawn; `lines` is drawn on the page and `formLines` inside a form
+   * XObject the page places with `formMatrix`.
+   */
+  function positionedPdf(
+    cells: Array<{ x: number; y: number; text: string }>,
+    drawing: { lines?: string; formLines?: string; formMatrix?: string } = {},
+  ): Uint8Array {
+    const text = cells.map((c) => `BT /F1 10 Tf 1 0 0 1 ${c.x} ${c.y} Tm ${pdfString(c.text)} Tj ET`).join('\n');
+    const form = drawing.formLines ? `q ${drawing.formMatrix ?? '1 0 0 1 0 0'} cm /Fm1 Do Q` : '';
+    const ops = [drawing.lines ?? '', form, text].join('\n');
+    const formBody = drawing.formLines ?? '';
     return assemblePdf([
       '<< /Type /Catalog /Pages 2 0 R >>',
       '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> /XObject << /Fm1 6 0 R >> >> /Contents 5 0 R >>',
       '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
       `<< /Length ${ops.length} >>\nstream\n${ops}\nendstream`,
+      `<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Length ${formBody.length} >>\nstream\n${formBody}\nendstream`,
     ]);
   }
+
+  /** Stroked lines, one `m l S` each, from [x0, y0, x1, y1]. */
+  const strokes = (segments: number[][]) => segments.map(([x0, y0, x1, y1]) => `${x0} ${y0} m ${x1} ${y1} l S`).join('\n');
 
   it('finds a table from text aligned in three or more columns, and leaves two-column prose alone', async () => {
     const grid = [
@@ -156,5 +170,80 @@ describe('PDF tables', () => {
     ];
     const result = await extract({ bytes: positionedPdf([...cells, ...prose]), filename: 'table.pdf' });
     expect(result.tables).toEqual([{ page: 1, rows: grid, markdown: '| Region | Units | Revenue |\n| --- | --- | --- |\n| North | 12 | 1,200 |\n| South | 7 | 640 |' }]);
+  });
+
+  it('reads a two-column table drawn as ruled boxes, cell by cell, joining the lines of a wrapped cell', async () => {
+    // Rows 30 pt high from y = 700 down; columns at x = 100, 220, 420. Each cell a rectangle (re), as many generators draw them.
+    // A fourth row in the frame holds a note whose sentence runs across the column line: not part of the table.
+    const boxes = [0, 1, 2, 3].flatMap((r) => [`100 ${670 - r * 30} 120 30 re S`, `220 ${670 - r * 30} 200 30 re S`]).join('\n');
+    const cells = [
+      { x: 106, y: 682, text: 'Term' },
+      { x: 226, y: 682, text: 'Meaning' },
+      { x: 106, y: 652, text: 'ER+' },
+      { x: 226, y: 658, text: 'Cancer cells with' },
+      { x: 226, y: 646, text: 'oestrogen receptors' },
+      { x: 106, y: 622, text: 'PR+' },
+      { x: 226, y: 622, text: 'Progesterone receptors' },
+      { x: 106, y: 592, text: '* Receptor status is tested on the biopsy' },
+    ];
+    // Drawn shifted by a transform (cm), as a generator's coordinate system often is.
+    const shifted = cells.map((c) => ({ ...c, x: c.x + 50 }));
+    const result = await extract({ bytes: positionedPdf(shifted, { lines: `q 1 0 0 1 50 0 cm\n${boxes}\nQ` }), filename: 'ruled.pdf' });
+    expect(result.tables.map((t) => t.rows)).toEqual([
+      [
+        ['Term', 'Meaning'],
+        ['ER+', 'Cancer cells with oestrogen receptors'],
+        ['PR+', 'Progesterone receptors'],
+      ],
+    ]);
+    // The words are in the content as well, once each, the note included.
+    expect(result.content.match(/Progesterone/g)).toHaveLength(1);
+    expect(result.content).toContain('* Receptor status is tested on the biopsy');
+  });
+
+  it('reads a table ruled only between columns and under its header one row per line, with lines drawn in a form XObject', async () => {
+    const columns = [72, 200, 300];
+    const grid = [
+      ['Dataset', 'Base', 'Notes'],
+      ['PubLayNet', 'F / M', 'Modern papers'],
+      // An empty cell: the line is still a row, and text-layout detection could not take it (two cells where the others have three).
+      ['PRImA', '', 'Magazines'],
+      ['Newspaper', 'F', 'US newspapers'],
+    ];
+    const cells = grid.flatMap((row, r) => row.flatMap((text, c) => (text ? [{ x: columns[c]!, y: r === 0 ? 700 : 680 - (r - 1) * 12, text }] : [])));
+    // Top rule, header rule, bottom rule; short bars between the columns, one per line, no outer border.
+    const rules = strokes([
+      [60, 714, 420, 714],
+      [60, 694, 420, 694],
+      [60, 642, 420, 642],
+      ...[196, 296].flatMap((x) => [0, 1, 2].map((i) => [x, 693 - i * 12, x, 681 - i * 12])),
+      [196, 712, 196, 696],
+      [296, 712, 296, 696],
+    ]);
+    // The form draws in its own space, moved into place by the page.
+    const formLines = rules.replace(/(\d+) (\d+) (m|l)/g, (_, x, y, op) => `${Number(x) - 10} ${Number(y) - 20} ${op}`);
+    const result = await extract({ bytes: positionedPdf(cells, { formLines, formMatrix: '1 0 0 1 10 20' }), filename: 'booktabs.pdf' });
+    expect(result.tables.map((t) => t.rows)).toEqual([grid]);
+  });
+
+  it('takes neither a box around a paragraph nor lines drawn over running text for a table', async () => {
+    const paragraph = [
+      { x: 80, y: 700, text: 'A boxed note that runs over two lines' },
+      { x: 80, y: 686, text: 'and says nothing tabular at all.' },
+    ];
+    const box = '70 676 300 40 re S';
+    // A grid of lines laid over a sentence: a column line falls in a word space.
+    const sentence = { x: 80, y: 500, text: 'I would like the story of this company told' };
+    const overText = strokes([
+      [70, 520, 300, 520],
+      [70, 496, 300, 496],
+      [70, 470, 300, 470],
+      [70, 470, 70, 520],
+      [96, 470, 96, 520],
+      [300, 470, 300, 520],
+    ]);
+    const below = { x: 80, y: 476, text: 'beside it' };
+    const result = await extract({ bytes: positionedPdf([...paragraph, sentence, below], { lines: `${box}\n${overText}` }), filename: 'boxes.pdf' });
+    expect(result.tables).toEqual([]);
   });
 });
