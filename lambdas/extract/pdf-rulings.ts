@@ -13,8 +13,11 @@ export interface Ruling {
   to: number;
 }
 
-/** More path segments than this on one page is a drawing (a chart, a map), not a table. */
-const MAX_SEGMENTS = 20_000;
+/**
+ * More path segments than this on one page is a drawing (a chart, a map), not
+ * a table; it also bounds the crossing test (horizontal times vertical lines).
+ */
+const MAX_SEGMENTS = 5_000;
 /** Form XObjects inside form XObjects: tables are not drawn deeper than this. */
 const MAX_FORM_DEPTH = 4;
 /** Points off the horizontal or vertical that still count as straight. */

@@ -226,6 +226,35 @@ describe('PDF tables', () => {
     expect(result.tables.map((t) => t.rows)).toEqual([grid]);
   });
 
+  it('reads a page drawing more than 5,000 path segments as a drawing: its text, no ruled table', async () => {
+    const grid = strokes([
+      [100, 700, 300, 700],
+      [100, 680, 300, 680],
+      [100, 660, 300, 660],
+      [100, 660, 100, 700],
+      [200, 660, 200, 700],
+      [300, 660, 300, 700],
+    ]);
+    const cells = [
+      { x: 106, y: 686, text: 'Key' },
+      { x: 206, y: 686, text: 'Value' },
+      { x: 106, y: 666, text: 'alpha' },
+      { x: 206, y: 666, text: 'one' },
+    ];
+    const ruled = await extract({ bytes: positionedPdf(cells, { lines: grid }), filename: 'grid.pdf' });
+    expect(ruled.tables.map((t) => t.rows)).toEqual([
+      [
+        ['Key', 'Value'],
+        ['alpha', 'one'],
+      ],
+    ]);
+    // 5,000 tiny hatch strokes in one path beside the same grid: a chart, not a table.
+    const hatch = `${Array.from({ length: 2_500 }, (_, i) => `${400 + (i % 50) * 2} ${100 + Math.floor(i / 50) * 2} m ${401 + (i % 50) * 2} ${101 + Math.floor(i / 50) * 2} l`).join(' ')} S`;
+    const drawing = await extract({ bytes: positionedPdf(cells, { lines: `${grid}\n${hatch}` }), filename: 'chart.pdf' });
+    expect(drawing.tables).toEqual([]);
+    expect(drawing.content).toContain('alpha');
+  });
+
   it('takes neither a box around a paragraph nor lines drawn over running text for a table', async () => {
     const paragraph = [
       { x: 80, y: 700, text: 'A boxed note that runs over two lines' },
