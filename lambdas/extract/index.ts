@@ -113,7 +113,7 @@ type FormatModule = (bytes: Uint8Array, ctx: FormatContext) => FormatOutput | Pr
 const mode = (ctx: FormatContext) => ctx.config.output;
 
 const byFormat: Record<Format, FormatModule> = {
-  pdf: async (bytes, ctx) => (await import('./pdf.ts')).extractPdf(bytes, { pages: ctx.config.pages, ocr: ctx.config.ocr }),
+  pdf: async (bytes, ctx) => (await import('./pdf.ts')).extractPdf(bytes, { pages: ctx.config.pages, ocr: ctx.config.ocr, output: mode(ctx) }),
   docx: async (bytes, ctx) => (await import('./docx.ts')).extractDocx(bytes, mode(ctx), ctx.budget),
   xlsx: async (bytes, ctx) => (await import('./xlsx.ts')).extractXlsx(bytes, mode(ctx), ctx.budget, ctx.config.pages),
   pptx: async (bytes, ctx) => (await import('./pptx.ts')).extractPptx(bytes, mode(ctx), ctx.budget, ctx.config.pages),

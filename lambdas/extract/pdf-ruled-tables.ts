@@ -37,8 +37,8 @@ export function findRuledTables(rulings: readonly Ruling[], runs: readonly TextR
   for (const grid of grids(lines)) {
     const table = fill(grid, runs.filter((r) => !taken.has(r)));
     if (!table) continue;
-    for (const run of table.runs) taken.add(run);
-    tables.push({ top: table.top, rows: table.rows });
+    for (const run of table.inside) taken.add(run);
+    tables.push({ top: table.top, rows: table.rows, runs: table.runs });
   }
   return { tables, rest: runs.filter((r) => !taken.has(r)) };
 }
@@ -103,7 +103,8 @@ function distinct(values: number[]): number[] {
   return out;
 }
 
-function fill(grid: { xs: number[]; ys: number[] }, runs: readonly TextRun[]): { top: number; rows: string[][]; runs: TextRun[] } | null {
+/** The table in a grid: its rows, the words of those rows, and every word inside the grid (a left-out note's too). */
+function fill(grid: { xs: number[]; ys: number[] }, runs: readonly TextRun[]): { top: number; rows: string[][]; runs: TextRun[]; inside: TextRun[] } | null {
   const { xs, ys } = grid;
   const cells: TextRun[][][] = ys.slice(1).map(() => xs.slice(1).map(() => []));
   const inside: TextRun[] = [];
@@ -127,7 +128,7 @@ function fill(grid: { xs: number[]; ys: number[] }, runs: readonly TextRun[]): {
   if (rows.length < 2 || (rows[0]?.length ?? 0) < 2) return null;
   const filled = rows.flat().filter((t) => t !== '');
   if (filled.reduce((n, t) => n + t.split(' ').length, 0) / filled.length > MAX_MEAN_CELL_WORDS) return null;
-  return { top: ys[0]!, rows, runs: inside };
+  return { top: ys[0]!, rows, runs: tabular.flat(2), inside };
 }
 
 /** Whether a column line runs between two words of one text line in this grid row, closer than cells keep their text. */

@@ -15,12 +15,17 @@ export interface TextRun {
   top: number;
   bottom: number;
   text: string;
+  /** Indices of its first and last character in the page's text (PDFium's numbering), where known. */
+  first?: number;
+  last?: number;
 }
 
 /** A table and where its top edge is, in page space (y up), to order a page's tables. */
 export interface PlacedTable {
   top: number;
   rows: string[][];
+  /** The words it was read from. */
+  runs: TextRun[];
 }
 
 interface Cell {
@@ -56,6 +61,7 @@ export function findTables(runs: readonly TextRun[]): PlacedTable[] {
   return found.map((table) => ({
     top: table[0]!.y + table[0]!.height,
     rows: table.map((line) => line.cells.map((cell) => wordsText(cell.runs, line.height))),
+    runs: table.flatMap((line) => line.cells.flatMap((cell) => cell.runs)),
   }));
 }
 

@@ -6,7 +6,7 @@
 import { normaliseRows, tableMarkdown } from './blocks.ts';
 import { findRuledTables } from './pdf-ruled-tables.ts';
 import { pageRulings } from './pdf-rulings.ts';
-import { findTables, type TextRun } from './pdf-tables.ts';
+import { findTables, type PlacedTable, type TextRun } from './pdf-tables.ts';
 import { characterExports, copyIn, heapBytes, loadPdfium, PAGE_OBJECT, PDFIUM_ERROR, withBuffer, type Pdfium } from './pdfium.ts';
 import { encodeGrayPng } from './png.ts';
 import { ExtractionError, type FormatOutput, type Table } from './types.ts';
@@ -26,6 +26,8 @@ export interface PdfOptions {
   pages?: number[] | null;
   /** "auto": OCR pages that have images but no text layer; "always": every page; "never": none. */
   ocr?: 'auto' | 'always' | 'never';
+  /** "markdown": each table the page's text holds in one piece is written in its place as a Markdown table. */
+  output?: 'text' | 'markdown';
 }
 
 /** A page with fewer visible characters than this has no real text layer (a scan, perhaps with a page number). */
@@ -65,12 +67,9 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
         continue;
       }
       try {
-        const read = readPage(m, page);
+        const read = readPage(m, page, opts.output === 'markdown');
         let text = read.text;
-        for (const rows of read.tables) {
-          const clean = normaliseRows(rows);
-          if (clean.length > 0) tables.push({ page: n, rows: clean, markdown: tableMarkdown(clean) });
-        }
+        for (const table of read.tables) tables.push({ page: n, ...table });
         if (ocrMode === 'always' || (ocrMode === 'auto' && text.replace(/\s/g, '').length < MIN_TEXT_LAYER_CHARS && hasImages(m, page))) {
           const { ocrImage } = await import('./ocr.ts');
           text = await ocrImage(renderPage(m, page));
@@ -126,27 +125,70 @@ function openError(code: number): ExtractionError {
   return new ExtractionError('corrupt_file', `The PDF could not be read: ${why}.`);
 }
 
-/** The text layer in content-stream order (PDFium marks line ends), and the tables its layout shows. */
-function readPage(m: Pdfium, page: number): { text: string; tables: string[][][] } {
+type PageTable = Pick<Table, 'rows' | 'markdown'>;
+
+/**
+ * The text layer in content-stream order (PDFium marks line ends), and the
+ * tables its layout shows; with `markdown`, the tables in the text as well.
+ */
+function readPage(m: Pdfium, page: number, markdown: boolean): { text: string; tables: PageTable[] } {
   const textPage = m.FPDFText_LoadPage(page);
   if (!textPage) return { text: '', tables: [] };
   try {
     const count = m.FPDFText_CountChars(textPage);
     if (count <= 0) return { text: '', tables: [] };
-    const text = withBuffer(m, (count + 1) * 2, (buf) => {
-      m.FPDFText_GetText(textPage, 0, count, buf);
-      return m.pdfium.UTF16ToString(buf);
-    });
-    return { text: tidyPageText(text), tables: pageTables(m, page, textRuns(m, textPage, count)) };
+    const runs = textRuns(m, textPage, count);
+    const placed = pageTables(m, page, runs);
+    const tables = placed.map(({ rows }) => normaliseRows(rows)).map((rows) => ({ rows, markdown: tableMarkdown(rows) }));
+    const slices = markdown ? tableSlices(placed, tables, runs) : [];
+    // Text, table, text, ...: a table stands apart from the text around it by one blank line.
+    let text = '';
+    let at = 0;
+    for (const slice of slices) {
+      const before = textRange(m, textPage, at, slice.first).trimEnd();
+      text = (at > 0 ? text + before.trimStart() : before) + (text || before ? '\n\n' : '') + slice.markdown + '\n\n';
+      at = slice.last + 1;
+    }
+    const after = textRange(m, textPage, at, count);
+    text += slices.length > 0 ? after.trimStart() : after;
+    return { text: tidyPageText(text), tables: tables.filter((t) => t.rows.length > 0) };
   } finally {
     m.FPDFText_ClosePage(textPage);
   }
 }
 
+/** Characters [from, to) of the page's text. */
+function textRange(m: Pdfium, textPage: number, from: number, to: number): string {
+  if (to <= from) return '';
+  return withBuffer(m, (to - from + 1) * 2, (buf) => {
+    m.FPDFText_GetText(textPage, from, to - from, buf);
+    return m.pdfium.UTF16ToString(buf);
+  });
+}
+
+/**
+ * Where each table sits in the page's text: the span from its first to its
+ * last character, when no word of anything else falls inside it (a table
+ * whose words the content stream interleaves with other text stays as text).
+ */
+function tableSlices(placed: PlacedTable[], tables: PageTable[], runs: readonly TextRun[]): Array<{ first: number; last: number; markdown: string }> {
+  const slices: Array<{ first: number; last: number; markdown: string }> = [];
+  placed.forEach((table, i) => {
+    const own = new Set(table.runs);
+    const first = Math.min(...table.runs.map((r) => r.first ?? Infinity));
+    const last = Math.max(...table.runs.map((r) => r.last ?? -Infinity));
+    if (!Number.isFinite(first) || !Number.isFinite(last) || tables[i]!.rows.length === 0) return;
+    if (runs.some((r) => !own.has(r) && r.first !== undefined && r.first <= last && (r.last ?? r.first) >= first)) return;
+    slices.push({ first, last, markdown: tables[i]!.markdown });
+  });
+  slices.sort((a, b) => a.first - b.first);
+  return slices.filter((s, i) => i === 0 || s.first > slices[i - 1]!.last);
+}
+
 /** Ruled tables first, then tables in the words they leave, top of the page first. */
-function pageTables(m: Pdfium, page: number, runs: TextRun[]): string[][][] {
+function pageTables(m: Pdfium, page: number, runs: TextRun[]): PlacedTable[] {
   const ruled = findRuledTables(pageRulings(m, page) ?? [], runs);
-  return [...ruled.tables, ...findTables(ruled.rest)].sort((a, b) => b.top - a.top).map((t) => t.rows);
+  return [...ruled.tables, ...findTables(ruled.rest)].sort((a, b) => b.top - a.top);
 }
 
 /** PDFium's line ends are CR LF; U+0002 marks a hyphen it joined; other controls are unmapped glyphs. */
@@ -186,8 +228,9 @@ function textRuns(m: Pdfium, textPage: number, count: number): TextRun[] {
       if (run && Math.abs(bottom - run.bottom) < size * 0.3 && left >= run.x0 && left - run.x1 < size * 0.15) {
         run.text += char;
         run.x1 = Math.max(run.x1, right);
+        run.last = i;
       } else {
-        run = { x0: left, x1: right, bottom, top, text: char };
+        run = { x0: left, x1: right, bottom, top, text: char, first: i, last: i };
         runs.push(run);
       }
     }

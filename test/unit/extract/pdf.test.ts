@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/index.ts';
 import { countPages } from '../../../lambdas/extract/page-count.ts';
 import { parsePdfDate } from '../../../lambdas/extract/pdf.ts';
-import { ExtractionError } from '../../../lambdas/extract/types.ts';
+import { DEFAULT_CONFIG, ExtractionError } from '../../../lambdas/extract/types.ts';
 import { assemblePdf, makePdf, pdfString } from '../../support/pdf-fixture.ts';
 
 async function failure(promise: Promise<unknown>): Promise<ExtractionError> {
@@ -253,6 +253,44 @@ describe('PDF tables', () => {
     const drawing = await extract({ bytes: positionedPdf(cells, { lines: `${grid}\n${hatch}` }), filename: 'chart.pdf' });
     expect(drawing.tables).toEqual([]);
     expect(drawing.content).toContain('alpha');
+  });
+
+  it('writes a table in its place in Markdown output, and leaves one whose words the content stream interleaves with other text', async () => {
+    const grid = strokes([
+      [100, 700, 300, 700],
+      [100, 680, 300, 680],
+      [100, 660, 300, 660],
+      [100, 660, 100, 700],
+      [200, 660, 200, 700],
+      [300, 660, 300, 700],
+    ]);
+    const table = [
+      { x: 106, y: 686, text: 'Key' },
+      { x: 206, y: 686, text: 'Value' },
+      { x: 106, y: 666, text: 'alpha' },
+      { x: 206, y: 666, text: 'one' },
+    ];
+    const heading = { x: 100, y: 720, text: 'Settings' };
+    const after = { x: 100, y: 640, text: 'Values apply at once.' };
+    const inOrder = positionedPdf([heading, ...table, after], { lines: grid });
+    const markdown = await extract({ bytes: inOrder, filename: 'md.pdf', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
+    expect(markdown.content).toBe('Settings\n\n| Key | Value |\n| --- | --- |\n| alpha | one |\n\nValues apply at once.');
+    const text = await extract({ bytes: inOrder, filename: 'md.pdf' });
+    expect(text.content).not.toContain('|');
+    expect(text.content).toContain('alpha');
+    expect(text.tables.map((t) => t.markdown)).toEqual([markdown.tables[0]!.markdown]);
+
+    // The sentence is drawn between the table's cells: the table cannot be cut out of the text in one piece.
+    const interleaved = positionedPdf([heading, ...table.slice(0, 2), after, ...table.slice(2)], { lines: grid });
+    const mixed = await extract({ bytes: interleaved, filename: 'md.pdf', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
+    expect(mixed.content).not.toContain('|');
+    expect(mixed.content).toContain('Values apply at once.');
+    expect(mixed.tables.map((t) => t.rows)).toEqual([
+      [
+        ['Key', 'Value'],
+        ['alpha', 'one'],
+      ],
+    ]);
   });
 
   it('takes neither a box around a paragraph nor lines drawn over running text for a table', async () => {
