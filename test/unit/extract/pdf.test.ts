@@ -226,53 +226,42 @@ describe('PDF tables', () => {
     expect(result.tables.map((t) => t.rows)).toEqual([grid]);
   });
 
-  it('reads a page drawing more than 5,000 path segments as a drawing: its text, no ruled table', async () => {
-    const grid = strokes([
+  /** A two-by-two table in a fully ruled grid. */
+  const keyValue = {
+    grid: strokes([
       [100, 700, 300, 700],
       [100, 680, 300, 680],
       [100, 660, 300, 660],
       [100, 660, 100, 700],
       [200, 660, 200, 700],
       [300, 660, 300, 700],
-    ]);
-    const cells = [
+    ]),
+    cells: [
       { x: 106, y: 686, text: 'Key' },
       { x: 206, y: 686, text: 'Value' },
       { x: 106, y: 666, text: 'alpha' },
       { x: 206, y: 666, text: 'one' },
-    ];
-    const ruled = await extract({ bytes: positionedPdf(cells, { lines: grid }), filename: 'grid.pdf' });
-    expect(ruled.tables.map((t) => t.rows)).toEqual([
-      [
-        ['Key', 'Value'],
-        ['alpha', 'one'],
-      ],
-    ]);
+    ],
+    rows: [
+      ['Key', 'Value'],
+      ['alpha', 'one'],
+    ],
+  };
+
+  it('reads a page drawing more than 5,000 path segments as a drawing: its text, no ruled table', async () => {
+    const ruled = await extract({ bytes: positionedPdf(keyValue.cells, { lines: keyValue.grid }), filename: 'grid.pdf' });
+    expect(ruled.tables.map((t) => t.rows)).toEqual([keyValue.rows]);
     // 5,000 tiny hatch strokes in one path beside the same grid: a chart, not a table.
     const hatch = `${Array.from({ length: 2_500 }, (_, i) => `${400 + (i % 50) * 2} ${100 + Math.floor(i / 50) * 2} m ${401 + (i % 50) * 2} ${101 + Math.floor(i / 50) * 2} l`).join(' ')} S`;
-    const drawing = await extract({ bytes: positionedPdf(cells, { lines: `${grid}\n${hatch}` }), filename: 'chart.pdf' });
+    const drawing = await extract({ bytes: positionedPdf(keyValue.cells, { lines: `${keyValue.grid}\n${hatch}` }), filename: 'chart.pdf' });
     expect(drawing.tables).toEqual([]);
     expect(drawing.content).toContain('alpha');
   });
 
   it('writes a table in its place in Markdown output, and leaves one whose words the content stream interleaves with other text', async () => {
-    const grid = strokes([
-      [100, 700, 300, 700],
-      [100, 680, 300, 680],
-      [100, 660, 300, 660],
-      [100, 660, 100, 700],
-      [200, 660, 200, 700],
-      [300, 660, 300, 700],
-    ]);
-    const table = [
-      { x: 106, y: 686, text: 'Key' },
-      { x: 206, y: 686, text: 'Value' },
-      { x: 106, y: 666, text: 'alpha' },
-      { x: 206, y: 666, text: 'one' },
-    ];
     const heading = { x: 100, y: 720, text: 'Settings' };
     const after = { x: 100, y: 640, text: 'Values apply at once.' };
-    const inOrder = positionedPdf([heading, ...table, after], { lines: grid });
+    const inOrder = positionedPdf([heading, ...keyValue.cells, after], { lines: keyValue.grid });
     const markdown = await extract({ bytes: inOrder, filename: 'md.pdf', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
     expect(markdown.content).toBe('Settings\n\n| Key | Value |\n| --- | --- |\n| alpha | one |\n\nValues apply at once.');
     const text = await extract({ bytes: inOrder, filename: 'md.pdf' });
@@ -281,16 +270,11 @@ describe('PDF tables', () => {
     expect(text.tables.map((t) => t.markdown)).toEqual([markdown.tables[0]!.markdown]);
 
     // The sentence is drawn between the table's cells: the table cannot be cut out of the text in one piece.
-    const interleaved = positionedPdf([heading, ...table.slice(0, 2), after, ...table.slice(2)], { lines: grid });
+    const interleaved = positionedPdf([heading, ...keyValue.cells.slice(0, 2), after, ...keyValue.cells.slice(2)], { lines: keyValue.grid });
     const mixed = await extract({ bytes: interleaved, filename: 'md.pdf', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
     expect(mixed.content).not.toContain('|');
     expect(mixed.content).toContain('Values apply at once.');
-    expect(mixed.tables.map((t) => t.rows)).toEqual([
-      [
-        ['Key', 'Value'],
-        ['alpha', 'one'],
-      ],
-    ]);
+    expect(mixed.tables.map((t) => t.rows)).toEqual([keyValue.rows]);
   });
 
   it('takes neither a box around a paragraph nor lines drawn over running text for a table', async () => {
