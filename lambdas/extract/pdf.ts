@@ -142,15 +142,14 @@ function readPage(m: Pdfium, page: number, markdown: boolean): { text: string; t
     const tables = placed.map(({ rows }) => normaliseRows(rows)).map((rows) => ({ rows, markdown: tableMarkdown(rows) }));
     const slices = markdown ? tableSlices(placed, tables, runs) : [];
     // Text, table, text, ...: a table stands apart from the text around it by one blank line.
-    let text = '';
+    const parts: string[] = [];
     let at = 0;
     for (const slice of slices) {
-      const before = textRange(m, textPage, at, slice.first).trimEnd();
-      text = (at > 0 ? text + before.trimStart() : before) + (text || before ? '\n\n' : '') + slice.markdown + '\n\n';
+      parts.push(textRange(m, textPage, at, slice.first), slice.markdown);
       at = slice.last + 1;
     }
-    const after = textRange(m, textPage, at, count);
-    text += slices.length > 0 ? after.trimStart() : after;
+    parts.push(textRange(m, textPage, at, count));
+    const text = slices.length === 0 ? parts[0]! : parts.map((part) => part.trim()).filter((part) => part !== '').join('\n\n');
     return { text: tidyPageText(text), tables: tables.filter((t) => t.rows.length > 0) };
   } finally {
     m.FPDFText_ClosePage(textPage);
