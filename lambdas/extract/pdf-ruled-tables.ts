@@ -31,7 +31,11 @@ const MAX_SPLIT_WORDS = 5;
 const JOIN = 3;
 
 export function findRuledTables(rulings: readonly Ruling[], runs: readonly TextRun[]): { tables: PlacedTable[]; rest: TextRun[] } {
-  const lines = [...merged(rulings.filter((r) => r.dir === 'h')), ...merged(rulings.filter((r) => r.dir === 'v'))];
+  const h = rulings.filter((r) => r.dir === 'h');
+  const v = rulings.filter((r) => r.dir === 'v');
+  // Underlines and rules alone (most pages that draw lines at all) make no grid.
+  if (h.length < 2 || v.length < 2) return { tables: [], rest: [...runs] };
+  const lines = [...merged(h), ...merged(v)];
   const taken = new Set<TextRun>();
   const tables: PlacedTable[] = [];
   for (const grid of grids(lines)) {
