@@ -5,8 +5,8 @@
 // after dropping rows and columns with no text, two rows and two columns are
 // left; so a boxed paragraph or a page frame is not one, and a two-column
 // table is. Cells that span grid lines land in the grid cell holding their
-// centre. A grid row whose cells all hold the same number of text lines, side
-// by side, is that many rows: tables ruled only between columns and under the
+// centre. A grid row of three or more cells whose short text lines stand side
+// by side is one row per line: tables ruled only between columns and under the
 // header (the booktabs style) draw no line between their rows. Where a column
 // line falls in a word space, the lines are drawn over running text: such a
 // row (a note inside the frame) is left out, and a grid of mostly such rows,
@@ -85,7 +85,11 @@ function grids(lines: readonly Ruling[]): Array<{ xs: number[]; ys: number[] }> 
   const vs = lines.flatMap((l, i) => (l.dir === 'v' ? [i] : []));
   for (const h of hs) for (const v of vs) if (crosses(lines[h]!, lines[v]!)) parent[root(h)] = root(v);
   const groups = new Map<number, Ruling[]>();
-  lines.forEach((l, i) => groups.set(root(i), [...(groups.get(root(i)) ?? []), l]));
+  lines.forEach((l, i) => {
+    const group = groups.get(root(i));
+    if (group) group.push(l);
+    else groups.set(root(i), [l]);
+  });
   const out: Array<{ xs: number[]; ys: number[] }> = [];
   for (const group of groups.values()) {
     const h = group.filter((l) => l.dir === 'h');
@@ -140,7 +144,7 @@ function crossesText(row: TextRun[][]): boolean {
   return row.some((left, c) => {
     const right = row[c + 1];
     if (!right || left.length === 0 || right.length === 0) return false;
-    return left.some((a) => right.some((b) => Math.abs(a.bottom - b.bottom) < (a.top - a.bottom) * 0.5 && b.x0 - a.x1 < (a.top - a.bottom) * MIN_CELL_GAP));
+    return left.some((a) => right.some((b) => aWordSpaceApart(a, b)));
   });
 }
 
@@ -148,10 +152,13 @@ function crossesText(row: TextRun[][]): boolean {
 function runsOn(inside: readonly TextRun[], all: readonly TextRun[]): boolean {
   const within = new Set(inside);
   const outside = all.filter((r) => !within.has(r));
-  return inside.some((a) => {
-    const height = a.top - a.bottom;
-    return outside.some((b) => Math.abs(a.bottom - b.bottom) < height * 0.5 && Math.max(b.x0 - a.x1, a.x0 - b.x1) < height * MIN_CELL_GAP);
-  });
+  return inside.some((a) => outside.some((b) => aWordSpaceApart(a, b)));
+}
+
+/** Two words on one text line no further apart than running text sets them (MIN_CELL_GAP), on either side. */
+function aWordSpaceApart(a: TextRun, b: TextRun): boolean {
+  const height = a.top - a.bottom;
+  return Math.abs(a.bottom - b.bottom) < height * 0.5 && Math.max(b.x0 - a.x1, a.x0 - b.x1) < height * MIN_CELL_GAP;
 }
 
 /**
