@@ -269,11 +269,14 @@ export class QueueTwin {
     for (const w of [...this.waiters]) w();
   }
 
-  /** Time until the next hidden message becomes visible, so a long poll wakes for it without polling. */
+  /**
+   * Time until the next hidden message becomes visible, so a long poll wakes for it without polling.
+   * Called after take() found nothing visible, so one visible now turned visible since: 0, look again.
+   */
   private nextVisibleInMs(): number {
     const now = this.now();
     let next = Infinity;
-    for (const m of this.messages.values()) if (m.visibleAt > now) next = Math.min(next, m.visibleAt - now);
+    for (const m of this.messages.values()) next = Math.min(next, Math.max(0, m.visibleAt - now));
     // setTimeout clamps anything over 2^31-1 ms to 1 ms, which would busy-loop.
     return Math.min(next, 2 ** 31 - 1);
   }

@@ -158,6 +158,18 @@ describe('QueueTwin', () => {
     expect(m?.body).toBe('ping');
   });
 
+  it('returns a message that turns visible between finding the queue empty and starting to wait, not after the long poll', async () => {
+    // The clock stands at 1,000 until the receive has looked once; from its next reading on, the 50 ms delay has passed:
+    // the first look finds the message hidden, and by the time the receive reckons how long to wait, it is visible.
+    let receiveReads = -1;
+    const q = queue({ now: () => (receiveReads < 0 || receiveReads++ < 1 ? 1_000 : 1_050) });
+    await q.send({ body: 'due', delaySeconds: 5 }); // 50 ms of queue time at this scale
+    receiveReads = 0;
+    // Beyond the test's own 30 s: waiting it out fails the test.
+    const [m] = await q.receive({ max: 1, waitMs: 60_000 });
+    expect(m?.body).toBe('due');
+  });
+
   it('ends a long poll when the message it waits for is made visible sooner than the poll began expecting', async () => {
     const q = queue({ visibilityTimeoutSeconds: 43_200 });
     await q.send({ body: 'x' });
