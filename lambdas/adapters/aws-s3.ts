@@ -14,6 +14,8 @@ export function s3Client(options: ClientOptions = {}): S3Client {
     credentials: options.credentials,
     // Emulators serve buckets by path, not by virtual-host DNS names.
     forcePathStyle: customEndpoint !== undefined,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
   });
 }
 

@@ -6,9 +6,9 @@ import type {
   ApiKeyRecord,
   DeliveryAttempt,
   Gate,
+  PollClaim,
   Project,
   Reservation,
-  ResultRef,
   Store,
   WebhookEventRecord,
   WebhookRegistration,
@@ -20,7 +20,6 @@ const jobKey = (id: string) => ({ pk: `JOB#${id}`, sk: 'JOB' });
 const apiKeyKey = (hash: string) => ({ pk: `KEY#${hash}`, sk: 'KEY' });
 const projectKey = (id: string) => ({ pk: `PROJECT#${id}`, sk: 'PROJECT' });
 const sandboxSlotKey = (ip: string, slot: number) => ({ pk: `SANDBOXIP#${ip}`, sk: `SLOT#${slot}` });
-const resultKey = (projectId: string, jobId: string) => ({ pk: `RESULT#${projectId}#${jobId}`, sk: 'RESULT' });
 // Webhook registrations live in their project's partition; events and delivery
 // attempts in their job's, so they share the job record's lifetime.
 const webhookKey = (projectId: string, id: string) => ({ pk: `PROJECT#${projectId}`, sk: `WEBHOOK#${id}` });
@@ -196,29 +195,22 @@ export class DynamoStore implements Store {
     return result?.Attributes ? strip<Job>(result.Attributes) : null;
   }
 
-  async claimPoll(jobId: string, now: number, minIntervalMs: number): Promise<Gate> {
+  async claimPoll(jobId: string, projectId: string, now: number, minIntervalMs: number): Promise<PollClaim> {
+    // project_id in the condition: a job that is missing or another project's fails it untouched.
     const claimed = await conditional(() =>
       this.db.update({
         TableName: this.table,
         Key: jobKey(jobId),
         UpdateExpression: 'SET last_polled_at = :now',
-        ConditionExpression: 'attribute_not_exists(last_polled_at) OR last_polled_at <= :cutoff',
-        ExpressionAttributeValues: { ':now': now, ':cutoff': now - minIntervalMs },
+        ConditionExpression: 'project_id = :project AND (attribute_not_exists(last_polled_at) OR last_polled_at <= :cutoff)',
+        ExpressionAttributeValues: { ':now': now, ':cutoff': now - minIntervalMs, ':project': projectId },
+        ReturnValues: 'ALL_NEW',
       }),
     );
-    if (claimed) return { ok: true };
+    if (claimed?.Attributes) return { ok: true, job: strip<Job>(claimed.Attributes) };
     const { Item } = await this.db.get({ TableName: this.table, Key: jobKey(jobId), ConsistentRead: true });
     const last = (Item?.last_polled_at as number | undefined) ?? now;
-    return { ok: false, retryAfterMs: Math.max(1, last + minIntervalMs - now) };
-  }
-
-  async putResultRef(ref: ResultRef): Promise<void> {
-    await this.db.put({ TableName: this.table, Item: { ...resultKey(ref.project_id, ref.job_id), ...ref } });
-  }
-
-  async getResultRef(projectId: string, jobId: string): Promise<ResultRef | null> {
-    const { Item } = await this.db.get({ TableName: this.table, Key: resultKey(projectId, jobId), ConsistentRead: true });
-    return Item ? strip<ResultRef>(Item) : null;
+    return { ok: false, job: Item ? strip<Job>(Item) : null, retryAfterMs: Math.max(1, last + minIntervalMs - now) };
   }
   async putWebhook(registration: WebhookRegistration): Promise<void> {
     await this.db.put({
@@ -374,23 +366,19 @@ export class DynamoStore implements Store {
     return { jobs: jobs.map((item) => strip<Job>(item)), cursor };
   }
 
-  async addUsage(projectId: string, periods: string[], pages: number): Promise<void> {
-    await Promise.all(
-      periods.map((period) =>
-        this.db.update({
-          TableName: this.table,
-          Key: { pk: `PROJECT#${projectId}`, sk: `USAGE#${period}` },
-          UpdateExpression: 'ADD pages :n',
-          ExpressionAttributeValues: { ':n': pages },
-        }),
-      ),
-    );
+  async addUsage(projectId: string, day: string, pages: number): Promise<void> {
+    await this.db.update({
+      TableName: this.table,
+      Key: { pk: `PROJECT#${projectId}`, sk: `USAGE#${day}` },
+      UpdateExpression: 'ADD pages :n',
+      ExpressionAttributeValues: { ':n': pages },
+    });
   }
 
-  async getUsage(projectId: string, periods: string[]): Promise<Record<string, number>> {
-    const items = await this.queryAll(`PROJECT#${projectId}`, 'USAGE#');
-    const counts = Object.fromEntries(items.map((item) => [String(item.sk).slice('USAGE#'.length), Number(item.pages ?? 0)]));
-    return Object.fromEntries(periods.map((period) => [period, counts[period] ?? 0]));
+  async getDailyUsage(projectId: string, month: string): Promise<Record<string, number>> {
+    // The trailing dash keeps the query to day items (USAGE#2026-11-21), not a month item USAGE#2026-11.
+    const items = await this.queryAll(`PROJECT#${projectId}`, `USAGE#${month}-`);
+    return Object.fromEntries(items.map((item) => [String(item.sk).slice('USAGE#'.length), Number(item.pages ?? 0)]));
   }
 
   /** Every item of a partition whose sort key starts with `skPrefix`. */

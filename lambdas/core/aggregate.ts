@@ -6,10 +6,10 @@ import { mergeParts, type Part } from '../extract/merge.ts';
 import type { ExtractionResult, Table } from '../extract/types.ts';
 import { MAX_CELLS } from '../extract/xlsx.ts';
 import { describeRanges } from './chunk-plan.ts';
-import { isTerminal, RESULT_RETENTION_MS, type Job } from './job.ts';
+import { isTerminal, type Job } from './job.ts';
+import { putResult } from './job-result.ts';
 import { jobObjectKeys, partRefs, type StoredPart } from './large-document.ts';
 import type { Blobs, Clock, JobEvents, PartRef, Store } from './ports.ts';
-import { resultKey } from './process-job.ts';
 import { usagePeriods } from './usage.ts';
 
 /** What one Map iteration answers: measurements of a part, never its text. */
@@ -161,18 +161,15 @@ async function complete(deps: FinishDeps, job: Job, result: ExtractionResult): P
     return fail(deps, job, `The document has ${pages} pages but ${job.pages_reserved} were reserved at submission, and the quota has no room for the rest.`);
   }
   const now = deps.clock.now();
-  const body = Buffer.from(JSON.stringify(result));
-  const key = resultKey(job.project_id, job.id);
-  await deps.blobs.put(key, body, 'application/json');
-  await deps.store.putResultRef({ project_id: job.project_id, job_id: job.id, key, size: body.byteLength, expires_at: Math.floor((now + RESULT_RETENTION_MS) / 1000) });
+  const result_ref = await putResult(deps.blobs, job, result, now);
   const partial = (result.metadata.failed_page_ranges?.length ?? 0) > 0 || (result.metadata.failed_sections?.length ?? 0) > 0;
   const done = await deps.store.transitionJob(
     job.id,
     partial ? 'partial_success' : 'completed',
-    { pages, pages_reserved: job.quota ? pages : 0, updated_at: now },
+    { pages, pages_reserved: job.quota ? pages : 0, result_ref, updated_at: now },
     ['aggregating'],
   );
-  if (done) await deps.store.addUsage(job.project_id, Object.values(usagePeriods(now)), pages);
+  if (done) await deps.store.addUsage(job.project_id, usagePeriods(now).day, pages);
   if (job.quota && done && shortfall < 0) await deps.store.refundPages(job.quota, -shortfall);
   if (job.quota && !done && shortfall > 0) await deps.store.refundPages(job.quota, shortfall);
   return done;

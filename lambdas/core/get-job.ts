@@ -1,7 +1,7 @@
 import type { ExtractionResult } from '../extract/types.ts';
 import type { Principal } from './auth.ts';
 import { ApiError, forbidden, invalidRequest, notFound, rateLimited } from './errors.ts';
-import type { JobStatus } from './job.ts';
+import type { Job, JobStatus } from './job.ts';
 import { limits } from './limits.ts';
 import type { Blobs, Clock, Store } from './ports.ts';
 
@@ -29,14 +29,13 @@ export async function getJobView(
 ): Promise<JobView> {
   if (!UUID.test(id)) throw invalidRequest(`"${id}" is not a job id; job ids are the UUIDs returned in job_ids.`);
   const now = deps.clock.now();
-  const job = await deps.store.getJob(id.toLowerCase());
+  const claim = await deps.store.claimPoll(id.toLowerCase(), principal.project_id, now, limits.minPollIntervalMs);
+  const job = claim.job;
   // TTL deletes late, so an expired record is treated as gone here.
   if (!job || job.expires_at * 1000 <= now) throw notFound(`No job ${id}. Job records are kept for 7 days after submission.`);
   if (job.project_id !== principal.project_id) throw forbidden(`Job ${id} belongs to another project; use that project's API key.`);
-
-  const gate = await deps.store.claimPoll(job.id, now, limits.minPollIntervalMs);
-  if (!gate.ok) {
-    throw rateLimited('Poll a job at most once per second; wait for Retry-After, or use a webhook instead of polling.', gate.retryAfterMs);
+  if (!claim.ok) {
+    throw rateLimited('Poll a job at most once per second; wait for Retry-After, or use a webhook instead of polling.', claim.retryAfterMs);
   }
 
   const view: JobView = {
@@ -51,24 +50,19 @@ export async function getJobView(
     view.progress = { pages_done: job.pages_done ?? 0, pages_total: job.pages_total };
   }
   if (job.status === 'failed') view.error_message = job.error_message ?? 'The job failed.';
-  if (job.status === 'completed' || job.status === 'partial_success') Object.assign(view, await loadResult(deps, job.project_id, job.id, now));
+  if (job.status === 'completed' || job.status === 'partial_success') Object.assign(view, await loadResult(deps, job, now));
   return view;
 }
 
 /** The result inline, or a link to it when it is too large to inline; never a truncated result. */
-async function loadResult(
-  deps: { store: Store; blobs: Blobs },
-  projectId: string,
-  jobId: string,
-  now: number,
-): Promise<{ result: ExtractionResult } | { result_url: string }> {
+async function loadResult(deps: { blobs: Blobs }, job: Job, now: number): Promise<{ result: ExtractionResult } | { result_url: string }> {
   const expired = () =>
     new ApiError(
       410,
       'result_expired',
-      `The result of job ${jobId} is no longer kept (results are kept for 12 hours after completion). Submit the file again.`,
+      `The result of job ${job.id} is no longer kept (results are kept for 12 hours after completion). Submit the file again.`,
     );
-  const ref = await deps.store.getResultRef(projectId, jobId);
+  const ref = job.result_ref;
   if (!ref || ref.expires_at * 1000 <= now) throw expired();
   if (ref.size > limits.inlineResultBytes) {
     return { result_url: await deps.blobs.presignGet(ref.key, Math.max(1, Math.floor(ref.expires_at - now / 1000))) };

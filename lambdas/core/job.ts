@@ -81,6 +81,8 @@ export interface Job {
   updated_at: number;
   /** Unix seconds: DynamoDB TTL of the job record. */
   expires_at: number;
+  /** Where the result is, set by the write that completes the job. */
+  result_ref?: ResultRef;
   /** Large documents only (see chunk-plan.ts): the chunks the document was split into. */
   chunk_plan?: ChunkRange[];
   /** Indexes of chunks recorded as extracted, or as failed; each index is recorded once. */
@@ -89,6 +91,20 @@ export interface Job {
   /** Pages the recorded chunks extracted, and pages the plan covers: `progress` while the job runs. */
   pages_done?: number;
   pages_total?: number;
+}
+
+/**
+ * The result JSON in the bucket. It lives on the job record, so the write
+ * that completes a job also publishes its result, and a poll reads both at
+ * once; the 12-hour cache is the check of `expires_at` on every read plus the
+ * bucket's lifecycle rule for the object.
+ */
+export interface ResultRef {
+  /** S3 key of the result JSON. */
+  key: string;
+  size: number;
+  /** Unix seconds. */
+  expires_at: number;
 }
 
 /** One chunk of a large document: a run of its pages (or of its format's page unit). */

@@ -32,15 +32,6 @@ export interface Project {
   pages_remaining?: number;
 }
 
-export interface ResultRef {
-  project_id: string;
-  job_id: string;
-  /** S3 key of the result JSON. */
-  key: string;
-  size: number;
-  /** Unix seconds. Checked on every read: DynamoDB TTL deletes late. */
-  expires_at: number;
-}
 
 /** A project-level webhook (pk PROJECT#<project>, sk WEBHOOK#<id>). */
 export interface WebhookRegistration {
@@ -83,6 +74,8 @@ export interface DeliveryAttempt {
 }
 
 export type Gate = { ok: true } | { ok: false; retryAfterMs: number };
+/** A poll let through, with the job it reads; or refused, with the job as it stands (null if there is none). */
+export type PollClaim = { ok: true; job: Job } | { ok: false; job: Job | null; retryAfterMs: number };
 export type Reservation = 'reserved' | 'unlimited' | 'insufficient';
 
 export interface Store {
@@ -95,9 +88,10 @@ export interface Store {
   touchApiKey(keyHash: string, now: number, staleMs: number): Promise<void>;
   /** A project's jobs, newest first; `cursor` continues a previous page. */
   listJobs(projectId: string, query: { status?: JobStatus; limit: number; cursor?: string }): Promise<{ jobs: Job[]; cursor: string | null }>;
-  /** Adds pages to the project's usage counters of each period (e.g. a day and a month). */
-  addUsage(projectId: string, periods: string[], pages: number): Promise<void>;
-  getUsage(projectId: string, periods: string[]): Promise<Record<string, number>>;
+  /** Adds pages to the project's count for a UTC day (YYYY-MM-DD). */
+  addUsage(projectId: string, day: string, pages: number): Promise<void>;
+  /** The project's pages per day of a month (YYYY-MM), for the days that have any. */
+  getDailyUsage(projectId: string, month: string): Promise<Record<string, number>>;
   getApiKey(keyHash: string): Promise<ApiKeyRecord | null>;
   /** Records one sandbox key issued to `ip` if fewer than `max` were issued in the last `windowMs`; safe under concurrency. */
   claimSandboxIssue(ip: string, now: number, windowMs: number, max: number): Promise<Gate>;
@@ -118,10 +112,12 @@ export interface Store {
    * recorded or the job is no longer chunking.
    */
   recordChunk(jobId: string, index: number, outcome: 'done' | 'failed', pages: number, now: number): Promise<Job | null>;
-  /** Lets one poll of a job through per `minIntervalMs`. */
-  claimPoll(jobId: string, now: number, minIntervalMs: number): Promise<Gate>;
-  putResultRef(ref: ResultRef): Promise<void>;
-  getResultRef(projectId: string, jobId: string): Promise<ResultRef | null>;
+  /**
+   * Lets one poll of a job by `projectId` through per `minIntervalMs`, with
+   * one conditional write that returns the job, so a poll is one round trip.
+   * A job of another project is never written to.
+   */
+  claimPoll(jobId: string, projectId: string, now: number, minIntervalMs: number): Promise<PollClaim>;
   putWebhook(registration: WebhookRegistration): Promise<void>;
   listWebhooks(projectId: string): Promise<WebhookRegistration[]>;
   getWebhook(projectId: string, id: string): Promise<WebhookRegistration | null>;

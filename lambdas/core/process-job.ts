@@ -1,5 +1,6 @@
 import { ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/types.ts';
-import { isTerminal, RESULT_RETENTION_MS, type Job } from './job.ts';
+import { isTerminal, type Job } from './job.ts';
+import { putResult } from './job-result.ts';
 import { usagePeriods } from './usage.ts';
 import { splitIfLarge, type SplitSettings } from './large-document.ts';
 import type { Blobs, Clock, ExtractionMessage, JobEvents, Store } from './ports.ts';
@@ -21,8 +22,6 @@ export interface Delivery {
   /** The queue's redrive maxReceiveCount: the last delivery before the DLQ. */
   maxReceiveCount: number;
 }
-
-export const resultKey = (projectId: string, jobId: string) => `results/${projectId}/${jobId}.json`;
 
 /**
  * Runs one job to a terminal status. Safe to run twice for one message: a
@@ -105,26 +104,17 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
   }
 
   const now = deps.clock.now();
-  const body = Buffer.from(JSON.stringify(result));
-  const key = resultKey(job.project_id, job.id);
-  await deps.blobs.put(key, body, 'application/json');
-  await deps.store.putResultRef({
-    project_id: job.project_id,
-    job_id: job.id,
-    key,
-    size: body.byteLength,
-    expires_at: Math.floor((now + RESULT_RETENTION_MS) / 1000),
-  });
+  const result_ref = await putResult(deps.blobs, job, result, now);
   // Members or attachments that could not be read leave a result that is partial, not wrong.
   const outcome = (result.metadata.failed_sections?.length ?? 0) > 0 ? 'partial_success' : 'completed';
   const completed = await deps.store.transitionJob(
     job.id,
     outcome,
-    { pages, pages_reserved: job.quota ? pages : 0, updated_at: now },
+    { pages, pages_reserved: job.quota ? pages : 0, result_ref, updated_at: now },
     ['processing'],
   );
   // Counted by the one worker whose write finished the job, like the refund below.
-  if (completed) await deps.store.addUsage(job.project_id, Object.values(usagePeriods(now)), pages);
+  if (completed) await deps.store.addUsage(job.project_id, usagePeriods(now).day, pages);
   if (job.quota && completed && shortfall < 0) await deps.store.refundPages(job.quota, -shortfall);
   if (job.quota && !completed && shortfall > 0) await deps.store.refundPages(job.quota, shortfall);
   await discardDocument(deps, job);

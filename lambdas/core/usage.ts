@@ -1,5 +1,6 @@
-// Pages extracted per project and UTC day and month: counted when a job
-// completes, read by GET /v1/usage (the dashboard's usage section).
+// Pages extracted per project and UTC day: counted when a job completes (one
+// write), read by GET /v1/usage (the dashboard's usage section), which adds up
+// the month's days.
 
 import type { Principal } from './auth.ts';
 import type { Clock, Store } from './ports.ts';
@@ -19,6 +20,6 @@ export function usagePeriods(now: number): { day: string; month: string } {
 
 export async function usage(deps: { store: Store; clock: Clock }, principal: Principal): Promise<UsageView> {
   const { day, month } = usagePeriods(deps.clock.now());
-  const counts = await deps.store.getUsage(principal.project_id, [day, month]);
-  return { day, month, pages_today: counts[day] ?? 0, pages_this_month: counts[month] ?? 0 };
+  const days = await deps.store.getDailyUsage(principal.project_id, month);
+  return { day, month, pages_today: days[day] ?? 0, pages_this_month: Object.values(days).reduce((a, b) => a + b, 0) };
 }

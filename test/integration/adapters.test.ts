@@ -97,21 +97,32 @@ describe.skipIf(skip)('DynamoDB and S3 adapters', () => {
     expect((await store.claimSandboxIssue(ip, now + 86_400_001, 86_400_000, 10)).ok).toBe(true);
   });
 
-  it('lets one poll per second through', async () => {
+  it('lets one poll per second through, reading the job with the same write', async () => {
     const job = makeJob();
     await store.putJobs([job]);
     const t = Date.now();
-    expect(await store.claimPoll(job.id, t, 1000)).toEqual({ ok: true });
-    const second = await store.claimPoll(job.id, t + 300, 1000);
-    expect(second).toEqual({ ok: false, retryAfterMs: 700 });
-    expect(await store.claimPoll(job.id, t + 1000, 1000)).toEqual({ ok: true });
+    expect(await store.claimPoll(job.id, job.project_id, t, 1000)).toEqual({ ok: true, job });
+    const second = await store.claimPoll(job.id, job.project_id, t + 300, 1000);
+    expect(second).toEqual({ ok: false, job, retryAfterMs: 700 });
+    expect(await store.claimPoll(job.id, job.project_id, t + 1000, 1000)).toEqual({ ok: true, job });
   });
 
-  it('keeps result pointers per project and job', async () => {
-    const ref = { project_id: randomUUID(), job_id: randomUUID(), key: 'results/x.json', size: 10, expires_at: 123 };
-    await store.putResultRef(ref);
-    expect(await store.getResultRef(ref.project_id, ref.job_id)).toEqual(ref);
-    expect(await store.getResultRef(randomUUID(), ref.job_id)).toBeNull();
+  it("never records a poll of another project's job, and reads a missing job as null", async () => {
+    const job = makeJob();
+    await store.putJobs([job]);
+    const t = Date.now();
+    expect(await store.claimPoll(job.id, randomUUID(), t, 1000)).toMatchObject({ ok: false, job });
+    // Its own project's poll is not held back by the refused one.
+    expect(await store.claimPoll(job.id, job.project_id, t, 1000)).toEqual({ ok: true, job });
+    expect(await store.claimPoll(randomUUID(), job.project_id, t, 1000)).toMatchObject({ ok: false, job: null });
+  });
+
+  it('publishes the result pointer with the write that completes the job', async () => {
+    const job = makeJob({ status: 'processing' });
+    await store.putJobs([job]);
+    const result_ref = { key: `results/${job.project_id}/${job.id}.json`, size: 10, expires_at: 123 };
+    await store.transitionJob(job.id, 'completed', { result_ref, pages: 1 });
+    expect((await store.getJob(job.id))?.result_ref).toEqual(result_ref);
   });
 
   it("pages through a project's jobs newest first, with a status filter and a cursor", async () => {
@@ -145,11 +156,13 @@ describe.skipIf(skip)('DynamoDB and S3 adapters', () => {
     expect((await store.getApiKey(key.key_hash))?.revoked_at).toBe(30_000);
   });
 
-  it('adds up usage per period', async () => {
+  it('adds up usage per day and reads a month day by day', async () => {
     const project_id = randomUUID();
-    await Promise.all([store.addUsage(project_id, ['2026-11-21', '2026-11'], 3), store.addUsage(project_id, ['2026-11-21', '2026-11'], 4)]);
-    await store.addUsage(project_id, ['2026-11-22', '2026-11'], 1);
-    expect(await store.getUsage(project_id, ['2026-11-21', '2026-11', '2026-12'])).toEqual({ '2026-11-21': 7, '2026-11': 8, '2026-12': 0 });
+    await Promise.all([store.addUsage(project_id, '2026-11-21', 3), store.addUsage(project_id, '2026-11-21', 4)]);
+    await store.addUsage(project_id, '2026-11-22', 1);
+    await store.addUsage(project_id, '2026-12-01', 5);
+    expect(await store.getDailyUsage(project_id, '2026-11')).toEqual({ '2026-11-21': 7, '2026-11-22': 1 });
+    expect(await store.getDailyUsage(project_id, '2026-10')).toEqual({});
   });
 
   it('stores, reads and deletes S3 objects byte-exact, and reads a missing one as null', async () => {

@@ -88,7 +88,7 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
   }
 
   async function resultOf(job: Job): Promise<ExtractionResult> {
-    const ref = await store.getResultRef(job.project_id, job.id);
+    const ref = (await store.getJob(job.id))?.result_ref;
     return JSON.parse(Buffer.from((await blobs.get(ref!.key))!).toString());
   }
 
@@ -285,7 +285,7 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
     expect(MERGE_FAILED_MESSAGE).toMatch(/Submit the file again/);
     expect((await store.getApiKey(key_hash))?.pages_remaining).toBe(10);
     expect(p.announced).toEqual([expect.objectContaining({ event: 'job.failed', job_id: job.id, status: 'failed', error_message: MERGE_FAILED_MESSAGE })]);
-    expect(await store.getResultRef(job.project_id, job.id)).toBeNull();
+    expect((await store.getJob(job.id))?.result_ref).toBeUndefined();
     expect(await blobs.get((job.document as { key: string }).key)).toBeNull();
     expect(await blobs.get(`parts/${job.project_id}/${job.id}/0.json`)).toBeNull();
     // The execution still ends failed, so the state machine's alarm reports the merge failure.
@@ -310,6 +310,6 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
     // An aggregation that was already under way when the cancel landed changes nothing.
     await aggregateFinish({ store, blobs, clock: systemClock, events: { jobFinished: async () => undefined } }, { job_id: job.id, project_id: job.project_id, parts: [] });
     expect((await store.getJob(job.id))?.status).toBe('cancelled');
-    expect(await store.getResultRef(job.project_id, job.id)).toBeNull();
+    expect((await store.getJob(job.id))?.result_ref).toBeUndefined();
   });
 });

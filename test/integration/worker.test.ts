@@ -67,7 +67,7 @@ describe.skipIf(skipWithoutEndpoint())('the extraction worker', () => {
     const response = await worker(extractor)({ Records: [record(job, 1, Buffer.from('inline words'))] });
     expect(response.batchItemFailures).toEqual([]);
     expect(await store.getJob(job.id)).toMatchObject({ status: 'completed', attempts: 1, pages: 1 });
-    const ref = await store.getResultRef(job.project_id, job.id);
+    const ref = (await store.getJob(job.id))?.result_ref;
     expect(JSON.parse(Buffer.from((await blobs.get(ref!.key))!).toString()).content).toBe('inline words');
   });
 

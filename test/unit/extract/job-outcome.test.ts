@@ -29,7 +29,6 @@ async function run(job: Job, extracted: ExtractionResult) {
       jobs.set(id, next);
       return next;
     },
-    putResultRef: async () => {},
     reservePages: async () => 'reserved' as const,
     refundPages: async () => {},
     addUsage: async () => {},

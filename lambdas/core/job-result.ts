@@ -1,0 +1,16 @@
+// Where a job's result goes: the JSON in the bucket, and the pointer the
+// completing write puts on the job record (job.ts, ResultRef).
+
+import type { ExtractionResult } from '../extract/types.ts';
+import { RESULT_RETENTION_MS, type Job, type ResultRef } from './job.ts';
+import type { Blobs } from './ports.ts';
+
+export const resultKey = (projectId: string, jobId: string) => `results/${projectId}/${jobId}.json`;
+
+/** Writes the result JSON and returns the pointer for the write that completes the job. */
+export async function putResult(blobs: Blobs, job: Job, result: ExtractionResult, now: number): Promise<ResultRef> {
+  const body = Buffer.from(JSON.stringify(result));
+  const key = resultKey(job.project_id, job.id);
+  await blobs.put(key, body, 'application/json');
+  return { key, size: body.byteLength, expires_at: Math.floor((now + RESULT_RETENTION_MS) / 1000) };
+}
