@@ -178,6 +178,22 @@ export class DynamoStore implements Store {
     return result?.Attributes ? strip<Job>(result.Attributes) : null;
   }
 
+  async claimJob(id: string, now: number): Promise<Job | null> {
+    const from = sourcesOf('processing');
+    const result = await conditional(() =>
+      this.db.update({
+        TableName: this.table,
+        Key: jobKey(id),
+        UpdateExpression: 'SET #status = :to, updated_at = :now ADD attempts :one',
+        ConditionExpression: `#status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':to': 'processing', ':now': now, ':one': 1, ...Object.fromEntries(from.map((s, i) => [`:from${i}`, s])) },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return result?.Attributes ? strip<Job>(result.Attributes) : null;
+  }
+
   async recordChunk(jobId: string, index: number, outcome: 'done' | 'failed', pages: number, now: number): Promise<Job | null> {
     // ADD to a number set with NOT contains on both sets: a redelivered chunk fails the
     // condition instead of counting twice (dynalite has no transactions; one item needs none).

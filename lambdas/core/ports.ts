@@ -106,6 +106,12 @@ export interface Store {
    */
   transitionJob(id: string, to: JobStatus, patch?: Partial<Job>, from?: JobStatus[]): Promise<Job | null>;
   /**
+   * A worker's claim: moves a pending job, or one whose worker died
+   * (processing), to processing and counts the attempt, in one conditional
+   * write. Null when the job is missing or in no status to be claimed.
+   */
+  claimJob(id: string, now: number): Promise<Job | null>;
+  /**
    * Records chunk `index` of a chunking job as done (adding its `pages` to
    * pages_done) or failed, with one conditional write, so a redelivered chunk
    * counts once. The job after the write, or null when the chunk was already

@@ -36,35 +36,15 @@ export async function processJob(
   inlineDocument: Uint8Array | null,
   delivery: Delivery,
 ): Promise<void> {
-  const job = await deps.store.getJob(message.job_id);
-  if (!job) return;
-  if (isTerminal(job.status)) return deps.events.jobFinished(job);
+  // A document that came in the message is small (at most 1 MB): nothing to
+  // split, so the claim is the first touch of the store.
+  const document = inlineDocument ?? (await beforeClaim(deps, message, delivery));
+  if (document === HANDLED) return;
 
-  let document = inlineDocument;
-  if (deps.split && needsSplitCheck(job, deps.split.splitBytes)) {
-    try {
-      const bytes = job.status === 'chunking' ? new Uint8Array(0) : await deps.blobs.get((job.document as { key: string }).key);
-      if (bytes) {
-        const whole = await splitIfLarge({ ...deps, split: deps.split }, job, bytes);
-        if (!whole) return;
-        document = whole;
-      }
-    } catch (error) {
-      if (delivery.receiveCount < delivery.maxReceiveCount) throw error;
-      deps.log?.('giving up on splitting job after last delivery', { job_id: job.id, error: String(error) });
-      return fail(deps, job, `Splitting the document failed after ${delivery.receiveCount} attempts because of an internal error. Submit the file again.`);
-    }
-  }
-
-  const claimed = await deps.store.transitionJob(
-    job.id,
-    'processing',
-    { attempts: job.attempts + 1, updated_at: deps.clock.now() },
-    ['pending', 'processing'],
-  );
+  const claimed = await deps.store.claimJob(message.job_id, deps.clock.now());
   if (!claimed) {
-    // Cancelled or finished between the read and the claim: announce it, as for any redelivery.
-    const now = await deps.store.getJob(job.id);
+    // Finished already (a redelivery), or cancelled or finished since the read: announce it, as for any redelivery.
+    const now = await deps.store.getJob(message.job_id);
     return now && isTerminal(now.status) ? deps.events.jobFinished(now) : undefined;
   }
 
@@ -72,8 +52,33 @@ export async function processJob(
     await extractAndFinish(deps, claimed, document);
   } catch (error) {
     if (delivery.receiveCount < delivery.maxReceiveCount) throw error;
-    deps.log?.('giving up on job after last delivery', { job_id: job.id, error: String(error) });
+    deps.log?.('giving up on job after last delivery', { job_id: claimed.id, error: String(error) });
     await fail(deps, claimed, `Extraction failed after ${delivery.receiveCount} attempts because of an internal error. Submit the file again.`);
+  }
+}
+
+const HANDLED = Symbol('handled');
+
+/**
+ * For a document in the bucket: reads the job first, to announce a finished
+ * one again and to send a large one down the split path. The document when
+ * splitting read it and kept it whole, null to read it after the claim, or
+ * HANDLED when there is nothing left to claim.
+ */
+async function beforeClaim(deps: WorkerDeps, message: ExtractionMessage, delivery: Delivery): Promise<Uint8Array | null | typeof HANDLED> {
+  const job = await deps.store.getJob(message.job_id);
+  if (!job) return HANDLED;
+  if (isTerminal(job.status)) return deps.events.jobFinished(job).then(() => HANDLED);
+  if (!deps.split || !needsSplitCheck(job, deps.split.splitBytes)) return null;
+  try {
+    const bytes = job.status === 'chunking' ? new Uint8Array(0) : await deps.blobs.get((job.document as { key: string }).key);
+    if (!bytes) return null;
+    return (await splitIfLarge({ ...deps, split: deps.split }, job, bytes)) ?? HANDLED;
+  } catch (error) {
+    if (delivery.receiveCount < delivery.maxReceiveCount) throw error;
+    deps.log?.('giving up on splitting job after last delivery', { job_id: job.id, error: String(error) });
+    await fail(deps, job, `Splitting the document failed after ${delivery.receiveCount} attempts because of an internal error. Submit the file again.`);
+    return HANDLED;
   }
 }
 

@@ -54,6 +54,17 @@ describe.skipIf(skip)('DynamoDB and S3 adapters', () => {
     expect(await store.getJob(job.id)).toMatchObject({ status: 'completed', error_message: null });
   });
 
+  it("claims a pending job, or one whose worker died, counting each attempt; never a finished or missing one", async () => {
+    const job = makeJob();
+    await store.putJobs([job]);
+    expect(await store.claimJob(job.id, 10)).toMatchObject({ status: 'processing', attempts: 1, updated_at: 10, filename: job.filename });
+    expect(await store.claimJob(job.id, 20)).toMatchObject({ status: 'processing', attempts: 2, updated_at: 20 });
+    await store.transitionJob(job.id, 'completed', { pages: 1 });
+    expect(await store.claimJob(job.id, 30)).toBeNull();
+    expect(await store.getJob(job.id)).toMatchObject({ status: 'completed', attempts: 2 });
+    expect(await store.claimJob(randomUUID(), 30)).toBeNull();
+  });
+
   it('refuses to create a job id twice', async () => {
     const job = makeJob();
     await store.putJobs([job]);

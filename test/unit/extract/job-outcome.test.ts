@@ -29,6 +29,11 @@ async function run(job: Job, extracted: ExtractionResult) {
       jobs.set(id, next);
       return next;
     },
+    claimJob: async (id: string) => {
+      const next = { ...jobs.get(id)!, status: 'processing' as const, attempts: jobs.get(id)!.attempts + 1 };
+      jobs.set(id, next);
+      return next;
+    },
     reservePages: async () => 'reserved' as const,
     refundPages: async () => {},
     addUsage: async () => {},
