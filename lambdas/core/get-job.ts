@@ -1,6 +1,7 @@
 import type { ExtractionResult } from '../extract/types.ts';
 import type { Principal } from './auth.ts';
 import { ApiError, forbidden, invalidRequest, notFound, rateLimited } from './errors.ts';
+import { JsonText } from './http.ts';
 import type { Job, JobStatus } from './job.ts';
 import { limits } from './limits.ts';
 import type { Blobs, Clock, Store } from './ports.ts';
@@ -22,11 +23,16 @@ export interface JobView {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * The job as the JSON text of a JobView. A stored result goes into it as the
+ * bytes it was stored as: results run to megabytes, and parsing one only to
+ * write it out again would cost more than the rest of the request.
+ */
 export async function getJobView(
   deps: { store: Store; blobs: Blobs; clock: Clock },
   principal: Principal,
   id: string,
-): Promise<JobView> {
+): Promise<JsonText> {
   if (!UUID.test(id)) throw invalidRequest(`"${id}" is not a job id; job ids are the UUIDs returned in job_ids.`);
   const now = deps.clock.now();
   const claim = await deps.store.claimPoll(id.toLowerCase(), principal.project_id, now, limits.minPollIntervalMs);
@@ -50,12 +56,15 @@ export async function getJobView(
     view.progress = { pages_done: job.pages_done ?? 0, pages_total: job.pages_total };
   }
   if (job.status === 'failed') view.error_message = job.error_message ?? 'The job failed.';
-  if (job.status === 'completed' || job.status === 'partial_success') Object.assign(view, await loadResult(deps, job, now));
-  return view;
+  if (job.status !== 'completed' && job.status !== 'partial_success') return new JsonText(JSON.stringify(view));
+  const result = await loadResult(deps, job, now);
+  if ('result_url' in result) return new JsonText(JSON.stringify({ ...view, ...result }));
+  // The view's own text with `"result": <stored JSON>` as its last member.
+  return new JsonText(`${JSON.stringify(view).slice(0, -1)},"result":${result.json}}`);
 }
 
-/** The result inline, or a link to it when it is too large to inline; never a truncated result. */
-async function loadResult(deps: { blobs: Blobs }, job: Job, now: number): Promise<{ result: ExtractionResult } | { result_url: string }> {
+/** The stored result JSON inline, or a link to it when it is too large to inline; never a truncated result. */
+async function loadResult(deps: { blobs: Blobs }, job: Job, now: number): Promise<{ json: string } | { result_url: string }> {
   const expired = () =>
     new ApiError(
       410,
@@ -69,5 +78,5 @@ async function loadResult(deps: { blobs: Blobs }, job: Job, now: number): Promis
   }
   const bytes = await deps.blobs.get(ref.key);
   if (!bytes) throw expired();
-  return { result: JSON.parse(Buffer.from(bytes).toString('utf8')) as ExtractionResult };
+  return { json: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
 }

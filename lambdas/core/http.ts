@@ -6,8 +6,14 @@ import { ApiError } from './errors.ts';
 
 export interface Reply {
   status: number;
+  /** Written out with JSON.stringify, or as it is when it is JSON text already. */
   body: unknown;
   headers?: Record<string, string>;
+}
+
+/** A body that is JSON text already, sent as it is. */
+export class JsonText {
+  constructor(readonly text: string) {}
 }
 
 export function header(event: APIGatewayProxyEvent, name: string): string | undefined {
@@ -26,7 +32,7 @@ export const sourceIp = (event: APIGatewayProxyEvent): string => event.requestCo
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult =>
   status === 204
     ? { statusCode: 204, headers: { 'Cache-Control': 'no-store', ...headers }, body: '' }
-    : { statusCode: status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers }, body: JSON.stringify(body) };
+    : { statusCode: status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers }, body: body instanceof JsonText ? body.text : JSON.stringify(body) };
 
 /** Wraps a route: ApiErrors become their 4xx; anything else is logged and becomes a 500 that names the request. */
 export function route(fn: (event: APIGatewayProxyEvent) => Promise<Reply>) {

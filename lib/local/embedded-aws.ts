@@ -36,6 +36,11 @@ export async function startEmbeddedAws(dataDir: string, names = { table: 'docex'
     silent: true,
     configureBuckets: [{ name: names.bucket, configs: [] }],
   });
+  // s3rver formats a koa-logger line for every request even when silent (chalk,
+  // sizes, timings), about 1% of the local server's CPU under load; it is
+  // s3rver's first middleware, and Koa composes the list when the server starts.
+  const koa = s3 as unknown as { middleware: Array<{ name: string }> };
+  koa.middleware = koa.middleware.filter((middleware) => middleware.name !== 'logger');
   const s3Address = (await s3.run()) as AddressInfo;
   const s3Endpoint = `http://127.0.0.1:${s3Address.port}`;
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { S3Blobs } from '../../lambdas/adapters/s3-blobs.ts';
 import type { Principal } from '../../lambdas/core/auth.ts';
-import { getJobView } from '../../lambdas/core/get-job.ts';
+import { getJobView, type JobView } from '../../lambdas/core/get-job.ts';
 import type { Job } from '../../lambdas/core/job.ts';
 import { putResult } from '../../lambdas/core/job-result.ts';
 import { limits } from '../../lambdas/core/limits.ts';
@@ -26,7 +26,7 @@ describe.skipIf(skipWithoutEndpoint())('reading a job (GET /v1/jobs/{id})', () =
   let blobs: S3Blobs;
   let now = Date.now();
   const clock = { now: () => now };
-  const read = (principal: Principal, id: string) => getJobView({ store, blobs, clock }, principal, id);
+  const read = async (principal: Principal, id: string): Promise<JobView> => JSON.parse((await getJobView({ store, blobs, clock }, principal, id)).text);
   const nextSecond = () => (now += limits.minPollIntervalMs);
 
   beforeAll(async () => {
@@ -46,7 +46,27 @@ describe.skipIf(skipWithoutEndpoint())('reading a job (GET /v1/jobs/{id})', () =
   it('answers a completed job with its result, read through the pointer the completing write left', async () => {
     const job = await completedJob();
     nextSecond();
-    expect(await read(principalOf(job.project_id), job.id)).toMatchObject({ id: job.id, status: 'completed', pages: 1, result });
+    expect(await read(principalOf(job.project_id), job.id)).toEqual({
+      id: job.id,
+      filename: job.filename,
+      status: 'completed',
+      created_at: new Date(job.created_at).toISOString(),
+      updated_at: new Date(job.updated_at).toISOString(),
+      pages: 1,
+      result,
+    });
+  });
+
+  it('answers a job still running without a result', async () => {
+    const job = makeJob({ status: 'processing' });
+    await store.putJobs([job]);
+    expect(await read(principalOf(job.project_id), job.id)).toEqual({
+      id: job.id,
+      filename: job.filename,
+      status: 'processing',
+      created_at: new Date(job.created_at).toISOString(),
+      updated_at: new Date(job.updated_at).toISOString(),
+    });
   });
 
   it('answers 429 with the wait to a second poll within a second, then lets the next one through', async () => {
