@@ -15,3 +15,14 @@ export function requiredEnv(name: string): string {
   if (!value) throw new Error(`${name} is not set; the stack sets it on every function (lib/wiring.ts).`);
   return value;
 }
+
+/**
+ * Takes the SDK's logger step out of a client: it runs every input and output
+ * through the sensitive-data filter on each call even though the default
+ * logger discards the result (about 6% of a DynamoDB call's CPU against the
+ * local server's store). We log our own lines (core/log.ts).
+ */
+export function withoutSdkLogger<C extends { middlewareStack: { remove(name: string): boolean } }>(client: C): C {
+  client.middlewareStack.remove('loggerMiddleware');
+  return client;
+}

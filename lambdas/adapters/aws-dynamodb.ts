@@ -2,10 +2,10 @@
 
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { env } from '../../lib/wiring.ts';
-import { requiredEnv, type ClientOptions } from './aws-config.ts';
+import { requiredEnv, withoutSdkLogger, type ClientOptions } from './aws-config.ts';
 import { DynamoStore } from './dynamo-store.ts';
 
 export const dynamoClient = (options: ClientOptions = {}) =>
-  new DynamoDBClient({ endpoint: options.dynamodbEndpoint, region: options.region, credentials: options.credentials });
+  withoutSdkLogger(new DynamoDBClient({ endpoint: options.dynamodbEndpoint, region: options.region, credentials: options.credentials }));
 
 export const awsStore = () => new DynamoStore(dynamoClient(), requiredEnv(env.table));

@@ -2,13 +2,13 @@
 
 import { S3Client } from '@aws-sdk/client-s3';
 import { env } from '../../lib/wiring.ts';
-import { requiredEnv, type ClientOptions } from './aws-config.ts';
+import { requiredEnv, withoutSdkLogger, type ClientOptions } from './aws-config.ts';
 import { S3Blobs } from './s3-blobs.ts';
 import { S3UploadUrls } from './s3-upload-urls.ts';
 
 export function s3Client(options: ClientOptions = {}): S3Client {
   const customEndpoint = options.s3Endpoint ?? process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL;
-  return new S3Client({
+  return withoutSdkLogger(new S3Client({
     endpoint: options.s3Endpoint,
     region: options.region,
     credentials: options.credentials,
@@ -16,7 +16,7 @@ export function s3Client(options: ClientOptions = {}): S3Client {
     forcePathStyle: customEndpoint !== undefined,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  }));
 }
 
 export const awsBlobs = () => new S3Blobs(s3Client(), requiredEnv(env.bucket));

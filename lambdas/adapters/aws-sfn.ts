@@ -2,9 +2,9 @@
 
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { env } from '../../lib/wiring.ts';
-import { requiredEnv, type ClientOptions } from './aws-config.ts';
+import { requiredEnv, withoutSdkLogger, type ClientOptions } from './aws-config.ts';
 import { SfnAggregationStarter } from './sfn-aggregation.ts';
 
-export const sfnClient = (options: ClientOptions = {}) => new SFNClient({ region: options.region, credentials: options.credentials });
+export const sfnClient = (options: ClientOptions = {}) => withoutSdkLogger(new SFNClient({ region: options.region, credentials: options.credentials }));
 
 export const awsAggregation = () => new SfnAggregationStarter(sfnClient(), requiredEnv(env.aggregationStateMachineArn));

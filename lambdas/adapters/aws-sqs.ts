@@ -4,12 +4,12 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { env, type QueueName } from '../../lib/wiring.ts';
 import { systemClock, type JobEvents, type Store } from '../core/ports.ts';
 import { WebhookEvents } from '../core/webhook-events.ts';
-import { requiredEnv, type ClientOptions } from './aws-config.ts';
+import { requiredEnv, withoutSdkLogger, type ClientOptions } from './aws-config.ts';
 import { SqsChunkQueue } from './sqs-chunk-queue.ts';
 import { SqsExtractionQueue } from './sqs-extraction-queue.ts';
 import { SqsMessageVisibility, SqsWebhookQueue } from './sqs-webhook-queue.ts';
 
-export const sqsClient = (options: ClientOptions = {}) => new SQSClient({ region: options.region, credentials: options.credentials });
+export const sqsClient = (options: ClientOptions = {}) => withoutSdkLogger(new SQSClient({ region: options.region, credentials: options.credentials }));
 
 export const awsExtractionQueue = (queue: QueueName = 'extraction') => new SqsExtractionQueue(sqsClient(), requiredEnv(env.queueUrl(queue)));
 export const awsChunkQueue = () => new SqsChunkQueue(sqsClient(), requiredEnv(env.queueUrl('chunks')));
