@@ -153,9 +153,13 @@ function collectObjects(src: string): { objects: ObjectMap; objectStreams: Objec
 }
 
 function findCount(src: string, objects: ObjectMap): number | null {
-  // The last /Root wins: incremental updates append newer trailers.
-  const roots = [...src.matchAll(/\/Root\s+(\d+)\s+\d+\s+R/g)];
-  for (const root of roots.reverse()) {
+  // The last /Root wins: incremental updates append newer trailers. Searched
+  // backwards from the end, so a well-formed file's trailer is found at once.
+  const rootRef = /\/Root\s+(\d+)\s+\d+\s+R/y;
+  for (let at = src.lastIndexOf('/Root'); at >= 0; at = at === 0 ? -1 : src.lastIndexOf('/Root', at - 1)) {
+    rootRef.lastIndex = at;
+    const root = rootRef.exec(src);
+    if (!root) continue;
     const pagesRef = /\/Pages\s+(\d+)\s+\d+\s+R/.exec(objects.get(Number(root[1])) ?? '');
     const pages = pagesRef && objects.get(Number(pagesRef[1]));
     if (!pages) continue;
