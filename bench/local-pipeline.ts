@@ -13,12 +13,14 @@
 // 3. The same files through the extractor pool alone (no HTTP, store, bucket
 //    or queue), so the server's share of the time shows.
 //
-// Each throughput figure is measured BENCH_ROUNDS times (default 5) in one
-// process. The first run is printed on its own: the server has only seen the
-// 1-page latency documents, and V8 is still compiling the code paths the
-// large ones take (about 1 s more CPU than later runs). The median of the
-// later runs is a server that has been running, which is what a user's
-// `npm start` is after its first batch; pdftotext is given the same rounds.
+// Each throughput figure is taken as benchmarks of JIT-compiled code are:
+// BENCH_WARMUP runs over the corpus (default 4), then BENCH_ROUNDS measured
+// runs (default 5), whose median is reported. The first warm-up run is
+// printed too: the server has only seen the 1-page latency documents, and V8
+// is still compiling the code paths the large ones take (about 1 s more CPU
+// than a later run; it takes several runs to settle). The measured runs are a
+// server that has been running, which is what `npm start` is after its first
+// few batches. pdftotext gets the same runs.
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -155,6 +157,7 @@ function pdftotext(files: string[], rounds: number): Run[] | null {
 }
 
 const runs = Number(process.env.BENCH_RUNS ?? 50);
+const warmup = Math.max(1, Number(process.env.BENCH_WARMUP ?? 4));
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const server = await startServer({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'docex-bench-')) });
 try {
@@ -170,25 +173,25 @@ try {
     const direct = all.filter((f) => fs.statSync(f).size <= DIRECT_LIMIT);
     console.log(`throughput corpus: ${direct.length} of ${all.length} PDFs (${all.length - direct.length} are over the 4.5 MB direct-upload limit)`);
     const ours: Awaited<ReturnType<typeof throughput>>[] = [];
-    for (let round = 0; round < rounds; round++) ours.push(await throughput(server, key, direct));
-    const [first, ...later] = ours;
+    for (let round = 0; round < warmup + rounds; round++) ours.push(await throughput(server, key, direct));
+    const first = ours[0]!;
+    const later = ours.slice(warmup);
     const failed = new Set(ours.flatMap((run) => run.failed));
-    console.log(`docex local server, ${os.availableParallelism()} workers, ${first!.requests} requests per run (all accepted after ${first!.submittedSeconds.toFixed(2)} s in the first):`);
-    console.log(`  first run: ${describe(first!)}`);
-    const running = later.length ? median(later) : first!;
-    if (later.length) console.log(`  running server, median of ${later.length} more runs: ${describe(running)} (runs: ${later.map((r) => perSecond(r).toFixed(0)).join(', ')} pages/s)`);
+    console.log(`docex local server, ${os.availableParallelism()} workers, ${first.requests} requests per run (all accepted after ${first.submittedSeconds.toFixed(2)} s in the first):`);
+    console.log(`  first run: ${describe(first)}; warm-up runs: ${ours.slice(0, warmup).map((r) => perSecond(r).toFixed(0)).join(', ')} pages/s`);
+    const running = median(later);
+    console.log(`  running server, median of ${later.length} runs after those: ${describe(running)} (runs: ${later.map((r) => perSecond(r).toFixed(0)).join(', ')} pages/s)`);
     if (failed.size) console.log(`  failed (${failed.size}):\n  ${[...failed].join('\n  ')}`);
-    const engineRuns = await poolAlone(direct, rounds);
-    const [engineFirst, ...engineLater] = engineRuns;
-    const engine = engineLater.length ? median(engineLater) : engineFirst!;
-    console.log(`extractor pool alone (no HTTP, store, bucket or queue): first run ${describe(engineFirst!)}; median of the rest ${describe(engine)}`);
+    const engineRuns = await poolAlone(direct, warmup + rounds);
+    const engine = median(engineRuns.slice(warmup));
+    console.log(`extractor pool alone (no HTTP, store, bucket or queue): first run ${describe(engineRuns[0]!)}; median of ${rounds} after ${warmup} warm-up runs ${describe(engine)}`);
     const peerRuns = pdftotext(direct, rounds);
     if (!peerRuns) console.log('pdftotext: not installed (apt-get install poppler-utils) — no peer figure');
     else {
       const peer = median(peerRuns);
       console.log(`pdftotext (one file at a time), median of ${peerRuns.length} runs: ${describe(peer)} (runs: ${peerRuns.map((r) => perSecond(r).toFixed(0)).join(', ')} pages/s)`);
       const ratio = (run: Run) => `${(perSecond(run) / perSecond(peer)).toFixed(2)}x`;
-      console.log(`ratio docex / pdftotext: ${ratio(running)} end to end on a running server (${ratio(first!)} in the first run), ${ratio(engine)} for the pool alone`);
+      console.log(`ratio docex / pdftotext: ${ratio(running)} end to end on a running server (${ratio(first)} in the first run), ${ratio(engine)} for the pool alone`);
     }
   }
 } finally {
