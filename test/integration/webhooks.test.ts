@@ -45,7 +45,9 @@ describe.skipIf(skipWithoutEndpoint())('webhook delivery', () => {
     store = new DynamoStore(storeClient(backend), backend.table);
     keyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docex-webhooks-'));
     cipher = FileSecretCipher.open(keyDir);
-    receiver = await startReceiver({ slowMs: 1500, hugeBytes: 4 * 1024 * 1024 });
+    // The huge answer must outgrow what loopback TCP can buffer (autotuned up to tcp_rmem's
+    // maximum, 32 MB on some kernels), or it is all written before the client cuts it short.
+    receiver = await startReceiver({ slowMs: 1500, hugeBytes: 256 * 1024 * 1024 });
     dlq = new QueueTwin({ name: 'webhooks-dlq', dir: null, visibilityTimeoutSeconds: 30, timeScale: TIME_SCALE });
     // In-flight visibility far beyond one attempt, so no attempt can be received twice while it runs.
     queue = new QueueTwin({ name: 'webhooks', dir: null, visibilityTimeoutSeconds: 20_000, maxReceiveCount: 5, deadLetter: dlq, timeScale: TIME_SCALE });

@@ -46,7 +46,7 @@ export async function startReceiver(opts: { slowMs?: number; hugeBytes?: number 
         return;
       }
       if (answer === 'huge') {
-        const total = opts.hugeBytes ?? 8 * 1024 * 1024;
+        const total = opts.hugeBytes ?? 256 * 1024 * 1024;
         const block = Buffer.alloc(64 * 1024, 0x61);
         let sent = 0;
         record.cutShort = false;
