@@ -42,6 +42,14 @@ function strip<T>(item: Record<string, unknown>): T {
 const isConditionFailure = (error: unknown) =>
   error instanceof ConditionalCheckFailedException || (error as { name?: string })?.name === 'ConditionalCheckFailedException';
 
+/** The condition that a job's status (#status) is one of `from`, with its values. */
+function statusIn(from: JobStatus[]): { condition: string; values: Record<string, JobStatus> } {
+  return {
+    condition: `#status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
+    values: Object.fromEntries(from.map((status, i) => [`:from${i}`, status])),
+  };
+}
+
 async function conditional<T>(write: () => Promise<T>): Promise<T | null> {
   try {
     return await write();
@@ -162,16 +170,16 @@ export class DynamoStore implements Store {
   async transitionJob(id: string, to: JobStatus, patch: Partial<Job> = {}, from: JobStatus[] = sourcesOf(to)): Promise<Job | null> {
     const fields = Object.entries({ ...patch, status: to }).filter(([k, v]) => v !== undefined && k !== 'id');
     const names = Object.fromEntries(fields.map(([k], i) => [`#f${i}`, k]));
-    const values: Record<string, unknown> = Object.fromEntries(fields.map(([, v], i) => [`:f${i}`, v]));
-    from.forEach((status, i) => (values[`:from${i}`] = status));
+    const values = Object.fromEntries(fields.map(([, v], i) => [`:f${i}`, v]));
+    const status = statusIn(from);
     const result = await conditional(() =>
       this.db.update({
         TableName: this.table,
         Key: jobKey(id),
         UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
-        ConditionExpression: `#status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
+        ConditionExpression: status.condition,
         ExpressionAttributeNames: { ...names, '#status': 'status' },
-        ExpressionAttributeValues: values,
+        ExpressionAttributeValues: { ...values, ...status.values },
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -179,15 +187,15 @@ export class DynamoStore implements Store {
   }
 
   async claimJob(id: string, now: number): Promise<Job | null> {
-    const from = sourcesOf('processing');
+    const status = statusIn(sourcesOf('processing'));
     const result = await conditional(() =>
       this.db.update({
         TableName: this.table,
         Key: jobKey(id),
         UpdateExpression: 'SET #status = :to, updated_at = :now ADD attempts :one',
-        ConditionExpression: `#status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
+        ConditionExpression: status.condition,
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':to': 'processing', ':now': now, ':one': 1, ...Object.fromEntries(from.map((s, i) => [`:from${i}`, s])) },
+        ExpressionAttributeValues: { ':to': 'processing', ':now': now, ':one': 1, ...status.values },
         ReturnValues: 'ALL_NEW',
       }),
     );
