@@ -32,7 +32,6 @@ export interface Project {
   pages_remaining?: number;
 }
 
-
 /** A project-level webhook (pk PROJECT#<project>, sk WEBHOOK#<id>). */
 export interface WebhookRegistration {
   id: string;
