@@ -59,10 +59,11 @@ const PRICE = {
 // write to a job item is also written to gsi1 (projection ALL), so it counts twice.
 const PER_JOB = {
   polls: 3, // GET /v1/jobs/{id} until done; a webhook user polls once
-  dynamoWrites: 1 /* reserve */ + 2 /* put job */ + 2 /* processing */ + 2 /* completed */ + 1 /* result ref */ + 1 /* settle quota */,
+  // The result pointer rides on the completing write; usage is one counter per day.
+  dynamoWrites: 1 /* reserve */ + 2 /* put job */ + 2 /* claim */ + 2 /* completed, with result pointer */ + 1 /* usage */ + 1 /* settle quota */,
   dynamoReadsSubmit: 2, // key, project
-  dynamoReadsWorker: 2, // job, key
-  perPoll: { writes: 2 /* claimPoll */, reads: 3 /* key, job, result ref */ },
+  dynamoReadsWorker: 1, // the project's webhooks (an inline document's claim reads the job in its write)
+  perPoll: { writes: 2 /* claimPoll, which returns the job */, reads: 1 /* key */ },
   s3Results: { puts: 1, getsPerPoll: 1 / 3 }, // the result is read once, by the final poll
   apiLambdaSeconds: { submit: 0.15, getJob: 0.05 }, // assumed warm durations
   workerOverheadSeconds: 0.1, // store and S3 round trips in-region, assumed
