@@ -20,7 +20,8 @@
 // is still compiling the code paths the large ones take (about 1 s more CPU
 // than a later run; it takes several runs to settle). The measured runs are a
 // server that has been running, which is what `npm start` is after its first
-// few batches. pdftotext gets the same runs.
+// few batches. The pool alone gets the same warm-up and measured runs;
+// pdftotext, which compiles nothing as it runs, gets the measured runs.
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
