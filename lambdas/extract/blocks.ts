@@ -4,7 +4,7 @@
 
 import { TEXT_PAGE_CHARS } from './page-count.ts';
 import { splitByCodePoints } from './text-stats.ts';
-import type { FormatOutput, Table } from './types.ts';
+import type { DraftElement, ElementType, FormatOutput, Table } from './types.ts';
 
 export type OutputMode = 'text' | 'markdown';
 
@@ -13,6 +13,7 @@ export class Blocks {
   private length = 0;
   readonly sections: number[] = [];
   readonly tables: Table[] = [];
+  readonly elements: DraftElement[] = [];
   private lastWasListItem = false;
 
   constructor(readonly mode: OutputMode) {}
@@ -21,47 +22,92 @@ export class Blocks {
     return this.parts.length === 0;
   }
 
-  private push(text: string, listItem = false): void {
+  private push(text: string, element: Omit<DraftElement, 'start' | 'end'>): void {
+    const listItem = element.type === 'list_item';
     if (this.parts.length > 0) {
-      // List items stay on consecutive lines; other blocks are paragraphs apart.
-      const sep = listItem && this.lastWasListItem ? '\n' : this.mode === 'markdown' ? '\n\n' : '\n';
+      // List items stay on consecutive lines; other blocks are a blank line apart.
+      const sep = listItem && this.lastWasListItem ? '\n' : '\n\n';
       this.parts.push(sep);
       this.length += sep.length;
     }
     this.parts.push(text);
+    this.elements.push({ ...element, start: this.length, end: this.length + text.length });
     this.length += text.length;
     this.lastWasListItem = listItem;
   }
 
   /** Starts a new section here (a chapter, a member, a slide) without writing anything. */
   section(): void {
-    const at = this.parts.length === 0 ? 0 : this.length + (this.mode === 'markdown' ? 2 : 1);
+    const at = this.parts.length === 0 ? 0 : this.length + 2;
     if (this.sections.at(-1) !== at) this.sections.push(at);
+  }
+
+  /** The document's own title, when the format marks one apart from its headings. */
+  title(text: string): void {
+    const t = oneLine(text);
+    if (!t) return;
+    this.section();
+    this.push(this.mode === 'markdown' ? `# ${t}` : t, { type: 'title', level: 1 });
   }
 
   heading(level: number, text: string): void {
     const t = oneLine(text);
     if (!t) return;
+    const lvl = Math.min(6, Math.max(1, level));
     this.section();
-    this.push(this.mode === 'markdown' ? `${'#'.repeat(Math.min(6, Math.max(1, level)))} ${t}` : t);
+    this.push(this.mode === 'markdown' ? `${'#'.repeat(lvl)} ${t}` : t, { type: 'heading', level: lvl });
   }
 
   paragraph(text: string): void {
+    this.prose(text, 'paragraph');
+  }
+
+  /** A caption of a figure or table ("Figure 3. ..."). */
+  caption(text: string): void {
+    this.prose(text, 'caption');
+  }
+
+  /** A figure: its alternative text or description; a figure without one writes nothing. */
+  figure(text: string): void {
+    this.prose(text, 'figure');
+  }
+
+  footnote(text: string): void {
+    this.prose(text, 'footnote');
+  }
+
+  /** An equation as readable linear text. */
+  formula(text: string): void {
+    const t = oneLine(text);
+    if (t) this.push(this.mode === 'markdown' ? `$${t}$` : t, { type: 'formula' });
+  }
+
+  /** Running header text (DOCX headers, slide headers): a block of its own kind. */
+  pageHeader(text: string): void {
+    this.prose(text, 'page_header');
+  }
+
+  pageFooter(text: string): void {
+    this.prose(text, 'page_footer');
+  }
+
+  private prose(text: string, type: ElementType): void {
     const t = text.replace(/[ \t]+$/gm, '').replace(/^\n+|\n+$/g, '');
-    if (t.trim()) this.push(t);
+    if (t.trim()) this.push(t, { type });
   }
 
   listItem(text: string, level = 0, ordinal: number | null = null): void {
     const t = oneLine(text);
     if (!t) return;
-    if (this.mode === 'markdown') this.push(`${'  '.repeat(level)}${ordinal === null ? '-' : `${ordinal}.`} ${t}`, true);
-    else this.push(t, true);
+    const element = { type: 'list_item' as const, level, ordered: ordinal !== null };
+    if (this.mode === 'markdown') this.push(`${'  '.repeat(level)}${ordinal === null ? '-' : `${ordinal}.`} ${t}`, element);
+    else this.push(t, element);
   }
 
   /** Preformatted text (code, <pre>) kept as it is. */
   code(text: string): void {
     if (!text.trim()) return;
-    this.push(this.mode === 'markdown' ? '```\n' + text.replace(/\n+$/, '') + '\n```' : text.replace(/\n+$/, ''));
+    this.push(this.mode === 'markdown' ? '```\n' + text.replace(/\n+$/, '') + '\n```' : text.replace(/\n+$/, ''), { type: 'code' });
   }
 
   table(rows: string[][], where: { page?: number; sheet?: string } = {}): void {
@@ -69,7 +115,7 @@ export class Blocks {
     if (clean.length === 0) return;
     const markdown = tableMarkdown(clean);
     this.tables.push({ ...where, rows: clean, markdown });
-    this.push(this.mode === 'markdown' ? markdown : clean.map((r) => r.join('\t')).join('\n'));
+    this.push(this.mode === 'markdown' ? markdown : clean.map((r) => r.join('\t')).join('\n'), { type: 'table', table: this.tables.length - 1 });
   }
 
   text(): string {
@@ -78,7 +124,7 @@ export class Blocks {
 
   /** Paged by the text rule (3,000 characters a page) so quota and metadata agree. */
   output(metadata: FormatOutput['metadata'] = {}): FormatOutput {
-    return flowOutput(this.text(), { sections: this.sections, tables: this.tables, metadata });
+    return flowOutput(this.text(), { sections: this.sections, tables: this.tables, elements: this.elements, metadata });
   }
 }
 

@@ -85,6 +85,42 @@ export interface Chunk {
   char_end: number;
 }
 
+/** The kinds of block a document is made of (the README's `elements`). */
+export type ElementType =
+  | 'title'
+  | 'heading'
+  | 'paragraph'
+  | 'list_item'
+  | 'table'
+  | 'figure'
+  | 'caption'
+  | 'code'
+  | 'formula'
+  | 'footnote'
+  | 'page_header'
+  | 'page_footer';
+
+/**
+ * A block as a format module writes it: what it is and where its text sits in
+ * the text the module rendered (UTF-16 offsets, end exclusive). With `page`,
+ * the offsets are into that page's text; without (flow formats), into the
+ * module's pages joined. The engine turns these into the result's `elements`.
+ */
+export interface DraftElement {
+  type: ElementType;
+  start: number;
+  end: number;
+  /** Headings 1-6; list items their nesting depth, 0 at the top. */
+  level?: number;
+  ordered?: boolean;
+  /** Index into the module's `tables`. */
+  table?: number;
+  /** 0-based index of the page (in the module's `pages`) the block is on; flow formats leave it out. */
+  page?: number;
+  /** PDF points, top-left origin: [x0, y0, x1, y1]. */
+  bbox?: [number, number, number, number];
+}
+
 export interface ExtractionResult {
   content: string;
   metadata: DocumentMetadata;
@@ -129,6 +165,8 @@ export interface FormatOutput {
   unit?: PageUnit;
   /** UTF-16 offsets into the joined content where a section (heading, chapter, member) starts. */
   sections?: number[];
+  /** The blocks of `pages`, in reading order; without them the engine takes each page's blank-line-separated paragraphs. */
+  elements?: DraftElement[];
   tables?: Table[];
   /** Set when the format module already dropped the pages `config.pages` did not select. */
   pagesSelected?: { total: number; kept: number[] };

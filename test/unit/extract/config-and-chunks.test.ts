@@ -80,7 +80,7 @@ describe('page selection and chunking', () => {
   it('cuts section chunks at headings', async () => {
     const bytes = makeDocx({ body: [w.p('Intro text'), w.p('Part A', 'Heading1'), w.p('alpha'), w.p('Part B', 'Heading1'), w.p('beta')].join('') });
     const result = await extract({ bytes, filename: 'a.docx', config: { ...DEFAULT_CONFIG, chunking: { strategy: 'section', max_chars: 4000, overlap: 0 } } });
-    expect(result.chunks.map((c) => c.text)).toEqual(['Intro text\n', 'Part A\nalpha\n', 'Part B\nbeta']);
+    expect(result.chunks.map((c) => c.text)).toEqual(['Intro text\n\n', 'Part A\n\nalpha\n\n', 'Part B\n\nbeta']);
   });
 });
 

@@ -87,7 +87,7 @@ describe('XLS', () => {
 
   it('reads only the selected sheets', async () => {
     const result = await extract({ bytes: xls, filename: 'book.xls', config: { ...DEFAULT_CONFIG, pages: [2] } });
-    expect(result.content.startsWith('Formulas\nLabel cell\tcached text')).toBe(true);
+    expect(result.content.startsWith('Formulas\n\nLabel cell\tcached text')).toBe(true);
     expect(result.metadata).toMatchObject({ pages: 1, pages_total: 2, sheets: ['Sales', 'Formulas'] });
   });
 
@@ -190,7 +190,7 @@ describe('PPT', () => {
 
   it('reads only the selected slides', async () => {
     const result = await extract({ bytes: ppt, filename: 'deck.ppt', config: { ...DEFAULT_CONFIG, pages: [2] } });
-    expect(result.content).toBe('Zweite Folie ✓\nSnow ☃ falls\nNotes:\nKeep it short.');
+    expect(result.content).toBe('Zweite Folie ✓\n\nSnow ☃ falls\n\nNotes:\nKeep it short.');
     expect(result.metadata).toMatchObject({ pages: 1, pages_total: 2 });
   });
 

@@ -46,7 +46,7 @@ describe('DOCX', () => {
 
   it('puts the header first and the footer last, in plain text by default', async () => {
     const { content } = await extract({ bytes: docx, filename: 'report.docx' });
-    expect(content.startsWith('ACME Confidential\nOverview\n')).toBe(true);
+    expect(content.startsWith('ACME Confidential\n\nOverview\n\n')).toBe(true);
     expect(content.endsWith('Page footer text')).toBe(true);
     expect(content).toContain('Region\tRevenue\nNorth\t1,200');
   });
@@ -157,8 +157,8 @@ describe('EPUB', () => {
       { title: 'A Book', author: 'Some Writer', language: 'en-GB' },
     );
     const result = await extract({ bytes: epub, filename: 'book.epub', config: { ...DEFAULT_CONFIG, chunking: { strategy: 'section', max_chars: 4000, overlap: 0 } } });
-    expect(result.content).toBe('Chapter One\nIt was a dark night.\nChapter Two\nMorning came.');
-    expect(result.chunks.map((c) => c.text)).toEqual(['Chapter One\nIt was a dark night.\n', 'Chapter Two\nMorning came.']);
+    expect(result.content).toBe('Chapter One\n\nIt was a dark night.\n\nChapter Two\n\nMorning came.');
+    expect(result.chunks.map((c) => c.text)).toEqual(['Chapter One\n\nIt was a dark night.\n\n', 'Chapter Two\n\nMorning came.']);
     expect(result.metadata).toMatchObject({ format: 'epub', title: 'A Book', author: 'Some Writer', language: 'en' });
   });
 });
