@@ -23,6 +23,7 @@ import { limits } from '../lambdas/core/limits.ts';
 import { functions } from '../lib/wiring.ts';
 import { createExtractorPool } from '../lambdas/extract/pool.ts';
 import { countPages } from '../lambdas/extract/page-count.ts';
+import { DEFAULT_CONFIG } from '../lambdas/extract/types.ts';
 import { mergeParts, type Part } from '../lambdas/extract/merge.ts';
 import type { ExtractionResult } from '../lambdas/extract/types.ts';
 import { startServer, waitFor } from '../test/support/local-server.ts';
@@ -38,7 +39,7 @@ if (process.env.DOCEX_CHUNK_CHILD) {
   const bytes = new Uint8Array(fs.readFileSync(file));
   const started = performance.now();
   const pages = Array.from({ length: last - first + 1 }, (_, i) => first + i);
-  const own = await pool.extract({ bytes, filename: 'chunk.pdf', config: { output: 'text', pages: null, ocr: 'auto', chunking: { strategy: 'page', max_chars: 4000, overlap: 0 } } });
+  const own = await pool.extract({ bytes, filename: 'chunk.pdf', config: DEFAULT_CONFIG });
   const result = inOriginalPages(own, pages, total);
   const seconds = (performance.now() - started) / 1000;
   await pool.close();

@@ -55,6 +55,8 @@ export const extractionConfigSchema: JsonSchema = object(
       },
       [],
     ),
+    elements: { type: 'boolean', description: 'false leaves result.elements out (default true)' },
+    keep_page_furniture: { type: 'boolean', description: 'true keeps running headers, footers and page numbers in content (default false)' },
   },
   [],
 );

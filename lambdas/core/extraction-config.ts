@@ -11,7 +11,8 @@ export const MAX_PAGE_NUMBER = 100_000;
 
 const HELP =
   'config is a JSON object with optional "output" ("text" or "markdown"), "pages" (e.g. "1-5,8"), ' +
-  '"ocr" ("auto", "always" or "never") and "chunking" ({ "strategy": "page"|"section"|"size", "max_chars": n, "overlap": n }).';
+  '"ocr" ("auto", "always" or "never"), "chunking" ({ "strategy": "page"|"section"|"size", "max_chars": n, "overlap": n }), ' +
+  '"elements" (true or false) and "keep_page_furniture" (true or false).';
 
 export function parseExtractionConfig(value: string): ExtractionConfig {
   // Shape first, against the schema the OpenAPI document publishes; then what a schema cannot say.
@@ -22,6 +23,8 @@ export function parseExtractionConfig(value: string): ExtractionConfig {
   const config: ExtractionConfig = { ...DEFAULT_CONFIG, chunking: { ...DEFAULT_CONFIG.chunking } };
   if (raw.output !== undefined) config.output = raw.output;
   if (raw.ocr !== undefined) config.ocr = raw.ocr;
+  if (raw.elements !== undefined) config.elements = raw.elements;
+  if (raw.keep_page_furniture !== undefined) config.keep_page_furniture = raw.keep_page_furniture;
   if (raw.pages !== undefined && raw.pages !== null) config.pages = parsePageRanges(raw.pages);
   if (raw.chunking?.strategy !== undefined) config.chunking.strategy = raw.chunking.strategy;
   if (raw.chunking?.max_chars !== undefined) config.chunking.max_chars = raw.chunking.max_chars;

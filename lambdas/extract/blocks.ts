@@ -22,7 +22,8 @@ export class Blocks {
     return this.parts.length === 0;
   }
 
-  private push(text: string, element: Omit<DraftElement, 'start' | 'end'>): void {
+  /** `plain` is the block's text without Markdown syntax, where `text` has some. */
+  private push(text: string, element: Omit<DraftElement, 'start' | 'end'>, plain = text): void {
     const listItem = element.type === 'list_item';
     if (this.parts.length > 0) {
       // List items stay on consecutive lines; other blocks are a blank line apart.
@@ -31,7 +32,7 @@ export class Blocks {
       this.length += sep.length;
     }
     this.parts.push(text);
-    this.elements.push({ ...element, start: this.length, end: this.length + text.length });
+    this.elements.push({ ...element, start: this.length, end: this.length + text.length, ...(plain !== text ? { text: plain } : {}) });
     this.length += text.length;
     this.lastWasListItem = listItem;
   }
@@ -47,7 +48,7 @@ export class Blocks {
     const t = oneLine(text);
     if (!t) return;
     this.section();
-    this.push(this.mode === 'markdown' ? `# ${t}` : t, { type: 'title', level: 1 });
+    this.push(this.mode === 'markdown' ? `# ${t}` : t, { type: 'title', level: 1 }, t);
   }
 
   heading(level: number, text: string): void {
@@ -55,7 +56,7 @@ export class Blocks {
     if (!t) return;
     const lvl = Math.min(6, Math.max(1, level));
     this.section();
-    this.push(this.mode === 'markdown' ? `${'#'.repeat(lvl)} ${t}` : t, { type: 'heading', level: lvl });
+    this.push(this.mode === 'markdown' ? `${'#'.repeat(lvl)} ${t}` : t, { type: 'heading', level: lvl }, t);
   }
 
   paragraph(text: string): void {
@@ -79,7 +80,7 @@ export class Blocks {
   /** An equation as readable linear text. */
   formula(text: string): void {
     const t = oneLine(text);
-    if (t) this.push(this.mode === 'markdown' ? `$${t}$` : t, { type: 'formula' });
+    if (t) this.push(this.mode === 'markdown' ? `$${t}$` : t, { type: 'formula' }, t);
   }
 
   /** Running header text (DOCX headers, slide headers): a block of its own kind. */
@@ -100,14 +101,15 @@ export class Blocks {
     const t = oneLine(text);
     if (!t) return;
     const element = { type: 'list_item' as const, level, ordered: ordinal !== null };
-    if (this.mode === 'markdown') this.push(`${'  '.repeat(level)}${ordinal === null ? '-' : `${ordinal}.`} ${t}`, element);
+    if (this.mode === 'markdown') this.push(`${'  '.repeat(level)}${ordinal === null ? '-' : `${ordinal}.`} ${t}`, element, t);
     else this.push(t, element);
   }
 
   /** Preformatted text (code, <pre>) kept as it is. */
   code(text: string): void {
     if (!text.trim()) return;
-    this.push(this.mode === 'markdown' ? '```\n' + text.replace(/\n+$/, '') + '\n```' : text.replace(/\n+$/, ''), { type: 'code' });
+    const plain = text.replace(/\n+$/, '');
+    this.push(this.mode === 'markdown' ? '```\n' + plain + '\n```' : plain, { type: 'code' }, plain);
   }
 
   table(rows: string[][], where: { page?: number; sheet?: string } = {}): void {
@@ -115,7 +117,8 @@ export class Blocks {
     if (clean.length === 0) return;
     const markdown = tableMarkdown(clean);
     this.tables.push({ ...where, rows: clean, markdown });
-    this.push(this.mode === 'markdown' ? markdown : clean.map((r) => r.join('\t')).join('\n'), { type: 'table', table: this.tables.length - 1 });
+    const plain = tableText(clean);
+    this.push(this.mode === 'markdown' ? markdown : plain, { type: 'table', table: this.tables.length - 1 }, plain);
   }
 
   text(): string {
@@ -151,6 +154,9 @@ export function normaliseRows(rows: string[][]): string[][] {
     return out;
   });
 }
+
+/** A table as plain text: cells tab-separated, a row a line. */
+export const tableText = (rows: string[][]) => rows.map((r) => r.join('\t')).join('\n');
 
 /** A GitHub-flavoured Markdown table; the first row is the header. */
 export function tableMarkdown(rows: string[][]): string {

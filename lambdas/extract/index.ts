@@ -3,10 +3,11 @@
 // the same way for all. Format modules are imported on demand, so a worker
 // loads PDFium only for PDFs and the HTML or e-mail parsers only for those.
 
-import { joinPages, makeChunks } from './chunks.ts';
+import { joinPages, makeChunks, toElements, toUtf16 } from './chunks.ts';
+import { placeBlocks } from './elements.ts';
 import { detect, type Format } from './detect.ts';
 import { detectLanguage } from './language.ts';
-import { extractPlain } from './plain.ts';
+import { extractMarkdown, extractPlain } from './plain.ts';
 import { codePointLength, wordCount } from './text-stats.ts';
 import {
   DEFAULT_CONFIG,
@@ -22,7 +23,7 @@ import { ZIP_LIMITS, type InflateBudget } from './zip.ts';
 export { countPages } from './page-count.ts';
 export { SUPPORTED_FORMATS } from './detect.ts';
 export { ExtractionError } from './types.ts';
-export type { Chunk, DocumentMetadata, ExtractInput, ExtractionConfig, ExtractionResult, FailedSection, Table } from './types.ts';
+export type { Chunk, DocumentMetadata, Element, ExtractInput, ExtractionConfig, ExtractionResult, FailedSection, Table } from './types.ts';
 
 /** Archives and e-mails inside archives and e-mails are followed this deep. */
 const MAX_NESTING = 3;
@@ -62,22 +63,32 @@ async function extractWithin(input: ExtractInput, budget: InflateBudget, depth: 
 }
 
 function assemble(format: Format, mime_type: string, out: FormatOutput, config: ExtractionConfig): ExtractionResult {
-  const total = out.pagesSelected?.total ?? out.pages.length;
-  let pages = out.pages;
-  let numbers = out.pagesSelected?.kept ?? pages.map((_, i) => i + 1);
+  const placed = placeBlocks(out, config.keep_page_furniture);
+  const total = out.pagesSelected?.total ?? placed.pages.length;
+  const allNumbers = out.pagesSelected?.kept ?? placed.pages.map((_, i) => i + 1);
+  // Indexes into placed.pages of the pages kept.
+  let kept = placed.pages.map((_, i) => i);
   let tables: Table[] = out.tables ?? [];
-  let sections = out.sections;
+  let sections = placed.sections;
+  let pageSizes = out.metadata.page_sizes;
   if (config.pages && !out.pagesSelected) {
     const wanted = new Set(config.pages);
-    numbers = numbers.filter((n) => wanted.has(n));
-    pages = numbers.map((n) => out.pages[n - 1]!);
+    kept = kept.filter((i) => wanted.has(allNumbers[i]!));
     tables = tables.filter((t) => t.page === undefined || wanted.has(t.page));
+    pageSizes = pageSizes?.filter((s) => wanted.has(s.page));
     // Section offsets refer to the whole document's content.
     sections = undefined;
   }
-  const joined = joinPages(pages, out.pageSeparator, numbers);
+  const numbers = kept.map((i) => allNumbers[i]!);
+  const joined = joinPages(
+    kept.map((i) => placed.pages[i]!),
+    out.pageSeparator,
+    numbers,
+  );
   const { content } = joined;
-  const chunks = makeChunks(joined, config.chunking, sections);
+  const elements = toElements(placed.drafts, kept, joined, out.pageSeparator, out.tables ?? [], tables);
+  const headingStarts = elements.filter((e) => e.type === 'heading' || e.type === 'title').map((e) => e.char_start);
+  const chunks = makeChunks(joined, config.chunking, headingStarts.length > 0 ? toUtf16(content, headingStarts) : sections, elements);
   const language = out.metadata.language ?? detectLanguage(content);
   return {
     content,
@@ -99,12 +110,14 @@ function assemble(format: Format, mime_type: string, out: FormatOutput, config: 
       ocr_pages: [],
       failed_sections: [],
       ...out.metadata,
+      ...(pageSizes ? { page_sizes: pageSizes } : {}),
       language,
       char_count: codePointLength(content),
       word_count: wordCount(content),
     },
     tables,
     chunks,
+    ...(config.elements ? { elements } : {}),
   };
 }
 
@@ -131,7 +144,7 @@ const byFormat: Record<Format, FormatModule> = {
   ppt: async (bytes, ctx) => (await import('./ppt.ts')).extractPpt(bytes, mode(ctx), ctx.config.pages),
   rtf: async (bytes, ctx) => (await import('./rtf.ts')).extractRtf(bytes, mode(ctx)),
   text: extractPlain,
-  markdown: extractPlain,
+  markdown: extractMarkdown,
   png: async (bytes, ctx) => (await import('./image.ts')).extractImage(bytes, ctx.config),
   jpeg: async (bytes, ctx) => (await import('./image.ts')).extractImage(bytes, ctx.config),
   tiff: async (bytes, ctx) => (await import('./image.ts')).extractImage(bytes, ctx.config),

@@ -6,7 +6,8 @@
 
 import { tableMarkdown } from './blocks.ts';
 import { codePointLength } from './text-stats.ts';
-import type { Chunk, ExtractionResult, FailedPageRange, Table } from './types.ts';
+import { headingPath } from './chunks.ts';
+import type { Chunk, Element, ExtractionResult, FailedPageRange, PageSize, Table } from './types.ts';
 
 export type Part =
   | { first_page: number; last_page: number; ok: true; result: ExtractionResult }
@@ -40,6 +41,8 @@ export function mergeParts(parts: Part[], { joinSeams = true } = {}): Extraction
 
   const contents: string[] = [];
   const chunks: Chunk[] = [];
+  const elements: Element[] = [];
+  const pageSizes: PageSize[] = [];
   let tables: Table[] = [];
   let offset = 0;
   let previous: Extract<Part, { ok: true }> | null = null;
@@ -52,15 +55,29 @@ export function mergeParts(parts: Part[], { joinSeams = true } = {}): Extraction
     for (const chunk of result.chunks) {
       chunks.push({ ...chunk, index: chunks.length, char_start: chunk.char_start + offset, char_end: chunk.char_end + offset });
     }
+    const before = tables.length;
     if (!previous) tables = [...result.tables];
     else if (ROWS.has(format)) tables = joinRows(tables, result.tables);
     // Slides and sheets are never one table across a seam; only a PDF table runs on over a page break.
     else if (format === 'pdf' && joinSeams) tables = joinAtSeam(tables, result.tables, previous.last_page, part.first_page);
     else tables = [...tables, ...result.tables];
+    // The part's first table was joined to the one before the seam when the count grew by one fewer.
+    const tableShift = before - (before + result.tables.length - tables.length);
+    for (const e of result.elements ?? []) {
+      elements.push({
+        ...e,
+        char_start: e.char_start + offset,
+        char_end: e.char_end + offset,
+        ...(e.table !== undefined ? { table: e.table + tableShift } : {}),
+      });
+    }
+    pageSizes.push(...(result.metadata.page_sizes ?? []));
     offset += codePointLength(result.content);
     previous = part;
   }
   const content = contents.join(separator);
+  // A part's chunks knew only the headings of their own part.
+  for (const chunk of chunks) chunk.headings = headingPath(elements, chunk.char_start);
   const failed: FailedPageRange[] = ordered
     .filter((p): p is Extract<Part, { ok: false }> => !p.ok)
     .map((p) => ({ first_page: p.first_page, last_page: p.last_page, error: p.error }));
@@ -77,9 +94,11 @@ export function mergeParts(parts: Part[], { joinSeams = true } = {}): Extraction
       ocr_pages: good.flatMap((p) => p.result.metadata.ocr_pages),
       failed_sections: good.flatMap((p) => p.result.metadata.failed_sections ?? []),
       failed_page_ranges: failed,
+      ...(pageSizes.length > 0 ? { page_sizes: pageSizes } : {}),
     },
     tables,
     chunks,
+    ...(first.elements ? { elements } : {}),
   };
 }
 

@@ -16,8 +16,19 @@ export function inOriginalPages(result: ExtractionResult, numbers: readonly numb
   };
   return {
     ...result,
-    metadata: { ...result.metadata, pages_total: total, ocr_pages: result.metadata.ocr_pages.map(original) },
+    metadata: {
+      ...result.metadata,
+      pages_total: total,
+      ocr_pages: result.metadata.ocr_pages.map(original),
+      ...(result.metadata.page_sizes ? { page_sizes: result.metadata.page_sizes.map((s) => ({ ...s, page: original(s.page) })) } : {}),
+    },
     tables: result.tables.map((t) => (t.page === undefined ? t : { ...t, page: original(t.page) })),
-    chunks: result.chunks.map((c) => ({ ...c, page_start: original(c.page_start), page_end: original(c.page_end) })),
+    chunks: result.chunks.map((c) => ({
+      ...c,
+      page_start: original(c.page_start),
+      page_end: original(c.page_end),
+      ...(c.boxes ? { boxes: c.boxes.map((b) => ({ ...b, page: original(b.page) })) } : {}),
+    })),
+    ...(result.elements ? { elements: result.elements.map((e) => ({ ...e, page: original(e.page) })) } : {}),
   };
 }

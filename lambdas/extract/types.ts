@@ -44,6 +44,14 @@ export interface DocumentMetadata {
   email?: Record<string, string> | null;
   /** Names of the worksheets, in workbook order. */
   sheets?: string[];
+  /** PDFs and images: each extracted page's size in PDF points (1/72 inch), the space element boxes are in. */
+  page_sizes?: PageSize[];
+}
+
+export interface PageSize {
+  page: number;
+  width: number;
+  height: number;
 }
 
 export type PageUnit = 'page' | 'slide' | 'sheet' | 'text_page';
@@ -66,6 +74,10 @@ export interface ExtractionConfig {
   pages: number[] | null;
   ocr: 'auto' | 'always' | 'never';
   chunking: { strategy: 'page' | 'section' | 'size'; max_chars: number; overlap: number };
+  /** false leaves `elements` out of the result. */
+  elements: boolean;
+  /** true keeps running headers, footers and page numbers in `content` (they are always in `elements`). */
+  keep_page_furniture: boolean;
 }
 
 export interface Table {
@@ -81,6 +93,38 @@ export interface Chunk {
   page_start: number;
   page_end: number;
   /** Offsets into `content`, end exclusive. */
+  char_start: number;
+  char_end: number;
+  /** The headings above the chunk's start, outermost first (the chunk's own opening heading included). */
+  headings: string[];
+  /** PDFs and images: the boxes of the elements the chunk covers, to cite and highlight the source. */
+  boxes?: Array<{ page: number; bbox: BBox }>;
+}
+
+/** [x0, y0, x1, y1] in PDF points, origin at the page's top-left corner. */
+export type BBox = [number, number, number, number];
+
+/** One block of the document, in reading order: the `elements` of a result. */
+export interface Element {
+  type: ElementType;
+  /** The block's plain text (no Markdown syntax); a table's rows are tab-separated lines. */
+  text: string;
+  /** 1-based page (the format's unit: page, slide, sheet or 3,000-character text page) the block starts on. */
+  page: number;
+  /** PDF pages and images only. */
+  bbox?: BBox;
+  /** Headings and titles 1-6; list items their nesting depth, 0 at the top. */
+  level?: number;
+  /** List items: numbered (true) or bulleted (false). */
+  ordered?: boolean;
+  /** Tables: the index of the table in `tables`. */
+  table?: number;
+  /**
+   * Where the block is rendered in `content`, in code points, end exclusive.
+   * Blocks left out of `content` (running headers and footers unless
+   * `keep_page_furniture`, figures without text) have an empty range where
+   * they would stand.
+   */
   char_start: number;
   char_end: number;
 }
@@ -118,7 +162,9 @@ export interface DraftElement {
   /** 0-based index of the page (in the module's `pages`) the block is on; flow formats leave it out. */
   page?: number;
   /** PDF points, top-left origin: [x0, y0, x1, y1]. */
-  bbox?: [number, number, number, number];
+  bbox?: BBox;
+  /** The block's plain text, where it differs from what was rendered (Markdown syntax, or a block rendered nowhere). */
+  text?: string;
 }
 
 export interface ExtractionResult {
@@ -126,6 +172,8 @@ export interface ExtractionResult {
   metadata: DocumentMetadata;
   tables: Table[];
   chunks: Chunk[];
+  /** Left out with `config.elements: false`. */
+  elements?: Element[];
 }
 
 export type ExtractionErrorCode =
@@ -187,6 +235,7 @@ export interface FormatOutput {
       | 'email'
       | 'sheets'
       | 'language'
+      | 'page_sizes'
     >
   >;
 }
@@ -196,4 +245,6 @@ export const DEFAULT_CONFIG: ExtractionConfig = {
   pages: null,
   ocr: 'auto',
   chunking: { strategy: 'page', max_chars: 4000, overlap: 0 },
+  elements: true,
+  keep_page_furniture: false,
 };

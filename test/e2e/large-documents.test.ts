@@ -121,7 +121,7 @@ describe('documents over 10 MB', () => {
     expect(pipelineOf(id)).toEqual({ chunks: 3, format: 'pptx', execution: 'SUCCEEDED' });
     const { result } = done.body;
     expect(result.content).toBe(
-      slides.map((s) => [s.title, ...s.bullets, ...(s.table ? [s.table.map((r) => r.join('\t')).join('\n')] : [])].join('\n')).join('\n\n'),
+      slides.map((s) => [s.title, ...s.bullets, ...(s.table ? [s.table.map((r) => r.join('\t')).join('\n')] : [])].join('\n\n')).join('\n\n'),
     );
     expect(result.metadata).toMatchObject({ format: 'pptx', pages: 120, pages_total: 120, page_unit: 'slide', failed_page_ranges: [] });
     expect(result.chunks.map((c: { page_start: number }) => c.page_start)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
@@ -138,7 +138,7 @@ describe('documents over 10 MB', () => {
     const { result } = done.body;
     expect(result.metadata).toMatchObject({ format: 'xlsx', pages: 70, pages_total: 70, page_unit: 'sheet', sheets: sheets.map((s) => s.name) });
     expect(result.tables.map((t: { sheet: string; rows: string[][] }) => [t.sheet, t.rows[1]])).toEqual(sheets.map((s, i) => [s.name, [`sales ${i + 1}`, String((i + 1) * 10)]]));
-    expect(result.content).toBe(sheets.map((s, i) => `${s.name}\nItem\tAmount\nsales ${i + 1}\t${(i + 1) * 10}`).join('\n\n'));
+    expect(result.content).toBe(sheets.map((s, i) => `${s.name}\n\nItem\tAmount\nsales ${i + 1}\t${(i + 1) * 10}`).join('\n\n'));
   });
 
   it('end partial_success, naming the page range of a chunk that failed', async () => {

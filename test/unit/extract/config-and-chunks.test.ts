@@ -20,11 +20,17 @@ function rejection(value: string): ApiError {
 describe('the config form field', () => {
   it('fills in defaults and reads every option', () => {
     expect(parseExtractionConfig('{}')).toEqual(DEFAULT_CONFIG);
-    expect(parseExtractionConfig('{"output":"markdown","pages":"1-3, 8,2","ocr":"never","chunking":{"strategy":"size","max_chars":500,"overlap":50}}')).toEqual({
+    expect(
+      parseExtractionConfig(
+        '{"output":"markdown","pages":"1-3, 8,2","ocr":"never","chunking":{"strategy":"size","max_chars":500,"overlap":50},"elements":false,"keep_page_furniture":true}',
+      ),
+    ).toEqual({
       output: 'markdown',
       pages: [1, 2, 3, 8],
       ocr: 'never',
       chunking: { strategy: 'size', max_chars: 500, overlap: 50 },
+      elements: false,
+      keep_page_furniture: true,
     });
     expect(parseExtractionConfig('{"pages":[3,1]}').pages).toEqual([1, 3]);
   });
