@@ -4,12 +4,15 @@
 // README's benchmark section).
 
 import { normaliseRows, tableMarkdown } from './blocks.ts';
+import { toBlocks, toLines } from './pdf-layout.ts';
 import { findRuledTables } from './pdf-ruled-tables.ts';
+import { renderPdfPages, type PageLayout } from './pdf-structure.ts';
 import { pageRulings } from './pdf-rulings.ts';
 import { findTables, type PlacedTable, type TextRun } from './pdf-tables.ts';
-import { characterExports, copyIn, heapBytes, loadPdfium, PAGE_OBJECT, PDFIUM_ERROR, withBuffer, type Pdfium } from './pdfium.ts';
+import { pageWords, type Word } from './pdf-words.ts';
+import { copyIn, heapBytes, loadPdfium, PAGE_OBJECT, PDFIUM_ERROR, withBuffer, type Pdfium } from './pdfium.ts';
 import { encodeGrayPng } from './png.ts';
-import { ExtractionError, type FormatOutput, type Table } from './types.ts';
+import { ExtractionError, type BBox, type FormatOutput, type PageSize, type Table } from './types.ts';
 
 /** Larger PDFs are refused before any text is extracted. */
 export const MAX_PDF_PAGES = 5000;
@@ -51,9 +54,10 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
     const info = Object.fromEntries(INFO_KEYS.map((key) => [key, metaText(m, doc, key)]));
     const wanted = opts.pages ? opts.pages.filter((n) => n <= total) : Array.from({ length: total }, (_, i) => i + 1);
     const ocrMode = opts.ocr ?? 'auto';
-    const pages: string[] = [];
+    const layouts: PageLayout[] = [];
     const ocrPages: number[] = [];
     const tables: Table[] = [];
+    const pageSizes: PageSize[] = [];
     let unreadable = 0;
     for (const n of wanted) {
       if (heapBytes(m) > MAX_PDF_ENGINE_BYTES) {
@@ -63,28 +67,30 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
       if (!page) {
         // A damaged page costs its own text, not the document's.
         unreadable++;
-        pages.push('');
+        layouts.push({ width: 0, height: 0, blocks: [], tables: [], figures: [] });
         continue;
       }
       try {
-        const read = readPage(m, page, opts.output === 'markdown');
-        let text = read.text;
-        for (const table of read.tables) tables.push({ page: n, ...table });
-        if (ocrMode === 'always' || (ocrMode === 'auto' && text.replace(/\s/g, '').length < MIN_TEXT_LAYER_CHARS && hasImages(m, page))) {
+        const layout = readLayout(m, page, n, tables);
+        pageSizes.push({ page: n, width: round2(layout.width), height: round2(layout.height) });
+        const chars = layout.blocks.reduce((sum, b) => sum + b.lines.reduce((k, l) => k + l.text.replace(/\s/g, '').length, 0), 0);
+        if (ocrMode === 'always' || (ocrMode === 'auto' && chars < MIN_TEXT_LAYER_CHARS && layout.tables.length === 0 && hasImages(m, page))) {
           const { ocrImage } = await import('./ocr.ts');
-          text = await ocrImage(renderPage(m, page));
+          layout.ocrText = await ocrImage(renderPage(m, page));
           ocrPages.push(n);
         }
-        pages.push(text);
+        layouts.push(layout);
       } finally {
         m.FPDF_ClosePage(page);
       }
     }
     if (unreadable > 0 && unreadable === wanted.length) throw new ExtractionError('corrupt_file', 'The PDF could not be read: its pages are damaged.');
+    const { pages, elements } = renderPdfPages(layouts, opts.output ?? 'text');
     return {
       pages,
       pageSeparator: '\n\n',
       tables,
+      elements,
       ...(opts.pages ? { pagesSelected: { total, kept: wanted } } : {}),
       metadata: {
         title: info.Title ?? null,
@@ -96,10 +102,13 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
         created_at: parsePdfDate(info.CreationDate),
         modified_at: parsePdfDate(info.ModDate),
         ocr_pages: ocrPages,
+        page_sizes: pageSizes,
       },
     };
   });
 }
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** Opens `bytes` as a document for `use`, and closes it and frees its memory after, whatever happens. */
 export async function withDocument<T>(m: Pdfium, bytes: Uint8Array, use: (doc: number) => Promise<T>): Promise<T> {
@@ -125,63 +134,62 @@ function openError(code: number): ExtractionError {
   return new ExtractionError('corrupt_file', `The PDF could not be read: ${why}.`);
 }
 
-type PageTable = Pick<Table, 'rows' | 'markdown'>;
-
 /**
- * The text layer in content-stream order (PDFium marks line ends), and the
- * tables its layout shows; with `markdown`, the tables in the text as well.
+ * The page's words read into lines and blocks, with the tables their layout
+ * shows (added to `tables`, numbered `n`) and the boxes of its images.
  */
-function readPage(m: Pdfium, page: number, markdown: boolean): { text: string; tables: PageTable[] } {
+function readLayout(m: Pdfium, page: number, n: number, tables: Table[]): PageLayout {
+  const width = m.FPDF_GetPageWidthF(page);
+  const height = m.FPDF_GetPageHeightF(page);
+  const layout: PageLayout = { width, height, blocks: [], tables: [], figures: figureBoxes(m, page, width, height) };
   const textPage = m.FPDFText_LoadPage(page);
-  if (!textPage) return { text: '', tables: [] };
+  if (!textPage) return layout;
   try {
     const count = m.FPDFText_CountChars(textPage);
-    if (count <= 0) return { text: '', tables: [] };
-    const runs = textRuns(m, textPage, count);
-    const placed = pageTables(m, page, runs);
-    const tables = placed.map(({ rows }) => normaliseRows(rows)).map((rows) => ({ rows, markdown: tableMarkdown(rows) }));
-    const slices = markdown ? tableSlices(placed, tables, runs) : [];
-    // Text, table, text, ...: a table stands apart from the text around it by one blank line.
-    const parts: string[] = [];
-    let at = 0;
-    for (const slice of slices) {
-      parts.push(textRange(m, textPage, at, slice.first), slice.markdown);
-      at = slice.last + 1;
+    if (count <= 0) return layout;
+    const words = pageWords(m, textPage, count);
+    const inTables = new Set<TextRun>();
+    for (const placed of pageTables(m, page, words)) {
+      const rows = normaliseRows(placed.rows);
+      if (rows.length === 0) continue;
+      const runs = placed.runs as Word[];
+      for (const r of runs) inTables.add(r);
+      const markdown = tableMarkdown(rows);
+      layout.tables.push({
+        index: tables.length,
+        bbox: [round2(Math.min(...runs.map((r) => r.x0))), round2(height - Math.max(...runs.map((r) => r.top))), round2(Math.max(...runs.map((r) => r.x1))), round2(height - Math.min(...runs.map((r) => r.bottom)))],
+        order: Math.min(...runs.map((r) => r.first)),
+        rows,
+        markdown,
+      });
+      tables.push({ page: n, rows, markdown });
     }
-    parts.push(textRange(m, textPage, at, count));
-    const text = slices.length === 0 ? parts[0]! : parts.map((part) => part.trim()).filter((part) => part !== '').join('\n\n');
-    return { text: tidyPageText(text), tables: tables.filter((t) => t.rows.length > 0) };
+    layout.blocks = toBlocks(toLines(words.filter((w) => !inTables.has(w)), height));
+    return layout;
   } finally {
     m.FPDFText_ClosePage(textPage);
   }
 }
 
-/** Characters [from, to) of the page's text. */
-function textRange(m: Pdfium, textPage: number, from: number, to: number): string {
-  if (to <= from) return '';
-  return withBuffer(m, (to - from + 1) * 2, (buf) => {
-    m.FPDFText_GetText(textPage, from, to - from, buf);
-    return m.pdfium.UTF16ToString(buf);
+/** Images large enough to be figures (not rules, bullets or logos in a corner), in page space with the origin top-left. */
+function figureBoxes(m: Pdfium, page: number, width: number, height: number): BBox[] {
+  const boxes: BBox[] = [];
+  const count = m.FPDFPage_CountObjects(page);
+  withBuffer(m, 16, (out) => {
+    const at = out >> 2;
+    for (let i = 0; i < count; i++) {
+      const obj = m.FPDFPage_GetObject(page, i);
+      if (m.FPDFPageObj_GetType(obj) !== PAGE_OBJECT.image) continue;
+      if (!m.FPDFPageObj_GetBounds(obj, out, out + 4, out + 8, out + 12)) continue;
+      const f32 = m.pdfium.HEAPF32;
+      const [left, bottom, right, top] = [f32[at]!, f32[at + 1]!, f32[at + 2]!, f32[at + 3]!];
+      const [w, h] = [right - left, top - bottom];
+      // A page-sized image is a scan or a background, not a figure in the text.
+      if (w < 36 || h < 36 || w * h > width * height * 0.9) continue;
+      boxes.push([round2(Math.max(0, left)), round2(Math.max(0, height - top)), round2(Math.min(width, right)), round2(Math.min(height, height - bottom))]);
+    }
   });
-}
-
-/**
- * Where each table sits in the page's text: the span from its first to its
- * last character, when no word of anything else falls inside it (a table
- * whose words the content stream interleaves with other text stays as text).
- */
-function tableSlices(placed: PlacedTable[], tables: PageTable[], runs: readonly TextRun[]): Array<{ first: number; last: number; markdown: string }> {
-  const slices: Array<{ first: number; last: number; markdown: string }> = [];
-  placed.forEach((table, i) => {
-    const own = new Set(table.runs);
-    const first = Math.min(...table.runs.map((r) => r.first ?? Infinity));
-    const last = Math.max(...table.runs.map((r) => r.last ?? -Infinity));
-    if (!Number.isFinite(first) || !Number.isFinite(last) || tables[i]!.rows.length === 0) return;
-    if (runs.some((r) => !own.has(r) && r.first !== undefined && r.first <= last && (r.last ?? r.first) >= first)) return;
-    slices.push({ first, last, markdown: tables[i]!.markdown });
-  });
-  slices.sort((a, b) => a.first - b.first);
-  return slices.filter((s, i) => i === 0 || s.first > slices[i - 1]!.last);
+  return boxes;
 }
 
 /** Ruled tables first, then tables in the words they leave, top of the page first. */
@@ -198,43 +206,6 @@ export function tidyPageText(raw: string): string {
     .replace(/[\u0000\u0001\u0003-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]/g, '')
     .replace(/[ \t]+$/gm, '')
     .trimEnd();
-}
-
-/**
- * The page's words with their positions: characters in content order, joined
- * while they sit on one baseline with no more than a thin space between them.
- * Whitespace, PDFium's generated characters and control codes end a word.
- */
-function textRuns(m: Pdfium, textPage: number, count: number): TextRun[] {
-  const x = characterExports(m);
-  const runs: TextRun[] = [];
-  let run: TextRun | null = null;
-  withBuffer(m, 16, (out) => {
-    const at = out >> 2;
-    for (let i = 0; i < count; i++) {
-      const code = x.FPDFText_GetUnicode(textPage, i);
-      if (code <= 0x20 || code === 0x7f || code === 0xa0 || code === 0xfffe || x.FPDFText_IsGenerated(textPage, i) === 1) {
-        run = null;
-        continue;
-      }
-      // The loose box spans the glyph's advance and the font's ascent to descent, the same
-      // for every glyph of a line (the tight box of a "1" or a full stop is a sliver).
-      if (!x.FPDFText_GetLooseCharBox(textPage, i, out)) continue;
-      const f32 = m.pdfium.HEAPF32;
-      const [left, top, right, bottom] = [f32[at]!, f32[at + 1]!, f32[at + 2]!, f32[at + 3]!];
-      const size = Math.max(1, top - bottom);
-      const char = String.fromCodePoint(code);
-      if (run && Math.abs(bottom - run.bottom) < size * 0.3 && left >= run.x0 && left - run.x1 < size * 0.15) {
-        run.text += char;
-        run.x1 = Math.max(run.x1, right);
-        run.last = i;
-      } else {
-        run = { x0: left, x1: right, bottom, top, text: char, first: i, last: i };
-        runs.push(run);
-      }
-    }
-  });
-  return runs;
 }
 
 /** Whether the page paints an image, directly or inside a form XObject (how scanners often wrap theirs). */

@@ -1,0 +1,243 @@
+// Layout analysis of one PDF page: words into lines, lines into blocks. A
+// block is a run of lines that read as one (a paragraph, a heading, a list
+// item): it ends where the gap below a line is wider than the page's line
+// spacing, where the font changes size or weight, where a line starts with a
+// bullet or a number, where an indented line opens a new paragraph, or where
+// a short line ends a sentence. Coordinates here are PDF points with the
+// origin at the page's top-left corner, y growing downwards.
+
+import type { Word } from './pdf-words.ts';
+
+export interface Line {
+  words: Word[];
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+  /** Font size of most of its characters. */
+  size: number;
+  bold: boolean;
+  mono: boolean;
+  text: string;
+  /** Index of its first character in the page's content order. */
+  order: number;
+  /** Ends with a hyphen that splits a word across the line break. */
+  hyphen: boolean;
+  /** Written right to left (Hebrew, Arabic): its words were put in logical order. */
+  rtl: boolean;
+  /** Text turned from the horizontal (a margin stamp, an axis label). */
+  rotated: boolean;
+}
+
+export interface TextBlock {
+  lines: Line[];
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+  size: number;
+  bold: boolean;
+  mono: boolean;
+  order: number;
+  /** Set when its first line opens with a bullet or an enumerator. */
+  marker: ListMarker | null;
+}
+
+export interface ListMarker {
+  ordered: boolean;
+  /** The marker as written: "•", "3.", "(b)". */
+  text: string;
+  /** Where the item's text starts, after the marker. */
+  textX: number;
+}
+
+const RTL_CHAR = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
+const RTL_CHARS = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/g;
+
+/** Words (content order, page space y up) into lines, in content order. */
+export function toLines(words: Word[], pageHeight: number): Line[] {
+  const groups: Word[][] = [];
+  for (const w of words) {
+    const line = groups.at(-1);
+    const last = line?.at(-1);
+    // Rotated words run on in content order while they keep their angle.
+    const joins = last && (w.rotated !== undefined || last.rotated !== undefined ? w.rotated === last.rotated : onSameLine(line!, w));
+    if (joins) line!.push(w);
+    else groups.push([w]);
+  }
+  return groups.map((g) => makeLine(g, pageHeight));
+}
+
+function onSameLine(line: Word[], w: Word): boolean {
+  const last = line.at(-1)!;
+  const height = Math.min(last.top - last.bottom, w.top - w.bottom);
+  const overlap = Math.min(last.top, w.top) - Math.max(last.bottom, w.bottom);
+  const em = Math.max(last.size, w.size, 1);
+  // A superscript or subscript (a footnote mark, an accent set apart) rides on the line beside it.
+  const small = Math.min(last.size, w.size) < 0.85 * em && overlap > 0 && Math.abs(w.x0 - last.x1) < 0.5 * em;
+  if (overlap < height * 0.5 && !small) return false;
+  // A gap wider than this on one baseline is a column gutter or a table's.
+  const maxGap = 1.6 * em;
+  // Rightwards from the last word's start: a mark or an accent drawn over the word before still belongs to the line.
+  const rightwards = w.x0 >= last.x0 && w.x0 - last.x1 < maxGap;
+  const leftwards = w.x1 <= last.x0 + 0.25 * em && last.x0 - w.x1 < maxGap && (RTL_CHAR.test(w.text) || RTL_CHAR.test(last.text));
+  return rightwards || leftwards;
+}
+
+function makeLine(words: Word[], pageHeight: number): Line {
+  const rtlChars = words.reduce((n, w) => n + (w.text.match(RTL_CHARS)?.length ?? 0), 0);
+  const letters = words.reduce((n, w) => n + w.text.length, 0);
+  const rtl = rtlChars > letters * 0.3;
+  // A right-to-left line reads from its right end; its words' own letters are in logical order already
+  // when PDFium gives them in content order, which producers write logically.
+  const ordered = words[0]!.rotated !== undefined ? words : [...words].sort((a, b) => (rtl ? b.x1 - a.x1 : a.x0 - b.x0));
+  let text = '';
+  ordered.forEach((w, i) => {
+    if (i > 0) {
+      const prev = ordered[i - 1]!;
+      const gap = w.rotated !== undefined ? Infinity : rtl ? prev.x0 - w.x1 : w.x0 - prev.x1;
+      // Pieces of one word split by a change of style sit closer than a word space.
+      text += gap > 0.1 * Math.max(prev.size, w.size) ? ' ' : '';
+    }
+    text += w.text;
+  });
+  const bySize = new Map<number, number>();
+  let boldChars = 0;
+  let monoChars = 0;
+  for (const w of words) {
+    const size = Math.round(w.size * 2) / 2;
+    bySize.set(size, (bySize.get(size) ?? 0) + w.text.length);
+    if (w.bold) boldChars += w.text.length;
+    if (w.mono) monoChars += w.text.length;
+  }
+  const size = [...bySize.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0];
+  return {
+    x0: Math.min(...words.map((w) => w.x0)),
+    x1: Math.max(...words.map((w) => w.x1)),
+    y0: pageHeight - Math.max(...words.map((w) => w.top)),
+    y1: pageHeight - Math.min(...words.map((w) => w.bottom)),
+    size,
+    bold: boldChars > letters * 0.6,
+    mono: monoChars > letters * 0.8,
+    text,
+    words: ordered,
+    order: Math.min(...words.map((w) => w.first)),
+    hyphen: ordered.at(-1)!.hyphen || /[a-z\u00df-\u00ff]-$/.test(text),
+    rtl,
+    rotated: words[0]!.rotated !== undefined,
+  };
+}
+
+const BULLET = /^[•●○◦▪▫■□◆◇►▸▹➢➤✓✔∙⁃‣\-–—*\uf0a7\uf0b7\uf0d8\uf076\uf0fc\ue000-\uf8ff]$/u;
+// Numbers, lower-case letters and roman numerals with a full stop or parenthesis; capitals only in parentheses ("A." starts names).
+const ENUMERATOR = /^(?:\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6})[.)]|\(?[A-Z]\)|\([A-Z]|[IVXLC]{1,6}\))$/;
+
+/** The bullet or enumerator a line opens with, if it opens with one set apart from its text. */
+export function listMarker(line: Line): ListMarker | null {
+  const [first, second] = [line.words[0]!, line.words[1]];
+  if (!second || line.rtl || first.rotated !== undefined) return null;
+  const gap = second.x0 - first.x1;
+  if (BULLET.test(first.text) && gap > 0.1 * first.size) return { ordered: false, text: first.text, textX: second.x0 };
+  if (ENUMERATOR.test(first.text) && gap > 0.1 * first.size) return { ordered: true, text: first.text, textX: second.x0 };
+  // A bullet glued to its word ("•Item") still opens an item.
+  if (/^[•●▪■►➢✓✔]\S/u.test(first.text)) return { ordered: false, text: first.text[0]!, textX: first.x0 + first.size };
+  return null;
+}
+
+/** Lines (content order) into blocks (content order). */
+export function toBlocks(lines: Line[]): TextBlock[] {
+  const spacing = lineSpacing(lines);
+  const blocks: TextBlock[] = [];
+  let block: TextBlock | null = null;
+  for (const line of lines) {
+    const marker = listMarker(line);
+    if (block && continues(block, line, marker, spacing)) {
+      addLine(block, line);
+      continue;
+    }
+    block = {
+      lines: [line],
+      x0: line.x0,
+      x1: line.x1,
+      y0: line.y0,
+      y1: line.y1,
+      size: line.size,
+      bold: line.bold,
+      mono: line.mono,
+      order: line.order,
+      marker,
+    };
+    blocks.push(block);
+  }
+  return blocks;
+}
+
+/** The usual white space between two lines of one paragraph on this page, as a fraction of the font size. */
+function lineSpacing(lines: Line[]): number {
+  const gaps: number[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const [a, b] = [lines[i - 1]!, lines[i]!];
+    if (a.size !== b.size || b.y0 < a.y1 - 0.5 * a.size || !overlapX(a, b)) continue;
+    gaps.push((b.y0 - a.y1) / a.size);
+  }
+  if (gaps.length < 3) return 0.25;
+  gaps.sort((x, y) => x - y);
+  // The lower quartile: paragraphs' own line gaps are the most common and the smallest.
+  return Math.max(0, gaps[Math.floor(gaps.length / 4)]!);
+}
+
+function overlapX(a: { x0: number; x1: number }, b: { x0: number; x1: number }): boolean {
+  return Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0;
+}
+
+function continues(block: TextBlock, line: Line, marker: ListMarker | null, spacing: number): boolean {
+  const prev = block.lines.at(-1)!;
+  const em = Math.max(prev.size, line.size);
+  if (marker) return false;
+  if (Math.abs(line.size - prev.size) > 0.12 * em || line.bold !== prev.bold || line.mono !== prev.mono || line.rotated || prev.rotated) return false;
+  const gap = line.y0 - prev.y1;
+  if (gap < -0.5 * em || gap > (spacing + 0.45) * em + 1) return false;
+  if (!overlapX(line, block)) return false;
+  if (block.mono) return true;
+  if (block.marker) {
+    // An item's next line hangs under its text, not under its marker.
+    return line.x0 >= block.marker.textX - 0.6 * em || line.x0 > block.x0 + 0.6 * em;
+  }
+  const left = Math.min(...block.lines.map((l) => l.x0));
+  const right = Math.max(...block.lines.map((l) => l.x1));
+  // An indented line after a full one opens a new paragraph.
+  if (line.x0 > left + 0.9 * em && line.x0 - prev.x0 > 0.9 * em && block.lines.length >= 1 && prev.x1 > right - 2 * em && !centred(block, line)) return false;
+  // A short line that ends a sentence ends its paragraph.
+  if (block.lines.length >= 2 && prev.x1 < right - 4 * em && /[.!?:。！？]["'”’)\]]?$/.test(prev.text)) return false;
+  return true;
+}
+
+/** Lines centred on the same axis (a centred title over two lines) are not indented paragraphs. */
+function centred(block: TextBlock, line: Line): boolean {
+  const prev = block.lines.at(-1)!;
+  return Math.abs((prev.x0 + prev.x1) / 2 - (line.x0 + line.x1) / 2) < prev.size && line.x1 < prev.x1;
+}
+
+function addLine(block: TextBlock, line: Line): void {
+  block.lines.push(line);
+  block.x0 = Math.min(block.x0, line.x0);
+  block.x1 = Math.max(block.x1, line.x1);
+  block.y0 = Math.min(block.y0, line.y0);
+  block.y1 = Math.max(block.y1, line.y1);
+}
+
+/** A block's lines as one paragraph: line breaks become spaces, words hyphenated across them are joined again. */
+export function joinLines(lines: Line[]): string {
+  let text = '';
+  lines.forEach((line, i) => {
+    if (i === 0) {
+      text = line.text;
+      return;
+    }
+    const prev = lines[i - 1]!;
+    if (prev.hyphen && /^[a-z\u00df-\u00ff]/.test(line.text) && text.endsWith('-')) text = text.slice(0, -1) + line.text;
+    else if (/[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]$/.test(text) && /^[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]/.test(line.text)) text += line.text;
+    else text += ' ' + line.text;
+  });
+  return text.replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,123 @@
+// A PDF page's words as PDFium's text API gives them: characters in content
+// order joined while they sit on one baseline with no more than a thin space
+// between them, each word with its box and the style of its font (size,
+// weight, fixed pitch), which layout analysis reads headings and code from.
+
+import { withBuffer, type Pdfium } from './pdfium.ts';
+import type { TextRun } from './pdf-tables.ts';
+
+export interface Word extends TextRun {
+  first: number;
+  last: number;
+  /** Font size in points, as the text matrix scales it. */
+  size: number;
+  bold: boolean;
+  italic: boolean;
+  /** Fixed-pitch font: code, terminal output. */
+  mono: boolean;
+  /** The word ends with a hyphen PDFium found at a line end (it reports U+0002 for those). */
+  hyphen: boolean;
+  /** Set on text turned from the horizontal (a rotated label, a margin stamp): its characters are in content order. */
+  rotated?: number;
+}
+
+/** Per-character calls straight into the WebAssembly exports (the wrapped ones convert every argument). */
+interface TextExports {
+  FPDFText_GetUnicode(textPage: number, index: number): number;
+  FPDFText_IsGenerated(textPage: number, index: number): number;
+  FPDFText_GetLooseCharBox(textPage: number, index: number, rect: number): number;
+  FPDFText_GetFontSize(textPage: number, index: number): number;
+  FPDFText_GetFontWeight(textPage: number, index: number): number;
+  FPDFText_GetFontInfo(textPage: number, index: number, buffer: number, length: number, flags: number): number;
+  FPDFText_GetCharAngle(textPage: number, index: number): number;
+}
+
+/** PDF font descriptor flags (PDF 32000-1, 9.8.2). */
+const FIXED_PITCH = 1;
+const ITALIC = 64;
+const FORCE_BOLD = 1 << 18;
+
+const BOLD_NAME = /bold|black|heavy|semibold|demi|[-,]bd\b|[a-z]bd$/i;
+const ITALIC_NAME = /italic|oblique|[-,]it\b/i;
+const MONO_NAME = /mono|courier|consol|menlo|inconsolata|typewriter|fixed|\bcode\b|[^a-z]tt[^a-z]|^cmtt|sfmono/i;
+
+export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
+  const x = m.pdfium.wasmExports as unknown as TextExports;
+  const words: Word[] = [];
+  let word: Word | null = null;
+  withBuffer(m, 16 + 4 + 256, (out) => {
+    const at = out >> 2;
+    const flagsPtr = out + 16;
+    const namePtr = out + 20;
+    for (let i = 0; i < count; i++) {
+      const code = x.FPDFText_GetUnicode(textPage, i);
+      if (code === 2 && word) {
+        // A hyphen PDFium recognised at a line end: kept, and marked so the lines can be joined again.
+        word.text += '-';
+        word.hyphen = true;
+        word.last = i;
+        word = null;
+        continue;
+      }
+      if (code <= 0x20 || code === 0x7f || code === 0xa0 || code === 0xfffe || x.FPDFText_IsGenerated(textPage, i) === 1) {
+        word = null;
+        continue;
+      }
+      // The loose box spans the glyph's advance and the font's ascent to descent, the same
+      // for every glyph of a line (the tight box of a "1" or a full stop is a sliver).
+      if (!x.FPDFText_GetLooseCharBox(textPage, i, out)) continue;
+      const f32 = m.pdfium.HEAPF32;
+      const [left, top, right, bottom] = [f32[at]!, f32[at + 1]!, f32[at + 2]!, f32[at + 3]!];
+      const height = Math.max(1, top - bottom);
+      const char = String.fromCodePoint(code);
+      // Rotated text reads in content order: its glyphs step along another axis.
+      const angle = x.FPDFText_GetCharAngle(textPage, i);
+      const turned = Math.abs(Math.sin(angle)) > 0.2 ? Math.round((angle * 180) / Math.PI) : undefined;
+      if (word && turned !== undefined && word.rotated === turned) {
+        word.text += char;
+        word.x0 = Math.min(word.x0, left);
+        word.x1 = Math.max(word.x1, right);
+        word.top = Math.max(word.top, top);
+        word.bottom = Math.min(word.bottom, bottom);
+        word.last = i;
+        continue;
+      }
+      if (word && turned === undefined && word.rotated === undefined && Math.abs(bottom - word.bottom) < height * 0.3 && left >= word.x0 && left - word.x1 < height * 0.15) {
+        word.text += char;
+        word.x1 = Math.max(word.x1, right);
+        word.top = Math.max(word.top, top);
+        word.last = i;
+        continue;
+      }
+      // The style of a word is its first character's.
+      const size = x.FPDFText_GetFontSize(textPage, i);
+      const weight = x.FPDFText_GetFontWeight(textPage, i);
+      const nameLength = x.FPDFText_GetFontInfo(textPage, i, namePtr, 256, flagsPtr);
+      const flags = nameLength > 0 ? m.pdfium.HEAP32[flagsPtr >> 2]! : 0;
+      const name = nameLength > 1 ? asciiAt(m.pdfium.HEAPU8, namePtr, Math.min(nameLength, 256) - 1) : '';
+      word = {
+        x0: left,
+        x1: right,
+        bottom,
+        top,
+        text: char,
+        first: i,
+        last: i,
+        size: size > 0 ? size : height,
+        bold: weight >= 600 || (flags & FORCE_BOLD) !== 0 || BOLD_NAME.test(name),
+        italic: (flags & ITALIC) !== 0 || ITALIC_NAME.test(name),
+        mono: (flags & FIXED_PITCH) !== 0 || MONO_NAME.test(name),
+        hyphen: false,
+        ...(turned !== undefined ? { rotated: turned } : {}),
+      };
+      words.push(word);
+    }
+  });
+  return words;
+}
+
+function asciiAt(heap: Uint8Array, ptr: number, length: number): string {
+  let s = '';
+  for (let i = 0; i < length; i++) s += String.fromCharCode(heap[ptr + i]!);
+  return s;
+}
