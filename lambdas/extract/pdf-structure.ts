@@ -113,9 +113,9 @@ function findFurniture(layouts: PageLayout[]): Array<Map<TextBlock, 'page_header
   const repeatedOn = Math.max(2, Math.ceil(pages * 0.25));
   return candidates.map((page, p) => {
     const found = new Map<TextBlock, 'page_header' | 'page_footer'>();
-    // Headers and footers run beside a page's own text: a page holding nothing else keeps its lines.
-    if (page.length === layouts[p]!.blocks.length && layouts[p]!.tables.length === 0) return found;
     for (const c of page) if ((pages >= 2 && seen.get(c.key)! >= repeatedOn) || PAGE_NUMBER.test(c.text)) found.set(c.block, c.zone);
+    // Headers and footers run beside a page's own text: a page holding nothing else keeps its lines.
+    if (found.size === layouts[p]!.blocks.length && layouts[p]!.tables.length === 0) found.clear();
     return found;
   });
 }
@@ -209,18 +209,21 @@ function assignHeadingLevels(all: Classified[], bodySize: number): void {
   if (headings.length === 0) return;
   const style = (c: Classified) => Math.round(c.size * 2) * 2 + (c.bold ? 1 : 0);
   let styles = [...new Set(headings.map(style))].sort((a, b) => b - a);
+  // Under a title, the document's headings start at level 2.
+  let under = 0;
   // The title: the first heading of the document, alone in its style, set larger than any other and well above the body.
   const first = headings[0]!;
   if (style(first) === styles[0] && first.size >= bodySize * 1.4 && headings.filter((h) => style(h) === styles[0]).length === 1 && first.page === 0) {
     first.type = 'title';
     first.level = 1;
     styles = styles.slice(1);
+    under = 1;
   }
   for (const h of headings) {
     if (h.type === 'title') continue;
     const numbered = NUMBERED.exec(h.text);
     const depth = numbered && /^\d/.test(numbered[1]!) ? numbered[1]!.split('.').length : 0;
-    h.level = Math.min(6, depth > 0 ? depth : styles.indexOf(style(h)) + 1);
+    h.level = Math.min(6, under + (depth > 0 ? depth : styles.indexOf(style(h)) + 1));
   }
 }
 

@@ -1,0 +1,202 @@
+// Layout analysis of PDFs: paragraphs, headings, lists, running headers and
+// footers, columns, figures and captions, read from PDFs made here.
+
+import { describe, expect, it } from 'vitest';
+import { extract } from '../../../lambdas/extract/index.ts';
+import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/types.ts';
+import { layoutPdf, type PlacedText } from '../../support/pdf-fixture.ts';
+
+const markdown: ExtractionConfig = { ...DEFAULT_CONFIG, output: 'markdown' };
+
+/** Lines of 10-point body text from `y` down, 12 points apart. */
+function lines(x: number, y: number, texts: string[], extra: Partial<PlacedText> = {}): PlacedText[] {
+  return texts.map((text, i) => ({ x, y: y - i * 12, text, ...extra }));
+}
+
+const LONG_1 = 'The quick survey of the northern districts found that most households relied on';
+const LONG_2 = 'wells dug before the war, and that the water table had fallen by a third in the';
+const LONG_3 = 'last decade, which the committee took to be the main cause of the shortage.';
+
+describe('PDF layout analysis', () => {
+  it('joins the lines of a paragraph, repairs a word hyphenated across a line break, and marks headings by size and weight with levels', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 720, text: 'Water in the North', size: 18, bold: true },
+          { x: 72, y: 690, text: 'Background', size: 14, bold: true },
+          ...lines(72, 668, [LONG_1, LONG_2, LONG_3]),
+          ...lines(72, 620, ['A second paragraph begins here and describes the experi-', 'ment that followed, in which every well was measured.']),
+          { x: 72, y: 580, text: '2.1 Method', bold: true },
+          ...lines(72, 562, ['Each well was measured twice, in spring and in autumn.']),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'report.pdf', config: markdown });
+    expect(result.content).toBe(
+      [
+        '# Water in the North',
+        '## Background',
+        `${LONG_1} ${LONG_2} ${LONG_3}`,
+        'A second paragraph begins here and describes the experiment that followed, in which every well was measured.',
+        '### 2.1 Method',
+        'Each well was measured twice, in spring and in autumn.',
+      ].join('\n\n'),
+    );
+    const elements = result.elements!;
+    expect(elements.map((e) => [e.type, e.level])).toEqual([
+      ['title', 1],
+      ['heading', 2],
+      ['paragraph', undefined],
+      ['paragraph', undefined],
+      ['heading', 3],
+      ['paragraph', undefined],
+    ]);
+    // Offsets point at each block's rendering in content; text is the block's own, without Markdown.
+    for (const e of elements) expect([...result.content].slice(e.char_start, e.char_end).join('')).toContain(e.text);
+    expect(elements[1]!.text).toBe('Background');
+    // Boxes are in PDF points from the top-left corner.
+    const [x0, y0, x1, y1] = elements[0]!.bbox!;
+    expect(x0).toBeCloseTo(72, 0);
+    expect(y0).toBeGreaterThan(792 - 720 - 18);
+    expect(y1).toBeLessThan(792 - 720 + 8);
+    expect(x1).toBeGreaterThan(200);
+    expect(result.metadata.page_sizes).toEqual([{ page: 1, width: 612, height: 792 }]);
+
+    const text = await extract({ bytes, filename: 'report.pdf' });
+    expect(text.content.split('\n\n')[2]).toBe(`${LONG_1} ${LONG_2} ${LONG_3}`);
+  });
+
+  it('keeps running headers, footers and page numbers out of content as elements of their own, unless asked to keep them', async () => {
+    const page = (n: number) => ({
+      texts: [
+        { x: 72, y: 760, text: 'Annual Report 2025', size: 8 },
+        ...lines(72, 600, [`Page ${n} opens with this sentence about the year that has gone by,`, 'and closes it on the second line.']),
+        { x: 300, y: 40, text: String(n), size: 8 },
+      ],
+    });
+    const bytes = layoutPdf([page(1), page(2), page(3)]);
+    const result = await extract({ bytes, filename: 'annual.pdf' });
+    expect(result.content).toBe(
+      [1, 2, 3].map((n) => `Page ${n} opens with this sentence about the year that has gone by, and closes it on the second line.`).join('\n\n'),
+    );
+    const furniture = result.elements!.filter((e) => e.type === 'page_header' || e.type === 'page_footer');
+    expect(furniture.map((e) => [e.type, e.text, e.page])).toEqual([
+      ['page_header', 'Annual Report 2025', 1],
+      ['page_footer', '1', 1],
+      ['page_header', 'Annual Report 2025', 2],
+      ['page_footer', '2', 2],
+      ['page_header', 'Annual Report 2025', 3],
+      ['page_footer', '3', 3],
+    ]);
+    for (const e of furniture) expect(e.char_end).toBe(e.char_start);
+    // Chunks by page never carry them either.
+    expect(result.chunks.map((c) => c.text)).toEqual(result.content.split('\n\n'));
+
+    const kept = await extract({ bytes, filename: 'annual.pdf', config: { ...DEFAULT_CONFIG, keep_page_furniture: true } });
+    expect(kept.content.startsWith('Annual Report 2025\n\nPage 1 opens')).toBe(true);
+    expect(kept.content).toContain('second line.\n\n1\n\nAnnual Report 2025');
+    const header = kept.elements!.find((e) => e.type === 'page_header')!;
+    expect([...kept.content].slice(header.char_start, header.char_end).join('')).toBe('Annual Report 2025');
+  });
+
+  it('reads bulleted and numbered list items with their nesting, a wrapped item as one', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          ...lines(72, 720, ['The plan has three parts:']),
+          { x: 72, y: 700, text: '*' },
+          { x: 84, y: 700, text: 'Survey every well in the district' },
+          { x: 72, y: 688, text: '*' },
+          { x: 84, y: 688, text: 'Repair the pumps that the survey finds broken, starting with' },
+          { x: 84, y: 676, text: 'the ones that serve schools' },
+          { x: 96, y: 664, text: '-' },
+          { x: 108, y: 664, text: 'schools first' },
+          { x: 72, y: 652, text: '*' },
+          { x: 84, y: 652, text: 'Report back' },
+          { x: 72, y: 620, text: '1.' },
+          { x: 86, y: 620, text: 'Measure' },
+          { x: 72, y: 608, text: '2.' },
+          { x: 86, y: 608, text: 'Repair' },
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'plan.pdf', config: markdown });
+    expect(result.content).toBe(
+      [
+        'The plan has three parts:',
+        [
+          '- Survey every well in the district',
+          '- Repair the pumps that the survey finds broken, starting with the ones that serve schools',
+          '  - schools first',
+          '- Report back',
+          '1. Measure',
+          '2. Repair',
+        ].join('\n'),
+      ].join('\n\n'),
+    );
+    const items = result.elements!.filter((e) => e.type === 'list_item');
+    expect(items.map((e) => [e.level, e.ordered])).toEqual([
+      [0, false],
+      [0, false],
+      [1, false],
+      [0, false],
+      [0, true],
+      [0, true],
+    ]);
+  });
+
+  it('reads two columns one after the other, never joining lines across the gutter', async () => {
+    const left = ['Left column opens the story and it runs', 'on for three lines of text before it', 'stops at the foot of the column here.'];
+    const right = ['Right column carries on with the story', 'for three more lines of text until it', 'reaches the end of the page at last.'];
+    const bytes = layoutPdf([{ texts: [...lines(72, 700, left), ...lines(320, 700, right)] }]);
+    const result = await extract({ bytes, filename: 'columns.pdf' });
+    expect(result.content).toBe(`${left.join(' ')}\n\n${right.join(' ')}`);
+    const [a, b] = result.elements!;
+    expect(a!.bbox![2]).toBeLessThan(b!.bbox![0]);
+  });
+
+  it('finds a figure from its image and the caption under it', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [...lines(72, 720, ['Wells dug since the war, by decade:']), { x: 72, y: 480, text: 'Figure 1: Wells dug per decade.' }, ...lines(72, 450, ['The trend is plain.'])],
+        images: [{ x: 72, y: 500, width: 300, height: 200 }],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'figure.pdf', config: markdown });
+    expect(result.elements!.map((e) => e.type)).toEqual(['paragraph', 'figure', 'caption', 'paragraph']);
+    const figure = result.elements![1]!;
+    expect(figure.bbox).toEqual([72, 92, 372, 292]);
+    expect(figure.char_end).toBe(figure.char_start);
+    expect(result.content).toBe('Wells dug since the war, by decade:\n\nFigure 1: Wells dug per decade.\n\nThe trend is plain.');
+  });
+
+  it('cuts section chunks at headings, each with its heading path and the boxes it covers', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 720, text: 'Methods', size: 16, bold: true },
+          ...lines(72, 696, ['We measured the wells.']),
+          { x: 72, y: 670, text: 'Sampling', size: 12, bold: true },
+          ...lines(72, 650, ['Every tenth well was sampled.']),
+          { x: 72, y: 620, text: 'Results', size: 16, bold: true },
+          ...lines(72, 596, ['Most wells were dry.']),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 's.pdf', config: { ...markdown, chunking: { strategy: 'section', max_chars: 4000, overlap: 0 } } });
+    expect(result.chunks.map((c) => [c.text.trim(), c.headings])).toEqual([
+      ['# Methods\n\nWe measured the wells.', ['Methods']],
+      ['## Sampling\n\nEvery tenth well was sampled.', ['Methods', 'Sampling']],
+      ['# Results\n\nMost wells were dry.', ['Results']],
+    ]);
+    expect(result.chunks[0]!.boxes).toHaveLength(2);
+    expect(result.chunks[0]!.boxes![0]!.page).toBe(1);
+  });
+
+  it('leaves elements out when asked to', async () => {
+    const bytes = layoutPdf([{ texts: lines(72, 700, ['Just one line.']) }]);
+    const result = await extract({ bytes, filename: 'one.pdf', config: { ...DEFAULT_CONFIG, elements: false } });
+    expect(result.elements).toBeUndefined();
+    expect(result.content).toBe('Just one line.');
+  });
+});
