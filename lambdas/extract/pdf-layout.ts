@@ -147,11 +147,12 @@ export function listMarker(line: Line): ListMarker | null {
 /** Lines (content order) into blocks (content order). */
 export function toBlocks(lines: Line[]): TextBlock[] {
   const spacing = lineSpacing(lines);
+  const right = columnRight(lines);
   const blocks: TextBlock[] = [];
   let block: TextBlock | null = null;
   for (const line of lines) {
     const marker = listMarker(line);
-    if (block && continues(block, line, marker, spacing)) {
+    if (block && continues(block, line, marker, spacing, right)) {
       addLine(block, line);
       continue;
     }
@@ -190,7 +191,27 @@ function overlapX(a: { x0: number; x1: number }, b: { x0: number; x1: number }):
   return Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0;
 }
 
-function continues(block: TextBlock, line: Line, marker: ListMarker | null, spacing: number): boolean {
+/**
+ * Where most full lines of the column starting at `left` end: a line stopping
+ * well short of it ends its paragraph. Infinity when the column has too few lines to tell.
+ */
+function columnRight(lines: Line[]): (left: number, em: number) => number {
+  const long = lines.filter((l) => l.text.length >= 25 && !l.rotated);
+  const memo = new Map<number, number>();
+  return (left, em) => {
+    const key = Math.round(left / em);
+    let right = memo.get(key);
+    if (right === undefined) {
+      const ends = long.filter((l) => Math.abs(l.x0 - left) < 3 * em).map((l) => l.x1);
+      ends.sort((a, b) => a - b);
+      right = ends.length < 2 ? Infinity : ends[Math.floor(ends.length * 0.75)]!;
+      memo.set(key, right);
+    }
+    return right;
+  };
+}
+
+function continues(block: TextBlock, line: Line, marker: ListMarker | null, spacing: number, columnRightOf: (left: number, em: number) => number): boolean {
   const prev = block.lines.at(-1)!;
   const em = Math.max(prev.size, line.size);
   if (marker) return false;
@@ -209,6 +230,9 @@ function continues(block: TextBlock, line: Line, marker: ListMarker | null, spac
   if (line.x0 > left + 0.9 * em && line.x0 - prev.x0 > 0.9 * em && block.lines.length >= 1 && prev.x1 > right - 2 * em && !centred(block, line)) return false;
   // A short line that ends a sentence ends its paragraph.
   if (block.lines.length >= 2 && prev.x1 < right - 4 * em && /[.!?:。！？]["'”’)\]]?$/.test(prev.text)) return false;
+  // So does a line that stops far short of where its column's lines end, unless the lines are centred.
+  const columnEnd = columnRightOf(left, em);
+  if (columnEnd !== Infinity && prev.x1 < columnEnd - 0.35 * (columnEnd - left) && !centred(block, line)) return false;
   return true;
 }
 

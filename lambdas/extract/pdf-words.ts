@@ -103,7 +103,8 @@ export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
         text: char,
         first: i,
         last: i,
-        size: size > 0 ? size : height,
+        // A font set at size 1 and scaled by the text matrix reports 1: its box says how large it is drawn.
+        size: size > 0 && height / size > 0.6 && height / size < 2.2 ? size : height / 1.15,
         bold: weight >= 600 || (flags & FORCE_BOLD) !== 0 || BOLD_NAME.test(name),
         italic: (flags & ITALIC) !== 0 || ITALIC_NAME.test(name),
         mono: (flags & FIXED_PITCH) !== 0 || MONO_NAME.test(name),
