@@ -107,14 +107,61 @@ const tableSchema = object(
   ['rows', 'markdown'],
 );
 
-const chunkSchema = object({
-  index: { type: 'integer', minimum: 0 },
-  text: { type: 'string' },
-  page_start: { type: 'integer', minimum: 1 },
-  page_end: { type: 'integer', minimum: 1 },
-  char_start: { type: 'integer', minimum: 0 },
-  char_end: { type: 'integer', minimum: 0 },
-});
+const bboxSchema: JsonSchema = {
+  type: 'array',
+  items: { type: 'number' },
+  minItems: 4,
+  maxItems: 4,
+  description: '[x0, y0, x1, y1] in PDF points (1/72 inch), origin at the top-left corner of the page',
+};
+
+const chunkSchema = object(
+  {
+    index: { type: 'integer', minimum: 0 },
+    text: { type: 'string' },
+    page_start: { type: 'integer', minimum: 1 },
+    page_end: { type: 'integer', minimum: 1 },
+    char_start: { type: 'integer', minimum: 0 },
+    char_end: { type: 'integer', minimum: 0 },
+    headings: { type: 'array', items: { type: 'string' }, description: 'the headings above the chunk, outermost first' },
+    boxes: {
+      type: 'array',
+      description: 'PDFs: the boxes of the elements the chunk covers',
+      items: object({ page: { type: 'integer', minimum: 1 }, bbox: bboxSchema }, ['page', 'bbox']),
+    },
+  },
+  ['index', 'text', 'page_start', 'page_end', 'char_start', 'char_end', 'headings'],
+);
+
+export const ELEMENT_TYPES = [
+  'title',
+  'heading',
+  'paragraph',
+  'list_item',
+  'table',
+  'figure',
+  'caption',
+  'code',
+  'formula',
+  'footnote',
+  'page_header',
+  'page_footer',
+] as const;
+
+const elementSchema = object(
+  {
+    type: { type: 'string', enum: ELEMENT_TYPES },
+    text: { type: 'string', description: 'the block as plain text, without Markdown syntax' },
+    page: { type: 'integer', minimum: 1 },
+    bbox: bboxSchema,
+    level: { type: 'integer', minimum: 0, maximum: 6, description: 'headings 1-6; list items their nesting depth from 0' },
+    ordered: { type: 'boolean', description: 'list items: numbered or bulleted' },
+    table: { type: 'integer', minimum: 0, description: 'tables: index into result.tables' },
+    char_start: { type: 'integer', minimum: 0 },
+    char_end: { type: 'integer', minimum: 0, description: 'code points into content, end exclusive; empty for blocks left out of content' },
+  },
+  ['type', 'text', 'page', 'char_start', 'char_end'],
+);
 
 const metadataSchema = object(
   {
@@ -144,12 +191,23 @@ const metadataSchema = object(
     },
     email: { type: ['object', 'null'], additionalProperties: { type: 'string' } },
     sheets: { type: 'array', items: { type: 'string' } },
+    page_sizes: {
+      type: 'array',
+      description: 'PDFs: each extracted page, its width and height in PDF points',
+      items: object({ page: { type: 'integer', minimum: 1 }, width: { type: 'number' }, height: { type: 'number' } }),
+    },
   },
   ['format', 'mime_type', 'pages', 'char_count', 'word_count', 'ocr_pages'],
 );
 
 export const resultSchema = object(
-  { content: { type: 'string' }, metadata: metadataSchema, tables: { type: 'array', items: tableSchema }, chunks: { type: 'array', items: chunkSchema } },
+  {
+    content: { type: 'string' },
+    metadata: metadataSchema,
+    tables: { type: 'array', items: tableSchema },
+    chunks: { type: 'array', items: chunkSchema },
+    elements: { type: 'array', items: elementSchema, description: 'the blocks of the document in reading order; left out with config.elements false' },
+  },
   ['content', 'metadata'],
 );
 

@@ -97,7 +97,7 @@ function makeLine(words: Word[], pageHeight: number): Line {
       const prev = ordered[i - 1]!;
       const gap = w.rotated !== undefined ? Infinity : rtl ? prev.x0 - w.x1 : w.x0 - prev.x1;
       // Pieces of one word split by a change of style sit closer than a word space.
-      text += gap > 0.1 * Math.max(prev.size, w.size) ? ' ' : '';
+      text += gap > 0.1 * Math.max(prev.size, w.size) || (w.spaced && w.first > prev.last) ? ' ' : '';
     }
     text += w.text;
   });

@@ -17,6 +17,8 @@ export interface Word extends TextRun {
   mono: boolean;
   /** The word ends with a hyphen PDFium found at a line end (it reports U+0002 for those). */
   hyphen: boolean;
+  /** A space character stood before it in the content stream. */
+  spaced: boolean;
   /** Set on text turned from the horizontal (a rotated label, a margin stamp): its characters are in content order. */
   rotated?: number;
 }
@@ -45,6 +47,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
   const x = m.pdfium.wasmExports as unknown as TextExports;
   const words: Word[] = [];
   let word: Word | null = null;
+  let spaced = false;
   withBuffer(m, 16 + 4 + 256, (out) => {
     const at = out >> 2;
     const flagsPtr = out + 16;
@@ -61,6 +64,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
       }
       if (code <= 0x20 || code === 0x7f || code === 0xa0 || code === 0xfffe || x.FPDFText_IsGenerated(textPage, i) === 1) {
         word = null;
+        spaced = true;
         continue;
       }
       // The loose box spans the glyph's advance and the font's ascent to descent, the same
@@ -109,9 +113,11 @@ export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
         italic: (flags & ITALIC) !== 0 || ITALIC_NAME.test(name),
         mono: (flags & FIXED_PITCH) !== 0 || MONO_NAME.test(name),
         hyphen: false,
+        spaced,
         ...(turned !== undefined ? { rotated: turned } : {}),
       };
       words.push(word);
+      spaced = false;
     }
   });
   return words;
