@@ -53,11 +53,15 @@ const PAGE_NUMBER = /^(?:(?:page|seite|página|pagina|p\.)\s*)?[-–—(\[]?\s*(
 const CAPTION = /^(?:fig(?:ure)?|table|tab|chart|exhibit|plate|listing|scheme|graph|diagram|abbildung|tabelle)\.?\s*[\dIVX]+(?:[.-]\d+)*[a-z]?\s*(?:[.:—–-]|$|\s)/i;
 const NUMBERED = /^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,5})\.?\s+\S/;
 
-export function renderPdfPages(layouts: PageLayout[], mode: 'text' | 'markdown'): { pages: string[]; elements: DraftElement[] } {
+/** `numbers`: the page number of each layout, so only pages that follow each other are joined. */
+export function renderPdfPages(layouts: PageLayout[], numbers: number[], mode: 'text' | 'markdown'): { pages: string[]; elements: DraftElement[] } {
   const body = bodyStyle(layouts);
   const furniture = findFurniture(layouts);
   const classified = layouts.map((layout, p) => classifyPage(layout, p, body, furniture[p]!));
   assignHeadingLevels(classified.flat(), body.size);
+  for (let p = 1; p < classified.length; p++) {
+    if (numbers[p] === numbers[p - 1]! + 1 && layouts[p]!.ocrText === undefined && layouts[p - 1]!.ocrText === undefined) joinAcrossPages(classified[p - 1]!, classified[p]!);
+  }
   const pages: string[] = [];
   const elements: DraftElement[] = [];
   classified.forEach((blocks, p) => {
@@ -72,6 +76,27 @@ export function renderPdfPages(layouts: PageLayout[], mode: 'text' | 'markdown')
     for (const d of written.drafts) elements.push({ ...d, page: p });
   });
   return { pages, elements };
+}
+
+/** Blocks read after a page's flow, or beside it. */
+const OUTSIDE_FLOW: ReadonlySet<ElementType> = new Set(['page_header', 'page_footer', 'footnote', 'figure']);
+
+/**
+ * A paragraph that runs over a page break is one paragraph: the last of a
+ * page's flow, unfinished (no closing punctuation), and the first of the
+ * next page's, starting in lower case or after a hyphen or comma, in the
+ * same size. It is kept whole on the page where it starts.
+ */
+function joinAcrossPages(before: Classified[], after: Classified[]): void {
+  const flow = (c: Classified) => !OUTSIDE_FLOW.has(c.type) && !c.aside;
+  const last = before.filter(flow).at(-1);
+  const first = after.find(flow);
+  if (!last || !first || last.type !== 'paragraph' || first.type !== 'paragraph' || Math.abs(last.size - first.size) > 0.5) return;
+  if (/[.!?:;。！？]["'”’)\]]?$/.test(last.text)) return;
+  const hyphen = /[a-z\u00df-\u00ff]-$/.test(last.text);
+  if (!/^[a-z\u00df-\u00ff]/.test(first.text) && !hyphen && !/,$/.test(last.text)) return;
+  last.text = hyphen && /^[a-z\u00df-\u00ff]/.test(first.text) ? last.text.slice(0, -1) + first.text : `${last.text} ${first.text}`;
+  after.splice(after.indexOf(first), 1);
 }
 
 /** The size and weight most of the document's characters are set in. */
@@ -114,6 +139,9 @@ function findFurniture(layouts: PageLayout[]): Array<Map<TextBlock, 'page_header
   return candidates.map((page, p) => {
     const found = new Map<TextBlock, 'page_header' | 'page_footer'>();
     for (const c of page) if ((pages >= 2 && seen.get(c.key)! >= repeatedOn) || PAGE_NUMBER.test(c.text)) found.set(c.block, c.zone);
+    // What shares a line with a page number or a running title ("2    Z. Shen et al.") runs with it.
+    const sameLine = (a: TextBlock, b: TextBlock) => Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0;
+    for (const c of page) if (!found.has(c.block) && [...found.keys()].some((f) => found.get(f) === c.zone && sameLine(f, c.block))) found.set(c.block, c.zone);
     // Headers and footers run beside a page's own text: a page holding nothing else keeps its lines.
     if (found.size === layouts[p]!.blocks.length && layouts[p]!.tables.length === 0) found.clear();
     return found;

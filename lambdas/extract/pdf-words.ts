@@ -62,9 +62,14 @@ export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
         word = null;
         continue;
       }
-      if (code <= 0x20 || code === 0x7f || code === 0xa0 || code === 0xfffe || x.FPDFText_IsGenerated(textPage, i) === 1) {
+      if (code <= 0x20 || code === 0x7f || code === 0xa0 || code === 0xfffe) {
         word = null;
         spaced = true;
+        continue;
+      }
+      // PDFium's own inferred spaces and line ends: the gap decides those.
+      if (x.FPDFText_IsGenerated(textPage, i) === 1) {
+        word = null;
         continue;
       }
       // The loose box spans the glyph's advance and the font's ascent to descent, the same

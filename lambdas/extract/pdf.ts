@@ -85,7 +85,7 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
       }
     }
     if (unreadable > 0 && unreadable === wanted.length) throw new ExtractionError('corrupt_file', 'The PDF could not be read: its pages are damaged.');
-    const { pages, elements } = renderPdfPages(layouts, opts.output ?? 'text');
+    const { pages, elements } = renderPdfPages(layouts, wanted, opts.output ?? 'text');
     return {
       pages,
       pageSeparator: '\n\n',
