@@ -62,10 +62,25 @@ export function toLines(words: Word[], pageHeight: number): Line[] {
     const last = line?.at(-1);
     // Rotated words run on in content order while they keep their angle.
     const joins = last && (w.rotated !== undefined || last.rotated !== undefined ? w.rotated === last.rotated : onSameLine(line!, w));
-    if (joins) line!.push(w);
+    if (joins) {
+      line!.push(w);
+      continue;
+    }
+    // A mark drawn after the rest of its line (a full stop a right-to-left line ends with) goes back to it.
+    const earlier = w.rotated === undefined && w.text.length <= 2 ? groups.slice(-3).find((g) => within(g, w)) : undefined;
+    if (earlier) earlier.push(w);
     else groups.push([w]);
   }
   return groups.map((g) => makeLine(g, pageHeight));
+}
+
+/** Whether `w` sits on the line `words` make, inside its extent. */
+function within(words: Word[], w: Word): boolean {
+  const top = Math.max(...words.map((x) => x.top));
+  const bottom = Math.min(...words.map((x) => x.bottom));
+  const em = words[0]!.size;
+  const overlap = Math.min(top, w.top) - Math.max(bottom, w.bottom);
+  return overlap > 0.5 * (w.top - w.bottom) && w.x0 >= Math.min(...words.map((x) => x.x0)) - em && w.x1 <= Math.max(...words.map((x) => x.x1)) + em;
 }
 
 function onSameLine(line: Word[], w: Word): boolean {
@@ -90,7 +105,7 @@ function makeLine(words: Word[], pageHeight: number): Line {
   const rtl = rtlChars > letters * 0.3;
   // A right-to-left line reads from its right end; its words' own letters are in logical order already
   // when PDFium gives them in content order, which producers write logically.
-  const ordered = words[0]!.rotated !== undefined ? words : [...words].sort((a, b) => (rtl ? b.x1 - a.x1 : a.x0 - b.x0));
+  const ordered = words[0]!.rotated !== undefined ? words : rtl ? rightToLeft(words) : [...words].sort((a, b) => a.x0 - b.x0);
   let text = '';
   ordered.forEach((w, i) => {
     if (i > 0) {
@@ -126,6 +141,30 @@ function makeLine(words: Word[], pageHeight: number): Line {
     rtl,
     rotated: words[0]!.rotated !== undefined,
   };
+}
+
+/**
+ * A right-to-left line's words in logical order: from the right end, except
+ * that a run of left-to-right words inside it (a name, a number with its
+ * unit) keeps its own order.
+ */
+function rightToLeft(words: Word[]): Word[] {
+  const visual = [...words].sort((a, b) => b.x1 - a.x1);
+  const out: Word[] = [];
+  let run: Word[] = [];
+  const flush = () => {
+    out.push(...run.reverse());
+    run = [];
+  };
+  for (const w of visual) {
+    if (/[A-Za-z0-9]/.test(w.text) && !RTL_CHAR.test(w.text)) run.push(w);
+    else {
+      flush();
+      out.push(w);
+    }
+  }
+  flush();
+  return out;
 }
 
 const BULLET = /^[•●○◦▪▫■□◆◇►▸▹➢➤✓✔∙⁃‣\-–—*\uf0a7\uf0b7\uf0d8\uf076\uf0fc\ue000-\uf8ff]$/u;
@@ -173,18 +212,23 @@ export function toBlocks(lines: Line[]): TextBlock[] {
   return blocks;
 }
 
-/** The usual white space between two lines of one paragraph on this page, as a fraction of the font size. */
+/**
+ * The usual distance from one line's foot to the next within a paragraph on
+ * this page, as a multiple of the font size (boxes of fonts with tall
+ * ascenders overlap, so feet are compared, not gaps).
+ */
 function lineSpacing(lines: Line[]): number {
-  const gaps: number[] = [];
+  const pitches: number[] = [];
   for (let i = 1; i < lines.length; i++) {
     const [a, b] = [lines[i - 1]!, lines[i]!];
-    if (a.size !== b.size || b.y0 < a.y1 - 0.5 * a.size || !overlapX(a, b)) continue;
-    gaps.push((b.y0 - a.y1) / a.size);
+    const pitch = (b.y1 - a.y1) / a.size;
+    if (a.size !== b.size || pitch < 0.5 || !overlapX(a, b)) continue;
+    pitches.push(pitch);
   }
-  if (gaps.length < 3) return 0.25;
-  gaps.sort((x, y) => x - y);
-  // The lower quartile: paragraphs' own line gaps are the most common and the smallest.
-  return Math.max(0, gaps[Math.floor(gaps.length / 4)]!);
+  if (pitches.length < 3) return 1.25;
+  pitches.sort((x, y) => x - y);
+  // The lower quartile: paragraphs' own line pitches are the most common and the smallest.
+  return pitches[Math.floor(pitches.length / 4)]!;
 }
 
 function overlapX(a: { x0: number; x1: number }, b: { x0: number; x1: number }): boolean {
@@ -216,8 +260,8 @@ function continues(block: TextBlock, line: Line, marker: ListMarker | null, spac
   const em = Math.max(prev.size, line.size);
   if (marker) return false;
   if (Math.abs(line.size - prev.size) > 0.12 * em || line.bold !== prev.bold || line.mono !== prev.mono || line.rotated || prev.rotated) return false;
-  const gap = line.y0 - prev.y1;
-  if (gap < -0.5 * em || gap > (spacing + 0.45) * em + 1) return false;
+  const pitch = (line.y1 - prev.y1) / prev.size;
+  if (pitch < 0.5 || pitch > Math.max(spacing, 1) + 0.45 + 1 / em) return false;
   if (!overlapX(line, block)) return false;
   if (block.mono) return true;
   if (block.marker) {

@@ -39,6 +39,7 @@ const FIXED_PITCH = 1;
 const ITALIC = 64;
 const FORCE_BOLD = 1 << 18;
 
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
 const BOLD_NAME = /bold|black|heavy|semibold|demi|[-,]bd\b|[a-z]bd$/i;
 const ITALIC_NAME = /italic|oblique|[-,]it\b/i;
 const MONO_NAME = /mono|courier|consol|menlo|inconsolata|typewriter|fixed|\bcode\b|[^a-z]tt[^a-z]|^cmtt|sfmono/i;
@@ -91,7 +92,10 @@ export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
         word.last = i;
         continue;
       }
-      if (word && turned === undefined && word.rotated === undefined && Math.abs(bottom - word.bottom) < height * 0.3 && left >= word.x0 && left - word.x1 < height * 0.15) {
+      // Right-to-left letters come in logical order, each to the left of the one before.
+      const leftwards = word !== null && RTL.test(char) && RTL.test(word.text.at(-1)!) && right <= word.x1 + height * 0.05 && word.x0 - right < height * 0.15;
+      if (word && turned === undefined && word.rotated === undefined && Math.abs(bottom - word.bottom) < height * 0.3 && (leftwards || (left >= word.x0 && left - word.x1 < height * 0.15))) {
+        word.x0 = Math.min(word.x0, left);
         word.text += char;
         word.x1 = Math.max(word.x1, right);
         word.top = Math.max(word.top, top);

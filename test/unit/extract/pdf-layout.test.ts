@@ -1,6 +1,7 @@
 // Layout analysis of PDFs: paragraphs, headings, lists, running headers and
 // footers, columns, figures and captions, read from PDFs made here.
 
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/index.ts';
 import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/types.ts';
@@ -198,5 +199,19 @@ describe('PDF layout analysis', () => {
     const result = await extract({ bytes, filename: 'one.pdf', config: { ...DEFAULT_CONFIG, elements: false } });
     expect(result.elements).toBeUndefined();
     expect(result.content).toBe('Just one line.');
+  });
+});
+
+describe('right-to-left PDFs', () => {
+  it('reads Hebrew and Arabic lines in logical order, with the numbers and Latin words inside them kept left to right', async () => {
+    // Made by LibreOffice from rtl-hebrew-arabic.html (test/fixtures/README.md).
+    const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/rtl-hebrew-arabic.pdf', import.meta.url)));
+    const result = await extract({ bytes, filename: 'rtl.pdf', config: markdown });
+    const paragraphs = result.elements!.filter((e) => e.type === 'paragraph').map((e) => e.text.replace(/ \./g, '.'));
+    expect(paragraphs).toEqual([
+      'זהו משפט ראשון בעברית עם המספר 2024 ומילה באנגלית Docex בתוכו. המשפט ממשיך עוד קצת כדי להיות ארוך מספיק לשורה שנייה.',
+      'هذه فقرة باللغة العربية تحتوي على الرقم 42 وكلمة English داخلها، وتستمر لتكون طويلة بما يكفي.',
+    ]);
+    expect(result.content).toContain('# مقدمة');
   });
 });
