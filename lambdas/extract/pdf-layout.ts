@@ -239,14 +239,14 @@ function overlapX(a: { x0: number; x1: number }, b: { x0: number; x1: number }):
  * Where most full lines of the column starting at `left` end: a line stopping
  * well short of it ends its paragraph. Infinity when the column has too few lines to tell.
  */
-function columnRight(lines: Line[]): (left: number, em: number) => number {
+function columnRight(lines: Line[]): (left: number, em: number, rtl: boolean) => number {
   const long = lines.filter((l) => l.text.length >= 25 && !l.rotated);
-  const memo = new Map<number, number>();
-  return (left, em) => {
-    const key = Math.round(left / em);
+  const memo = new Map<string, number>();
+  return (left, em, rtl) => {
+    const key = `${rtl}|${Math.round(left / em)}`;
     let right = memo.get(key);
     if (right === undefined) {
-      const ends = long.filter((l) => Math.abs(l.x0 - left) < 3 * em).map((l) => l.x1);
+      const ends = long.filter((l) => l.rtl === rtl && Math.abs(lineStart(l) - left) < 3 * em).map(lineEnd);
       ends.sort((a, b) => a - b);
       right = ends.length < 2 ? Infinity : ends[Math.floor(ends.length * 0.75)]!;
       memo.set(key, right);
@@ -255,7 +255,11 @@ function columnRight(lines: Line[]): (left: number, em: number) => number {
   };
 }
 
-function continues(block: TextBlock, line: Line, marker: ListMarker | null, spacing: number, columnRightOf: (left: number, em: number) => number): boolean {
+/** Where a line starts and ends in its reading direction: right-to-left lines are measured mirrored, so larger is further on. */
+const lineStart = (l: { x0: number; x1: number; rtl?: boolean }) => (l.rtl ? -l.x1 : l.x0);
+const lineEnd = (l: { x0: number; x1: number; rtl?: boolean }) => (l.rtl ? -l.x0 : l.x1);
+
+function continues(block: TextBlock, line: Line, marker: ListMarker | null, spacing: number, columnRightOf: (left: number, em: number, rtl: boolean) => number): boolean {
   const prev = block.lines.at(-1)!;
   const em = Math.max(prev.size, line.size);
   if (marker) return false;
@@ -268,15 +272,18 @@ function continues(block: TextBlock, line: Line, marker: ListMarker | null, spac
     // An item's next line hangs under its text, not under its marker.
     return line.x0 >= block.marker.textX - 0.6 * em || line.x0 > block.x0 + 0.6 * em;
   }
-  const left = Math.min(...block.lines.map((l) => l.x0));
-  const right = Math.max(...block.lines.map((l) => l.x1));
+  const rtl = prev.rtl;
+  const at = (l: Line) => ({ start: lineStart({ ...l, rtl }), end: lineEnd({ ...l, rtl }) });
+  const [p, n] = [at(prev), at(line)];
+  const left = Math.min(...block.lines.map((l) => at(l).start));
+  const right = Math.max(...block.lines.map((l) => at(l).end));
   // An indented line after a full one opens a new paragraph.
-  if (line.x0 > left + 0.9 * em && line.x0 - prev.x0 > 0.9 * em && block.lines.length >= 1 && prev.x1 > right - 2 * em && !centred(block, line)) return false;
+  if (n.start > left + 0.9 * em && n.start - p.start > 0.9 * em && p.end > right - 2 * em && !centred(block, line)) return false;
   // A short line that ends a sentence ends its paragraph.
-  if (block.lines.length >= 2 && prev.x1 < right - 4 * em && /[.!?:。！？]["'”’)\]]?$/.test(prev.text)) return false;
+  if (block.lines.length >= 2 && p.end < right - 4 * em && /[.!?:。！？]["'”’)\]]?$/.test(prev.text)) return false;
   // So does a line that stops far short of where its column's lines end, unless the lines are centred.
-  const columnEnd = columnRightOf(left, em);
-  if (columnEnd !== Infinity && prev.x1 < columnEnd - 0.35 * (columnEnd - left) && !centred(block, line)) return false;
+  const columnEnd = columnRightOf(left, em, rtl);
+  if (columnEnd !== Infinity && p.end < columnEnd - 0.35 * (columnEnd - left) && !centred(block, line)) return false;
   return true;
 }
 

@@ -55,8 +55,11 @@ export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
     const namePtr = out + 20;
     for (let i = 0; i < count; i++) {
       const code = x.FPDFText_GetUnicode(textPage, i);
-      if (code === 2 && word) {
-        // A hyphen PDFium recognised at a line end: kept, and marked so the lines can be joined again.
+      if (code === 2) {
+        // PDFium reports a hyphen it recognised at a line end as U+0002; inside a word (justified
+        // Arabic, letter-spaced titles) the code stands for nothing to read.
+        const next = i + 1 < count ? x.FPDFText_GetUnicode(textPage, i + 1) : 0x0a;
+        if (!word || (next > 0x20 && x.FPDFText_IsGenerated(textPage, i + 1) !== 1)) continue;
         word.text += '-';
         word.hyphen = true;
         word.last = i;
