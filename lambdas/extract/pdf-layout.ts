@@ -277,8 +277,9 @@ function continues(block: TextBlock, line: Line, marker: ListMarker | null, spac
   const [p, n] = [at(prev), at(line)];
   const left = Math.min(...block.lines.map((l) => at(l).start));
   const right = Math.max(...block.lines.map((l) => at(l).end));
-  // An indented line after a full one opens a new paragraph.
-  if (n.start > left + 0.9 * em && n.start - p.start > 0.9 * em && p.end > right - 2 * em && !centred(block, line)) return false;
+  // An indented line after a full one opens a new paragraph (right-to-left text is as often set
+  // flush left as right, so where its lines start says nothing).
+  if (!rtl && n.start > left + 0.9 * em && n.start - p.start > 0.9 * em && p.end > right - 2 * em && !centred(block, line)) return false;
   // A short line that ends a sentence ends its paragraph.
   if (block.lines.length >= 2 && p.end < right - 4 * em && /[.!?:。！？]["'”’)\]]?$/.test(prev.text)) return false;
   // So does a line that stops far short of where its column's lines end, unless the lines are centred.

@@ -56,10 +56,10 @@ export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
     for (let i = 0; i < count; i++) {
       const code = x.FPDFText_GetUnicode(textPage, i);
       if (code === 2) {
-        // PDFium reports a hyphen it recognised at a line end as U+0002; inside a word (justified
-        // Arabic, letter-spaced titles) the code stands for nothing to read.
+        // PDFium reports a hyphen it recognised at a line end as U+0002; between right-to-left
+        // letters (justified Arabic) the code stands for nothing to read.
         const next = i + 1 < count ? x.FPDFText_GetUnicode(textPage, i + 1) : 0x0a;
-        if (!word || (next > 0x20 && x.FPDFText_IsGenerated(textPage, i + 1) !== 1)) continue;
+        if (!word || RTL.test(String.fromCodePoint(next))) continue;
         word.text += '-';
         word.hyphen = true;
         word.last = i;
