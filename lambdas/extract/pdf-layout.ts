@@ -71,7 +71,40 @@ export function toLines(words: Word[], pageHeight: number): Line[] {
     if (earlier) earlier.push(w);
     else groups.push([w]);
   }
-  return groups.map((g) => makeLine(g, pageHeight));
+  return joinMarkers(groups).map((g) => makeLine(g, pageHeight));
+}
+
+/**
+ * A bullet or a number set far apart from its item's text (a wide hanging
+ * indent) made a line of its own: it joins the line beside it on its baseline.
+ */
+function joinMarkers(groups: Word[][]): Word[][] {
+  const out: Word[][] = [];
+  for (let i = 0; i < groups.length; i++) {
+    const g = groups[i]!;
+    const next = groups[i + 1];
+    const only = g.length === 1 ? g[0]! : null;
+    if (only && next && isMarkerText(only.text) && only.rotated === undefined && besideOnLine(only, next)) {
+      out.push([only, ...next]);
+      i++;
+    } else out.push(g);
+  }
+  return out;
+}
+
+function isMarkerText(text: string): boolean {
+  return BULLET.test(text) || ENUMERATOR.test(text) || /^[.)]?\d{1,3}[.)]$|^[.)]\d{1,3}$/.test(text);
+}
+
+/** Whether the words of `line` stand on `marker`'s baseline, after it in either direction, within six ems. */
+function besideOnLine(marker: Word, line: Word[]): boolean {
+  const em = Math.max(marker.size, line[0]!.size);
+  const top = Math.max(...line.map((w) => w.top));
+  const bottom = Math.min(...line.map((w) => w.bottom));
+  if (Math.min(top, marker.top) - Math.max(bottom, marker.bottom) < 0.5 * (marker.top - marker.bottom)) return false;
+  const x0 = Math.min(...line.map((w) => w.x0));
+  const x1 = Math.max(...line.map((w) => w.x1));
+  return (x0 >= marker.x1 && x0 - marker.x1 < 6 * em) || (x1 <= marker.x0 && marker.x0 - x1 < 6 * em);
 }
 
 /** Whether `w` sits on the line `words` make, inside its extent. */
@@ -174,7 +207,14 @@ const ENUMERATOR = /^(?:\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6})[.)]|\(?[A-Z]\)|\([A-Z]
 /** The bullet or enumerator a line opens with, if it opens with one set apart from its text. */
 export function listMarker(line: Line): ListMarker | null {
   const [first, second] = [line.words[0]!, line.words[1]];
-  if (!second || line.rtl || first.rotated !== undefined) return null;
+  if (!second || first.rotated !== undefined) return null;
+  if (line.rtl) {
+    // The marker stands at the right end; digits keep their order, the stop may come out on either side.
+    const number = /^[.)]?(\d{1,3})[.)]?$/.exec(first.text);
+    if (BULLET.test(first.text)) return { ordered: false, text: first.text, textX: second.x1 };
+    if (number && /[.)]/.test(first.text)) return { ordered: true, text: first.text, textX: second.x1 };
+    return null;
+  }
   const gap = second.x0 - first.x1;
   if (BULLET.test(first.text) && gap > 0.1 * first.size) return { ordered: false, text: first.text, textX: second.x0 };
   if (ENUMERATOR.test(first.text) && gap > 0.1 * first.size) return { ordered: true, text: first.text, textX: second.x0 };
@@ -270,6 +310,7 @@ function continues(block: TextBlock, line: Line, marker: ListMarker | null, spac
   if (block.mono) return true;
   if (block.marker) {
     // An item's next line hangs under its text, not under its marker.
+    if (line.rtl) return line.x1 <= block.marker.textX + 0.6 * em || line.x1 < block.x1 - 0.6 * em;
     return line.x0 >= block.marker.textX - 0.6 * em || line.x0 > block.x0 + 0.6 * em;
   }
   const rtl = prev.rtl;

@@ -295,7 +295,8 @@ function render(c: Classified, mode: 'text' | 'markdown'): string {
     case 'heading':
       return md ? `${'#'.repeat(c.level ?? 1)} ${c.text}` : c.text;
     case 'list_item': {
-      const number = /^\(?(\d{1,3})[.)]$/.exec(c.marker ?? '');
+      // "3.", "3)", "(3)", and ".3" as a right-to-left line may give it.
+      const number = /^[(.]?(\d{1,3})[.)]?$/.exec(c.marker ?? '');
       const indent = md ? '  '.repeat(c.level ?? 0) : '';
       if (number) return `${indent}${number[1]}. ${c.text}`;
       if (c.ordered) return md ? `${indent}- ${c.marker} ${c.text}` : `${c.marker} ${c.text}`;

@@ -59,7 +59,12 @@ export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
         // PDFium reports a hyphen it recognised at a line end as U+0002; between right-to-left
         // letters (justified Arabic) the code stands for nothing to read.
         const next = i + 1 < count ? x.FPDFText_GetUnicode(textPage, i + 1) : 0x0a;
-        if (!word || RTL.test(String.fromCodePoint(next))) continue;
+        if (!word) continue;
+        if (RTL.test(String.fromCodePoint(next)) || RTL.test(word.text.at(-1)!)) {
+          // A kashida stretching the word: its width belongs to the word, so the next letter still joins it.
+          if (x.FPDFText_GetLooseCharBox(textPage, i, out)) word.x0 = Math.min(word.x0, m.pdfium.HEAPF32[out >> 2]!);
+          continue;
+        }
         word.text += '-';
         word.hyphen = true;
         word.last = i;
