@@ -38,6 +38,8 @@ interface Classified {
   page: number;
   size: number;
   bold: boolean;
+  /** Its last line runs to the block's far edge: the paragraph may go on past it. */
+  fullLastLine?: boolean;
   /** Read after the page's main flow (rotated text). */
   aside?: boolean;
   level?: number;
@@ -83,20 +85,46 @@ const OUTSIDE_FLOW: ReadonlySet<ElementType> = new Set(['page_header', 'page_foo
 
 /**
  * A paragraph that runs over a page break is one paragraph: the last of a
- * page's flow, unfinished (no closing punctuation), and the first of the
- * next page's, starting in lower case or after a hyphen or comma, in the
- * same size. It is kept whole on the page where it starts.
+ * page's flow, unfinished (its last line full, no closing punctuation), and
+ * the first of the next page's, starting in lower case or after a hyphen or
+ * comma, in the same size. It is kept whole on the page where it starts.
  */
 function joinAcrossPages(before: Classified[], after: Classified[]): void {
-  const flow = (c: Classified) => !OUTSIDE_FLOW.has(c.type) && !c.aside;
-  const last = before.filter(flow).at(-1);
-  const first = after.find(flow);
-  if (!last || !first || last.type !== 'paragraph' || first.type !== 'paragraph' || Math.abs(last.size - first.size) > 0.5) return;
-  if (/[.!?:;。！？]["'”’)\]]?$/.test(last.text)) return;
-  const hyphen = /[a-z\u00df-\u00ff]-$/.test(last.text);
-  if (!/^[a-z\u00df-\u00ff]/.test(first.text) && !hyphen && !/,$/.test(last.text)) return;
-  last.text = hyphen && /^[a-z\u00df-\u00ff]/.test(first.text) ? last.text.slice(0, -1) + first.text : `${last.text} ${first.text}`;
-  after.splice(after.indexOf(first), 1);
+  const last = before.filter(inFlow).at(-1);
+  const first = after.find(inFlow);
+  if (last && first && runsOn(last, first)) {
+    join(last, first);
+    after.splice(after.indexOf(first), 1);
+  }
+}
+
+const inFlow = (c: Classified) => !OUTSIDE_FLOW.has(c.type) && !c.aside;
+
+/** Whether `next` carries on the paragraph `last` leaves unfinished. */
+function runsOn(last: Classified, next: Classified): boolean {
+  if (last.type !== 'paragraph' || next.type !== 'paragraph' || !last.fullLastLine || Math.abs(last.size - next.size) > 0.5) return false;
+  if (/[.!?:;。！？]["'”’)\]]?$/.test(last.text)) return false;
+  return /^[a-z\u00df-\u00ff]/.test(next.text) || /[a-z\u00df-\u00ff]-$/.test(last.text) || /,$/.test(last.text);
+}
+
+function join(last: Classified, next: Classified): void {
+  const hyphen = /[a-z\u00df-\u00ff]-$/.test(last.text) && /^[a-z\u00df-\u00ff]/.test(next.text);
+  last.text = hyphen ? last.text.slice(0, -1) + next.text : `${last.text} ${next.text}`;
+}
+
+/** A paragraph cut by a column break (the next block starts higher up, in the next column) is one paragraph. */
+function joinAcrossColumns(blocks: Classified[]): Classified[] {
+  const out: Classified[] = [];
+  let last: Classified | undefined;
+  for (const c of blocks) {
+    if (last && inFlow(c) && c.bbox[1] < last.bbox[1] && c.bbox[0] > last.bbox[0] && runsOn(last, c)) {
+      join(last, c);
+      continue;
+    }
+    out.push(c);
+    if (inFlow(c)) last = c;
+  }
+  return out;
 }
 
 /** The size and weight most of the document's characters are set in. */
@@ -153,7 +181,9 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
   for (const block of layout.blocks) {
     const bbox: BBox = [round(block.x0), round(block.y0), round(block.x1), round(block.y1)];
     const text = joinLines(block.lines);
-    const base = { bbox, order: block.order, text, page, size: block.size, bold: block.bold };
+    const last = block.lines.at(-1)!;
+    const fullLastLine = block.lines.length >= 2 && (last.rtl ? last.x0 <= block.x0 + 1.5 * block.size : last.x1 >= block.x1 - 1.5 * block.size);
+    const base = { bbox, order: block.order, text, page, size: block.size, bold: block.bold, fullLastLine };
     const zone = furniture.get(block);
     if (zone) out.push({ ...base, type: zone });
     // One line in a fixed-pitch font is an address or a name more often than code.
@@ -170,11 +200,25 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
   }
   for (const table of layout.tables) out.push({ type: 'table', text: tableText(table.rows), bbox: table.bbox, order: table.order, page, size: body.size, bold: false, table });
   out.sort((a, b) => a.order - b.order);
+  notHeadingsSideBySide(out);
   placeFigures(out, layout.figures, page);
   nestListItems(out);
   // Footnotes after the page's main flow; headers first and footers last, wherever the content stream drew them.
   const rank = (c: Classified) => (c.type === 'page_header' ? 0 : c.type === 'footnote' || c.aside ? 2 : c.type === 'page_footer' ? 3 : 1);
-  return out.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map(({ c }) => c);
+  const ordered = out.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map(({ c }) => c);
+  return joinAcrossColumns(ordered);
+}
+
+/**
+ * Short bold blocks side by side on one baseline are a table's header row or
+ * column labels, not headings: a heading has its line to itself.
+ */
+function notHeadingsSideBySide(out: Classified[]): void {
+  const headings = out.filter((c) => c.type === 'heading');
+  for (const h of headings) {
+    const beside = headings.some((o) => o !== h && Math.abs(o.bbox[3] - h.bbox[3]) < 2 && Math.abs(o.size - h.size) < 0.5 && (o.bbox[0] > h.bbox[2] || o.bbox[2] < h.bbox[0]));
+    if (beside) h.type = 'paragraph';
+  }
 }
 
 function isHeading(block: TextBlock, text: string, body: { size: number; bold: boolean }): boolean {

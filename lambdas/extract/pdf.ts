@@ -195,7 +195,23 @@ function figureBoxes(m: Pdfium, page: number, width: number, height: number): BB
 /** Ruled tables first, then tables in the words they leave, top of the page first. */
 function pageTables(m: Pdfium, page: number, runs: TextRun[]): PlacedTable[] {
   const ruled = findRuledTables(pageRulings(m, page) ?? [], runs);
-  return [...ruled.tables, ...findTables(ruled.rest)].sort((a, b) => b.top - a.top);
+  return [...ruled.tables, ...findTables(ruled.rest).filter((t) => !isProse(t.rows))].sort((a, b) => b.top - a.top);
+}
+
+/**
+ * Columns of running text (a two-column page beside a narrow third) align as
+ * a table does; without ruling lines to say otherwise, cells that average
+ * five words or more in two columns are prose.
+ */
+function isProse(rows: string[][]): boolean {
+  const width = Math.max(...rows.map((r) => r.length));
+  let wordy = 0;
+  for (let c = 0; c < width; c++) {
+    const cells = rows.map((r) => r[c] ?? '').filter((cell) => cell.trim() !== '');
+    const words = cells.reduce((n, cell) => n + cell.trim().split(/\s+/).length, 0);
+    if (cells.length > 0 && words / cells.length >= 5) wordy++;
+  }
+  return wordy >= 2;
 }
 
 /** PDFium's line ends are CR LF; U+0002 marks a hyphen it joined; other controls are unmapped glyphs. */
