@@ -224,7 +224,7 @@ export function generateModel(index: number, seed: number): DocModel {
   };
 
   const numbered = chance(0.5);
-  const targetWords = int(600, 3400);
+  const targetWords = int(600, 2900);
   const title = language === 'en' ? `${capital(pick(EN_ADJ))} ${capital(pick(EN_NOUNS))} ${pick(['Report', 'Study', 'Review', 'Assessment', 'Handbook'])} ${int(2015, 2026)}` : `${phrase(3)} ${int(2015, 2026)}`;
   const blocks: DocBlock[] = [{ type: 'title', text: title }];
   let count = 0;
