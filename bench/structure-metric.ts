@@ -7,8 +7,9 @@
 //      them, so `**bold**`, `---` and `2.1 Data` are not list items);
 //    - a line starting with `|` is a table row, each cell a table cell
 //      (separator rows `|---|:--:|` ignored);
-//    - fenced code (``` or ~~~) is kept as paragraph text: the fence's lines,
-//      joined by a space, are one paragraph;
+//    - fenced code (``` or ~~~) is kept as paragraph text: the fence lines
+//      go, the code's lines are cut into paragraphs at blank lines like any
+//      text, but none of them is read as a heading, list item or table row;
 //    - any other run of non-blank lines up to a blank line (or up to a line of
 //      another kind) is one paragraph, its lines joined by a space.
 //    Text is normalised first: NFKC, lower case, links and images reduced to
@@ -114,10 +115,12 @@ export function markdownBlocks(markdown: string): Block[] {
   for (const line of prepare(markdown).split('\n')) {
     const t = line.trim();
     if (fence !== null) {
+      // Code is paragraph text: cut at blank lines, never read as headings, list items or tables.
       if (t.startsWith(fence) && /^[`~]*$/.test(t)) {
         fence = null;
         flush();
-      } else para.push(t);
+      } else if (t === '') flush();
+      else para.push(t);
       continue;
     }
     const f = FENCE.exec(t);

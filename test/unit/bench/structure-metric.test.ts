@@ -50,9 +50,11 @@ describe('markdownBlocks', () => {
   });
 
   it('keeps fenced code as paragraph text, without reading its lines as headings or lists', () => {
-    const md = ['```js', '# not a heading', '- not a list', '```', 'after'].join('\n');
+    const md = ['before', '```js', '# not a heading', '- not a list', '', '| nor a table |', '```', 'after'].join('\n');
     expect(markdownBlocks(md)).toEqual([
+      { kind: 'paragraph', text: 'before' },
       { kind: 'paragraph', text: '# not a heading - not a list' },
+      { kind: 'paragraph', text: '| nor a table |' },
       { kind: 'paragraph', text: 'after' },
     ]);
   });
