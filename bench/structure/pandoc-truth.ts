@@ -15,11 +15,14 @@ export interface TruthOptions {
   metaTitle: boolean;
 }
 
-/** A paragraph's text that the metric would read as a heading, list item or table row gets the escape pandoc's gfm writer gives it. */
+/**
+ * A paragraph's text that the metric would read as a heading, list item or table row gets the escape pandoc's gfm
+ * writer gives it. A typed bullet (•) is not Markdown, so it is not escaped: a paragraph typed as "• item" is a list item.
+ */
 function escapeLead(text: string): string {
   const n = /^(\d{1,9})([.)])/.exec(text);
   if (n) return `${n[1]}\\${text.slice(n[1]!.length)}`;
-  if (/^[#\-*+•|]/.test(text)) return `\\${text}`;
+  if (/^[#\-*+|]/.test(text)) return `\\${text}`;
   return text;
 }
 
@@ -134,7 +137,9 @@ export function pandocToMarkdown(ast: Json, options: TruthOptions): string {
   }
 
   function list(items: Json[][], ordered: boolean, depth: number) {
-    for (const item of items) {
+    for (let item of items) {
+      // An item whose text pandoc wrapped (an indented paragraph is a BlockQuote, a styled one a Div) is still an item.
+      while (item[0] && (item[0].t === 'BlockQuote' || item[0].t === 'Div')) item = [...(item[0].t === 'Div' ? item[0].c[1] : item[0].c), ...item.slice(1)];
       const [first, ...rest] = item;
       const marker = `${'  '.repeat(depth)}${ordered ? '1.' : '-'} `;
       if (first && (first.t === 'Plain' || first.t === 'Para')) {
