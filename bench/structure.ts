@@ -212,6 +212,16 @@ function corpus(): void {
     .filter((f) => /\.(docx|odt|html?)$/i.test(f) && statSync(f).size > 0)
     .sort();
   const dir = join(CACHE, 'corpus');
+  // The truths are redone when the writer (or pandoc) changes.
+  const writer = join(import.meta.dirname, 'structure', 'pandoc-truth.ts');
+  const pandocVersion = have('pandoc') ? (spawnSync('pandoc', ['--version'], { encoding: 'utf8' }).stdout ?? '').split('\n')[0]! : '';
+  const stamp = createHash('sha256').update(readFileSync(writer)).update(pandocVersion).digest('hex').slice(0, 16);
+  const stampFile = join(dir, 'truth', 'stamp');
+  if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) {
+    rmSync(join(dir, 'truth'), { recursive: true, force: true });
+    mkdirSync(join(dir, 'truth'), { recursive: true });
+    writeFileSync(stampFile, stamp);
+  }
   mkdirSync(join(dir, 'truth'), { recursive: true });
   mkdirSync(join(dir, 'pdf'), { recursive: true });
   // What could not be converted is remembered, so a rerun does not try again.
