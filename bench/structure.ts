@@ -464,6 +464,10 @@ for (const [set, e] of Object.entries(report)) {
   console.log(
     `${set.padEnd(16)} ${'docex'.padEnd(9)} ${String(d.docs).padStart(4)} ${String(d.failed).padStart(4)}  ${f(d.blockF1, 8)} ${f(d.kinds.heading)} ${f(d.kinds.paragraph)} ${f(d.kinds.list_item)} ${f(d.kinds.table_cell)}  ${f(d.wordF1)} ${String(d.pages).padStart(6)} ${d.pagesPerSecond.toFixed(1).padStart(8)}`,
   );
+  if (e.pdftotext) {
+    const p = e.pdftotext;
+    console.log(`${''.padEnd(16)} ${'pdftotext'.padEnd(9)} ${String(p.docs).padStart(4)} ${''.padStart(4)}  ${'-'.padStart(8)} ${'-'.padStart(7)} ${f(p.paragraphF1)} ${'-'.padStart(7)} ${'-'.padStart(7)}  ${f(p.wordF1)} ${String(p.pages).padStart(6)} ${p.pagesPerSecond.toFixed(1).padStart(8)}`);
+  }
   if (set === 'corpus-pdf') {
     // The rendered PDFs by the format of their source.
     for (const src of ['docx', 'odt', 'html']) {
@@ -474,10 +478,6 @@ for (const [set, e] of Object.entries(report)) {
         `${`  from ${src}`.padEnd(16)} ${'docex'.padEnd(9)} ${String(g.docs).padStart(4)} ${String(g.failed).padStart(4)}  ${f(g.blockF1, 8)} ${f(g.kinds.heading)} ${f(g.kinds.paragraph)} ${f(g.kinds.list_item)} ${f(g.kinds.table_cell)}  ${f(g.wordF1)} ${String(g.pages).padStart(6)} ${g.pagesPerSecond.toFixed(1).padStart(8)}`,
       );
     }
-  }
-  if (e.pdftotext) {
-    const p = e.pdftotext;
-    console.log(`${''.padEnd(16)} ${'pdftotext'.padEnd(9)} ${String(p.docs).padStart(4)} ${''.padStart(4)}  ${'-'.padStart(8)} ${'-'.padStart(7)} ${f(p.paragraphF1)} ${'-'.padStart(7)} ${'-'.padStart(7)}  ${f(p.wordF1)} ${String(p.pages).padStart(6)} ${p.pagesPerSecond.toFixed(1).padStart(8)}`);
   }
 }
 console.log('\nblock F1: mean over documents of the mean F1 over the kinds in either text; a kind\'s column: mean over the documents that have it.');
