@@ -112,14 +112,29 @@ function ensurePythonDocx(): string | null {
 }
 
 /** LibreOffice headless with a profile of its own (so a desktop LibreOffice or another run does not collide). */
-function soffice(convertTo: string, outdir: string, files: string[], timeoutMs: number): void {
+function soffice(convertTo: string, outdir: string, files: string[], timeoutMs: number, infilter?: string): void {
   mkdirSync(outdir, { recursive: true });
   execFileSync(
     'soffice',
-    [`-env:UserInstallation=file://${join(CACHE, 'lo-profile')}`, '--headless', '--norestore', '--convert-to', convertTo, '--outdir', outdir, ...files],
+    [
+      `-env:UserInstallation=file://${join(CACHE, 'lo-profile')}`,
+      '--headless',
+      '--norestore',
+      ...(infilter ? [`--infilter=${infilter}`] : []),
+      '--convert-to',
+      convertTo,
+      '--outdir',
+      outdir,
+      ...files,
+    ],
     { stdio: 'ignore', timeout: timeoutMs },
   );
 }
+/**
+ * How corpus files become PDFs; a change here redoes them. HTML goes through Writer's HTML import: left to
+ * itself, LibreOffice opens an HTML fragment (no <html>, no <body>) as Writer/Web and prints an empty page.
+ */
+const CORPUS_PDF_RECIPE = 'v2: soffice --convert-to pdf; HTML with --infilter=HTML (StarWriter)';
 const TAGGED = 'pdf:writer_pdf_Export:{"UseTaggedPDF":{"type":"boolean","value":"true"}}';
 
 // ---------------------------------------------------------------- documents
@@ -226,7 +241,14 @@ function corpus(): void {
     writeFileSync(join(dir, 'failures.json'), JSON.stringify(Object.fromEntries(kept), null, 1));
   }
   mkdirSync(join(dir, 'truth'), { recursive: true });
-  mkdirSync(join(dir, 'pdf'), { recursive: true });
+  const pdfStamp = join(dir, 'pdf', 'recipe');
+  if (!existsSync(pdfStamp) || readFileSync(pdfStamp, 'utf8') !== CORPUS_PDF_RECIPE) {
+    rmSync(join(dir, 'pdf'), { recursive: true, force: true });
+    mkdirSync(join(dir, 'pdf'), { recursive: true });
+    writeFileSync(pdfStamp, CORPUS_PDF_RECIPE);
+    const kept = existsSync(join(dir, 'failures.json')) ? Object.entries(JSON.parse(readFileSync(join(dir, 'failures.json'), 'utf8')) as Record<string, string>).filter(([k]) => !k.endsWith(' pdf')) : [];
+    writeFileSync(join(dir, 'failures.json'), JSON.stringify(Object.fromEntries(kept), null, 1));
+  }
   // What could not be converted is remembered, so a rerun does not try again.
   const failuresFile = join(dir, 'failures.json');
   const failures: Record<string, string> = existsSync(failuresFile) ? JSON.parse(readFileSync(failuresFile, 'utf8')) : {};
@@ -288,7 +310,7 @@ function corpus(): void {
       const copy = join(tmp, `${key(src)}`);
       writeFileSync(copy, readFileSync(src));
       try {
-        soffice('pdf', tmp, [copy], 300_000);
+        soffice('pdf', tmp, [copy], 300_000, ext === 'html' ? 'HTML (StarWriter)' : undefined);
       } catch (err) {
         failures[`${name} pdf`] = `LibreOffice cannot convert it (${(err as Error).message.split('\n')[0]!.slice(0, 100)})`;
       }
