@@ -1,0 +1,527 @@
+// npm run bench:structure: how well docex's Markdown keeps a document's
+// structure, scored as /work/shared/STRUCTURE-METRIC.md says (bench/structure-metric.ts):
+// block F1 per kind (heading, paragraph, list item, table cell) and word F1,
+// against ground truth taken from each document's SOURCE, never from docex.
+//
+// Sets (--only SET runs one):
+//   gen-pdf         generated documents of known structure (bench/structure/docmodel.ts,
+//                   seeded): DOCX written with python-docx in real Word styles, then PDF by
+//                   LibreOffice; the truth is written from the model (no running headers,
+//                   footers or page numbers: those must stay out of the content)
+//   gen-pdf-tagged  the same documents exported as tagged PDF (UseTaggedPDF)
+//   gen-docx        the same DOCX, read by docex directly
+//   corpus-pdf      ../shared/corpus DOCX, ODT and HTML files rendered to PDF by LibreOffice;
+//                   the truth is pandoc's reading of the source (bench/structure/pandoc-truth.ts)
+//   corpus-docx, corpus-odt, corpus-html   the same sources, read by docex directly
+// For the PDF sets, poppler's plain `pdftotext` is scored beside docex as a peer:
+// its text cut into paragraphs at blank lines, for paragraph F1 and word F1.
+//
+// Extraction is in-process, one file at a time, with the default config and
+// output "markdown"; pages/s is pages over the seconds extract() took (three
+// untimed warm-up extractions per set first). A failed extraction scores 0.
+// Generated and converted files are cached under .bench-cache/structure/, so
+// a rerun only extracts. What is missing is installed: LibreOffice, pandoc,
+// poppler-utils and fonts with apt-get, python-docx with pip into a venv in
+// the cache.
+//
+//   npm run bench:structure [-- --only SET] [--json FILE] [--show NAME] [--docs N] [--corpus DIR]
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { extract } from '../lambdas/extract/index.ts';
+import { DEFAULT_CONFIG } from '../lambdas/extract/types.ts';
+import { generateModels, truthMarkdown } from './structure/docmodel.ts';
+import { pandocToMarkdown } from './structure/pandoc-truth.ts';
+import { KINDS, markdownBlocks, plainTextBlocks, scoreBlocks, type Kind, type StructureScore } from './structure-metric.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const SETS = ['gen-pdf', 'gen-pdf-tagged', 'gen-docx', 'corpus-pdf', 'corpus-docx', 'corpus-odt', 'corpus-html'] as const;
+type SetName = (typeof SETS)[number];
+
+const { values: args } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    json: { type: 'string' },
+    show: { type: 'string' },
+    docs: { type: 'string', default: '24' },
+    corpus: { type: 'string', default: join(ROOT, '..', 'shared', 'corpus') },
+    cache: { type: 'string', default: join(ROOT, '.bench-cache', 'structure') },
+  },
+});
+if (args.only && !SETS.includes(args.only as SetName)) {
+  console.error(`bench:structure: --only takes one of ${SETS.join(', ')}`);
+  process.exit(2);
+}
+const wanted = (s: SetName) => !args.only || args.only === s;
+const CACHE = args.cache!;
+const log = (s: string) => console.log(`bench:structure: ${s}`);
+
+// ---------------------------------------------------------------- tools
+
+const have = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+let aptUpdated = false;
+/** Installs Debian packages when `missing`; false when that cannot be done here. */
+function aptInstall(what: string, pkgs: string[]): boolean {
+  if (!have('apt-get') || process.getuid?.() !== 0) {
+    log(`${what} is missing and cannot be installed here (apt-get as root); install ${pkgs.join(' ')}.`);
+    return false;
+  }
+  log(`${what} is missing: installing ${pkgs.join(' ')} with apt-get`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  try {
+    if (!aptUpdated) execFileSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 'ignore', 'inherit'], env });
+    aptUpdated = true;
+    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs], { stdio: ['ignore', 'ignore', 'inherit'], env });
+    return true;
+  } catch (err) {
+    log(`apt-get install ${pkgs.join(' ')} failed: ${(err as Error).message.split('\n')[0]}`);
+    return false;
+  }
+}
+
+const FONT_PACKAGES = ['fonts-dejavu', 'fonts-noto-core', 'fonts-liberation2'];
+function ensureSoffice(): boolean {
+  if (!have('soffice') && !aptInstall('LibreOffice (soffice)', ['libreoffice-writer-nogui', ...FONT_PACKAGES])) return false;
+  const families = spawnSync('fc-list', [':', 'family'], { encoding: 'utf8' }).stdout ?? '';
+  if (!['DejaVu Sans', 'Liberation Serif', 'Noto Sans Hebrew', 'Noto Sans Arabic'].every((f) => families.includes(f))) aptInstall('fonts for the generated documents', FONT_PACKAGES);
+  return have('soffice');
+}
+const ensurePandoc = () => have('pandoc') || (aptInstall('pandoc', ['pandoc']) && have('pandoc'));
+const ensurePoppler = () => have('pdftotext') || (aptInstall('pdftotext (poppler-utils)', ['poppler-utils']) && have('pdftotext'));
+
+function ensurePythonDocx(): string | null {
+  const venv = join(CACHE, 'venv');
+  const python = join(venv, 'bin', 'python');
+  if (existsSync(python) && spawnSync(python, ['-c', 'import docx'], { stdio: 'ignore' }).status === 0) return python;
+  if (!have('python3')) {
+    log('python3 is missing: no generated documents.');
+    return null;
+  }
+  log(`installing python-docx with pip into ${relative(ROOT, venv)}`);
+  try {
+    if (!existsSync(python)) execFileSync('python3', ['-m', 'venv', venv], { stdio: 'inherit' });
+    execFileSync(python, ['-m', 'pip', 'install', '-q', 'python-docx'], { stdio: 'inherit' });
+    return python;
+  } catch (err) {
+    log(`python-docx could not be installed: ${(err as Error).message.split('\n')[0]}`);
+    return null;
+  }
+}
+
+/** LibreOffice headless with a profile of its own (so a desktop LibreOffice or another run does not collide). */
+function soffice(convertTo: string, outdir: string, files: string[], timeoutMs: number, infilter?: string): void {
+  mkdirSync(outdir, { recursive: true });
+  execFileSync(
+    'soffice',
+    [
+      `-env:UserInstallation=file://${join(CACHE, 'lo-profile')}`,
+      '--headless',
+      '--norestore',
+      ...(infilter ? [`--infilter=${infilter}`] : []),
+      '--convert-to',
+      convertTo,
+      '--outdir',
+      outdir,
+      ...files,
+    ],
+    { stdio: 'ignore', timeout: timeoutMs },
+  );
+}
+/**
+ * How corpus files become PDFs; a change here redoes them. HTML goes through Writer's HTML import: left to
+ * itself, LibreOffice opens an HTML fragment (no <html>, no <body>) as Writer/Web and prints an empty page.
+ */
+const CORPUS_PDF_RECIPE = 'v2: soffice --convert-to pdf; HTML with --infilter=HTML (StarWriter)';
+const TAGGED = 'pdf:writer_pdf_Export:{"UseTaggedPDF":{"type":"boolean","value":"true"}}';
+
+// ---------------------------------------------------------------- documents
+
+interface Doc {
+  /** Shown in reports and matched by --show. */
+  name: string;
+  file: string;
+  truth: string;
+}
+
+const sets = new Map<SetName, Doc[]>();
+const skipped: string[] = [];
+
+function generated(): void {
+  if (!['gen-pdf', 'gen-pdf-tagged', 'gen-docx'].some((s) => wanted(s as SetName))) return;
+  const dir = join(CACHE, 'gen');
+  const models = generateModels(Number(args.docs));
+  const renderer = join(import.meta.dirname, 'structure', 'render-docx.py');
+  const stamp = createHash('sha256').update(JSON.stringify(models)).update(readFileSync(renderer)).digest('hex').slice(0, 16);
+  const stampFile = join(dir, 'stamp');
+  const fresh = existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp;
+  if (!fresh) {
+    const python = ensurePythonDocx();
+    if (!python || !ensureSoffice()) {
+      log('generated sets skipped.');
+      return;
+    }
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    log(`generating ${models.length} documents in ${relative(ROOT, dir)} (python-docx, then LibreOffice to PDF and tagged PDF)`);
+    const jobs = models.map((m) => ({ model: m, out: join(dir, `${m.name}.docx`) }));
+    writeFileSync(join(dir, 'jobs.json'), JSON.stringify(jobs));
+    execFileSync(python, [renderer, join(dir, 'jobs.json')], { stdio: 'inherit' });
+    for (const m of models) writeFileSync(join(dir, `${m.name}.md`), truthMarkdown(m));
+    const docx = jobs.map((j) => j.out);
+    soffice('pdf', join(dir, 'pdf'), docx, 600_000);
+    soffice(TAGGED, join(dir, 'tagged'), docx, 600_000);
+    writeFileSync(stampFile, stamp);
+  }
+  for (const [set, sub, ext] of [
+    ['gen-pdf', 'pdf', 'pdf'],
+    ['gen-pdf-tagged', 'tagged', 'pdf'],
+    ['gen-docx', '.', 'docx'],
+  ] as const) {
+    const docs: Doc[] = [];
+    for (const m of models) {
+      const file = join(dir, sub, `${m.name}.${ext}`);
+      if (existsSync(file)) docs.push({ name: m.name, file, truth: readFileSync(join(dir, `${m.name}.md`), 'utf8') });
+      else skipped.push(`${set} ${m.name}: LibreOffice wrote no ${ext}`);
+    }
+    sets.set(set, docs);
+  }
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+}
+
+/** An HTML file's text: a BOM, else the charset it declares, else UTF-8, else Windows-1252. */
+function decodeHtml(bytes: Buffer): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
+  const declared = /<meta[^>]+charset=["']?([\w-]+)/i.exec(bytes.subarray(0, 4096).toString('latin1'))?.[1];
+  if (declared) {
+    try {
+      return new TextDecoder(declared).decode(bytes);
+    } catch {
+      // An unknown label: fall through.
+    }
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
+}
+
+function corpus(): void {
+  if (!['corpus-pdf', 'corpus-docx', 'corpus-odt', 'corpus-html'].some((s) => wanted(s as SetName))) return;
+  const root = args.corpus!;
+  if (!existsSync(root)) {
+    log(`no corpus at ${root}; corpus sets not measured.`);
+    return;
+  }
+  const sources = walk(root)
+    .filter((f) => /\.(docx|odt|html?)$/i.test(f) && statSync(f).size > 0)
+    .sort();
+  const dir = join(CACHE, 'corpus');
+  // The truths are redone when the writer (or pandoc) changes.
+  const writer = join(import.meta.dirname, 'structure', 'pandoc-truth.ts');
+  const pandocVersion = have('pandoc') ? (spawnSync('pandoc', ['--version'], { encoding: 'utf8' }).stdout ?? '').split('\n')[0]! : '';
+  const stamp = createHash('sha256').update(readFileSync(writer)).update(pandocVersion).digest('hex').slice(0, 16);
+  const stampFile = join(dir, 'truth', 'stamp');
+  if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) {
+    rmSync(join(dir, 'truth'), { recursive: true, force: true });
+    mkdirSync(join(dir, 'truth'), { recursive: true });
+    writeFileSync(stampFile, stamp);
+    // pandoc's failures are tried again too.
+    const kept = existsSync(join(dir, 'failures.json')) ? Object.entries(JSON.parse(readFileSync(join(dir, 'failures.json'), 'utf8')) as Record<string, string>).filter(([k]) => !k.endsWith(' truth')) : [];
+    writeFileSync(join(dir, 'failures.json'), JSON.stringify(Object.fromEntries(kept), null, 1));
+  }
+  mkdirSync(join(dir, 'truth'), { recursive: true });
+  const pdfStamp = join(dir, 'pdf', 'recipe');
+  if (!existsSync(pdfStamp) || readFileSync(pdfStamp, 'utf8') !== CORPUS_PDF_RECIPE) {
+    rmSync(join(dir, 'pdf'), { recursive: true, force: true });
+    mkdirSync(join(dir, 'pdf'), { recursive: true });
+    writeFileSync(pdfStamp, CORPUS_PDF_RECIPE);
+    const kept = existsSync(join(dir, 'failures.json')) ? Object.entries(JSON.parse(readFileSync(join(dir, 'failures.json'), 'utf8')) as Record<string, string>).filter(([k]) => !k.endsWith(' pdf')) : [];
+    writeFileSync(join(dir, 'failures.json'), JSON.stringify(Object.fromEntries(kept), null, 1));
+  }
+  // What could not be converted is remembered, so a rerun does not try again.
+  const failuresFile = join(dir, 'failures.json');
+  const failures: Record<string, string> = existsSync(failuresFile) ? JSON.parse(readFileSync(failuresFile, 'utf8')) : {};
+  const key = (src: string) => relative(root, src).replace(/[\\/]/g, '__');
+  const docs: Record<'pdf' | 'docx' | 'odt' | 'html', Doc[]> = { pdf: [], docx: [], odt: [], html: [] };
+  let pandocOk: boolean | null = null;
+  let sofficeOk: boolean | null = null;
+  for (const src of sources) {
+    const name = relative(root, src);
+    const raw = /\.(\w+)$/.exec(src)![1]!.toLowerCase();
+    const ext = (raw === 'htm' ? 'html' : raw) as 'docx' | 'odt' | 'html';
+    const truthFile = join(dir, 'truth', `${key(src)}.md`);
+    const truthFailure = failures[`${name} truth`];
+    if (truthFailure) {
+      skipped.push(`${name}: ${truthFailure}`);
+      continue;
+    }
+    if (!existsSync(truthFile)) {
+      pandocOk ??= ensurePandoc();
+      if (!pandocOk) {
+        skipped.push(`${name}: no pandoc`);
+        continue;
+      }
+      try {
+        const from = ext === 'html' ? 'html' : ext;
+        const json =
+          ext === 'html'
+            ? execFileSync('pandoc', ['-f', from, '-t', 'json'], { input: decodeHtml(readFileSync(src)), encoding: 'utf8', maxBuffer: 1 << 30, timeout: 300_000 })
+            : execFileSync('pandoc', ['-f', from, '-t', 'json', src], { encoding: 'utf8', maxBuffer: 1 << 30, timeout: 300_000, stdio: ['ignore', 'pipe', 'pipe'] });
+        const md = pandocToMarkdown(JSON.parse(json), { metaTitle: ext !== 'html' });
+        if (markdownBlocks(md).length === 0) throw new Error('pandoc found no text');
+        writeFileSync(truthFile, md);
+      } catch (err) {
+        failures[`${name} truth`] = `pandoc cannot convert it (${((err as { stderr?: string }).stderr || (err as Error).message).toString().trim().split('\n')[0]!.slice(0, 120)})`;
+        writeFileSync(failuresFile, JSON.stringify(failures, null, 1));
+        skipped.push(`${name}: ${failures[`${name} truth`]}`);
+        continue;
+      }
+    }
+    const truth = readFileSync(truthFile, 'utf8');
+    docs[ext].push({ name, file: src, truth });
+    if (!wanted('corpus-pdf')) continue;
+    const pdf = join(dir, 'pdf', `${key(src)}.pdf`);
+    const pdfFailure = failures[`${name} pdf`];
+    if (pdfFailure) {
+      skipped.push(`corpus-pdf ${name}: ${pdfFailure}`);
+      continue;
+    }
+    if (!existsSync(pdf)) {
+      sofficeOk ??= ensureSoffice();
+      if (!sofficeOk) {
+        skipped.push(`corpus-pdf ${name}: no LibreOffice`);
+        continue;
+      }
+      // Converted one at a time under a copy named by its key, so names do not collide and one file cannot stall the rest.
+      const tmp = join(dir, 'tmp');
+      rmSync(tmp, { recursive: true, force: true });
+      mkdirSync(tmp, { recursive: true });
+      const copy = join(tmp, `${key(src)}`);
+      writeFileSync(copy, readFileSync(src));
+      try {
+        soffice('pdf', tmp, [copy], 300_000, ext === 'html' ? 'HTML (StarWriter)' : undefined);
+      } catch (err) {
+        failures[`${name} pdf`] = `LibreOffice cannot convert it (${(err as Error).message.split('\n')[0]!.slice(0, 100)})`;
+      }
+      const out = copy.replace(/\.\w+$/, '.pdf');
+      if (existsSync(out)) writeFileSync(pdf, readFileSync(out));
+      else failures[`${name} pdf`] ??= 'LibreOffice wrote no PDF';
+      rmSync(tmp, { recursive: true, force: true });
+      if (failures[`${name} pdf`]) {
+        writeFileSync(failuresFile, JSON.stringify(failures, null, 1));
+        skipped.push(`corpus-pdf ${name}: ${failures[`${name} pdf`]}`);
+        continue;
+      }
+    }
+    docs.pdf.push({ name, file: pdf, truth });
+  }
+  sets.set('corpus-pdf', docs.pdf);
+  sets.set('corpus-docx', docs.docx);
+  sets.set('corpus-odt', docs.odt);
+  sets.set('corpus-html', docs.html);
+}
+
+// ---------------------------------------------------------------- scoring
+
+interface DocResult {
+  name: string;
+  pages: number;
+  seconds: number;
+  error?: string;
+  /** The kinds the truth has (a failed extraction counts 0 for each). */
+  truthKinds: Kind[];
+  score: StructureScore;
+  peer?: { seconds: number; paragraphF1: number | null; wordF1: number };
+}
+
+interface Figures {
+  docs: number;
+  failed: number;
+  blockF1: number;
+  /** Mean over the documents where the kind is in either text; null where it never is. */
+  kinds: Record<Kind, number | null>;
+  wordF1: number;
+  pages: number;
+  seconds: number;
+  pagesPerSecond: number;
+}
+
+const mean = (xs: number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
+const ZERO: StructureScore = { blockF1: 0, kinds: {}, wordF1: 0 };
+
+function pdfPages(file: string): number {
+  const out = spawnSync('pdfinfo', [file], { encoding: 'utf8' }).stdout ?? '';
+  return Number(/^Pages:\s+(\d+)/m.exec(out)?.[1] ?? 0);
+}
+
+async function run(file: string) {
+  const bytes = new Uint8Array(readFileSync(file));
+  const t0 = performance.now();
+  const result = await extract({ bytes, filename: basename(file), config: { ...DEFAULT_CONFIG, output: 'markdown' } });
+  return { result, seconds: (performance.now() - t0) / 1000 };
+}
+
+async function measure(set: SetName, docs: Doc[], peer: boolean): Promise<DocResult[]> {
+  const out: DocResult[] = [];
+  // Warm-up, untimed: the format's modules load and the JIT compiles the common paths.
+  for (const doc of docs.slice(0, 3)) await run(doc.file).catch(() => undefined);
+  for (const doc of docs) {
+    const truth = markdownBlocks(doc.truth);
+    const truthKinds = KINDS.filter((k) => truth.some((b) => b.kind === k));
+    const isPdf = doc.file.endsWith('.pdf');
+    let r: DocResult;
+    try {
+      const { result, seconds } = await run(doc.file);
+      r = { name: doc.name, pages: isPdf ? pdfPages(doc.file) || result.metadata.pages : result.metadata.pages, seconds, truthKinds, score: scoreBlocks(markdownBlocks(result.content), truth) };
+    } catch (err) {
+      r = { name: doc.name, pages: isPdf ? pdfPages(doc.file) : 0, seconds: 0, error: (err as Error).message.slice(0, 160), truthKinds, score: ZERO };
+    }
+    if (peer) {
+      const t0 = performance.now();
+      const text = spawnSync('pdftotext', ['-q', '-enc', 'UTF-8', doc.file, '-'], { encoding: 'utf8', maxBuffer: 1 << 30 }).stdout ?? '';
+      const seconds = (performance.now() - t0) / 1000;
+      const s = scoreBlocks(plainTextBlocks(text), truth);
+      const hasParagraphs = truth.some((b) => b.kind === 'paragraph') || text.trim() !== '';
+      r.peer = { seconds, paragraphF1: hasParagraphs ? (s.kinds.paragraph?.f1 ?? 0) : null, wordF1: s.wordF1 };
+    }
+    out.push(r);
+    process.stdout.write('.');
+  }
+  if (docs.length > 0) process.stdout.write(` ${set}\n`);
+  return out;
+}
+
+function figures(results: DocResult[]): Figures {
+  const ok = results.filter((r) => !r.error);
+  const kinds = Object.fromEntries(
+    KINDS.map((k) => {
+      // A failed document counts 0 for every kind its truth has.
+      const xs = results.flatMap((r) => (r.score.kinds[k] ? [r.score.kinds[k]!.f1] : r.error && r.truthKinds.includes(k) ? [0] : []));
+      return [k, xs.length === 0 ? null : mean(xs)];
+    }),
+  ) as Record<Kind, number | null>;
+  const pages = ok.reduce((a, r) => a + r.pages, 0);
+  const seconds = ok.reduce((a, r) => a + r.seconds, 0);
+  return {
+    docs: results.length,
+    failed: results.length - ok.length,
+    blockF1: mean(results.map((r) => r.score.blockF1)),
+    kinds,
+    wordF1: mean(results.map((r) => r.score.wordF1)),
+    pages,
+    seconds,
+    pagesPerSecond: seconds > 0 ? pages / seconds : NaN,
+  };
+}
+
+// ---------------------------------------------------------------- main
+
+generated();
+corpus();
+const needPeer = [...sets.keys()].some((s) => s.endsWith('pdf') || s === 'gen-pdf-tagged');
+const peerOk = needPeer ? ensurePoppler() : false;
+
+if (args.show) {
+  const q = args.show;
+  const order = (args.only ? [args.only as SetName] : [...SETS]).filter((s) => sets.has(s));
+  for (const set of order) {
+    const doc = sets.get(set)!.find((d) => d.name === q || basename(d.name) === q || basename(d.name).replace(/\.\w+$/, '') === q);
+    if (!doc) continue;
+    const { result } = await run(doc.file);
+    const s = scoreBlocks(markdownBlocks(result.content), markdownBlocks(doc.truth));
+    const rule = (t: string) => console.log(`\n${'='.repeat(30)} ${t} ${'='.repeat(Math.max(0, 60 - t.length))}`);
+    rule(`docex Markdown: ${doc.name} (${set}, ${doc.file})`);
+    console.log(result.content);
+    rule('truth');
+    console.log(doc.truth);
+    rule('score');
+    console.log(`block F1 ${s.blockF1.toFixed(3)}, word F1 ${s.wordF1.toFixed(3)}`);
+    for (const [k, v] of Object.entries(s.kinds)) console.log(`  ${k.padEnd(10)} predicted ${v.predicted}, true ${v.truth}, matched ${v.matched}: P ${v.precision.toFixed(3)} R ${v.recall.toFixed(3)} F1 ${v.f1.toFixed(3)}`);
+    process.exit(0);
+  }
+  console.log(`bench:structure: no document named ${q}${args.only ? ` in ${args.only}` : ''}. Names:`);
+  for (const set of order) console.log(`  ${set}: ${sets.get(set)!.map((d) => d.name).join(', ')}`);
+  process.exit(1);
+}
+
+const report: Record<string, { docex: Figures; pdftotext?: { docs: number; paragraphF1: number; wordF1: number; pages: number; seconds: number; pagesPerSecond: number }; documents: DocResult[] }> = {};
+const started = Date.now();
+for (const set of SETS) {
+  if (!wanted(set) || !sets.has(set)) continue;
+  const docs = sets.get(set)!;
+  const isPdf = set.includes('pdf');
+  const results = await measure(set, docs, isPdf && peerOk);
+  const entry: (typeof report)[string] = { docex: figures(results), documents: results };
+  if (isPdf && peerOk) {
+    const seconds = results.reduce((a, r) => a + (r.peer?.seconds ?? 0), 0);
+    const pages = results.reduce((a, r) => a + r.pages, 0);
+    entry.pdftotext = {
+      docs: results.length,
+      paragraphF1: mean(results.flatMap((r) => (r.peer?.paragraphF1 == null ? [] : [r.peer.paragraphF1]))),
+      wordF1: mean(results.map((r) => r.peer?.wordF1 ?? 0)),
+      pages,
+      seconds,
+      pagesPerSecond: seconds > 0 ? pages / seconds : NaN,
+    };
+  }
+  report[set] = entry;
+}
+
+const f = (x: number | null | undefined, w = 7) => (x == null || Number.isNaN(x) ? '-' : x.toFixed(3)).padStart(w);
+console.log(`\nstructure: default config, output markdown; ${((Date.now() - started) / 1000).toFixed(0)} s of extraction and scoring\n`);
+console.log(`${'set'.padEnd(16)} ${'reader'.padEnd(9)} ${'docs'.padStart(4)} ${'fail'.padStart(4)}  ${'block F1'.padStart(8)} ${'heading'.padStart(7)} ${'paragr.'.padStart(7)} ${'list'.padStart(7)} ${'cell'.padStart(7)}  ${'word F1'.padStart(7)} ${'pages'.padStart(6)} ${'pages/s'.padStart(8)}`);
+for (const [set, e] of Object.entries(report)) {
+  const d = e.docex;
+  console.log(
+    `${set.padEnd(16)} ${'docex'.padEnd(9)} ${String(d.docs).padStart(4)} ${String(d.failed).padStart(4)}  ${f(d.blockF1, 8)} ${f(d.kinds.heading)} ${f(d.kinds.paragraph)} ${f(d.kinds.list_item)} ${f(d.kinds.table_cell)}  ${f(d.wordF1)} ${String(d.pages).padStart(6)} ${d.pagesPerSecond.toFixed(1).padStart(8)}`,
+  );
+  if (e.pdftotext) {
+    const p = e.pdftotext;
+    console.log(`${''.padEnd(16)} ${'pdftotext'.padEnd(9)} ${String(p.docs).padStart(4)} ${''.padStart(4)}  ${'-'.padStart(8)} ${'-'.padStart(7)} ${f(p.paragraphF1)} ${'-'.padStart(7)} ${'-'.padStart(7)}  ${f(p.wordF1)} ${String(p.pages).padStart(6)} ${p.pagesPerSecond.toFixed(1).padStart(8)}`);
+  }
+  if (set === 'corpus-pdf') {
+    // The rendered PDFs by the format of their source.
+    for (const src of ['docx', 'odt', 'html']) {
+      const sub = e.documents.filter((r) => (/\.(\w+)$/.exec(r.name)?.[1] ?? '').toLowerCase().replace(/^htm$/, 'html') === src);
+      if (sub.length === 0) continue;
+      const g = figures(sub);
+      console.log(
+        `${`  from ${src}`.padEnd(16)} ${'docex'.padEnd(9)} ${String(g.docs).padStart(4)} ${String(g.failed).padStart(4)}  ${f(g.blockF1, 8)} ${f(g.kinds.heading)} ${f(g.kinds.paragraph)} ${f(g.kinds.list_item)} ${f(g.kinds.table_cell)}  ${f(g.wordF1)} ${String(g.pages).padStart(6)} ${g.pagesPerSecond.toFixed(1).padStart(8)}`,
+      );
+    }
+  }
+}
+console.log('\nblock F1: mean over documents of the mean F1 over the kinds in either text; a kind\'s column: mean over the documents that have it.');
+console.log('pages: PDF pages (pdfinfo); for DOCX/ODT/HTML what docex counts (metadata.pages).');
+const failed = Object.entries(report).flatMap(([set, e]) => e.documents.filter((r) => r.error).map((r) => `${set} ${r.name}: ${r.error}`));
+if (failed.length > 0) {
+  console.log('\nfailed extractions (scored 0):');
+  for (const l of failed) console.log(`  ${l}`);
+}
+if (skipped.length > 0) {
+  console.log('\nskipped:');
+  for (const l of skipped) console.log(`  ${l}`);
+}
+const worst = Object.entries(report).flatMap(([set, e]) => e.documents.map((r) => ({ set, r }))).sort((a, b) => a.r.score.blockF1 - b.r.score.blockF1).slice(0, 8);
+if (worst.length > 0) {
+  console.log('\nlowest block F1 (inspect with --show NAME --only SET):');
+  for (const { set, r } of worst) console.log(`  ${r.score.blockF1.toFixed(3)}  ${set} ${r.name}`);
+}
+if (args.json) {
+  mkdirSync(dirname(args.json), { recursive: true });
+  writeFileSync(args.json, JSON.stringify({ generated: new Date().toISOString(), corpus: args.corpus, skipped, sets: report }, null, 1));
+  console.log(`\nfigures written to ${args.json}`);
+}
+// The engine may leave handles open (workers, timers); the benchmark is done.
+process.exit(0);
