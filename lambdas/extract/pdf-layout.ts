@@ -128,8 +128,13 @@ function onSameLine(line: Word[], w: Word): boolean {
   const maxGap = 1.6 * em;
   // Rightwards from the last word's start: a mark or an accent drawn over the word before still belongs to the line.
   const rightwards = w.x0 >= last.x0 && w.x0 - last.x1 < maxGap;
-  const leftwards = w.x1 <= last.x0 + 0.25 * em && last.x0 - w.x1 < maxGap && (RTL_CHAR.test(w.text) || RTL_CHAR.test(last.text));
-  return rightwards || leftwards;
+  if (rightwards) return true;
+  // A right-to-left line comes in runs drawn in either direction (a number or a Latin word inside
+  // it is drawn left to right): any word beside what the line holds so far belongs to it.
+  if (!RTL_CHAR.test(w.text) && !line.some((x) => RTL_CHAR.test(x.text))) return false;
+  const x0 = Math.min(...line.map((x) => x.x0));
+  const x1 = Math.max(...line.map((x) => x.x1));
+  return w.x1 >= x0 - maxGap && w.x0 <= x1 + maxGap;
 }
 
 function makeLine(words: Word[], pageHeight: number): Line {
@@ -227,11 +232,12 @@ export function listMarker(line: Line): ListMarker | null {
 export function toBlocks(lines: Line[]): TextBlock[] {
   const spacing = lineSpacing(lines);
   const right = columnRight(lines);
+  const spaced = spacedParagraphs(lines, spacing);
   const blocks: TextBlock[] = [];
   let block: TextBlock | null = null;
   for (const line of lines) {
     const marker = listMarker(line);
-    if (block && continues(block, line, marker, spacing, right)) {
+    if (block && continues(block, line, marker, spacing, right, spaced)) {
       addLine(block, line);
       continue;
     }
@@ -299,7 +305,33 @@ function columnRight(lines: Line[]): (left: number, em: number, rtl: boolean) =>
 const lineStart = (l: { x0: number; x1: number; rtl?: boolean }) => (l.rtl ? -l.x1 : l.x0);
 const lineEnd = (l: { x0: number; x1: number; rtl?: boolean }) => (l.rtl ? -l.x0 : l.x1);
 
-function continues(block: TextBlock, line: Line, marker: ListMarker | null, spacing: number, columnRightOf: (left: number, em: number, rtl: boolean) => number): boolean {
+/**
+ * Whether the page sets its paragraphs apart with space: then a line at the
+ * usual distance below another is the same paragraph, however short the line
+ * above it (a line break, an address), and only a wider gap parts them.
+ */
+function spacedParagraphs(lines: Line[], spacing: number): boolean {
+  let normal = 0;
+  let wide = 0;
+  for (let i = 1; i < lines.length; i++) {
+    const [a, b] = [lines[i - 1]!, lines[i]!];
+    const pitch = (b.y1 - a.y1) / a.size;
+    if (a.size !== b.size || a.bold !== b.bold || pitch < 0.5 || pitch > spacing + 2 || !overlapX(a, b) || listMarker(b)) continue;
+    if (pitch > Math.max(spacing, 1) + 0.45) wide++;
+    else normal++;
+  }
+  // Paragraph gaps are fewer than line gaps but not rare: one paragraph in about every eight lines or more.
+  return wide >= 2 && wide * 8 >= normal;
+}
+
+function continues(
+  block: TextBlock,
+  line: Line,
+  marker: ListMarker | null,
+  spacing: number,
+  columnRightOf: (left: number, em: number, rtl: boolean) => number,
+  spaced: boolean,
+): boolean {
   const prev = block.lines.at(-1)!;
   const em = Math.max(prev.size, line.size);
   if (marker) return false;
@@ -321,6 +353,7 @@ function continues(block: TextBlock, line: Line, marker: ListMarker | null, spac
   // An indented line after a full one opens a new paragraph (right-to-left text is as often set
   // flush left as right, so where its lines start says nothing).
   if (!rtl && n.start > left + 0.9 * em && n.start - p.start > 0.9 * em && p.end > right - 2 * em && !centred(block, line)) return false;
+  if (spaced) return true;
   // A short line that ends a sentence ends its paragraph.
   if (block.lines.length >= 2 && p.end < right - 4 * em && /[.!?:。！？]["'”’)\]]?$/.test(prev.text)) return false;
   // So does a line that stops far short of where its column's lines end, unless the lines are centred.

@@ -226,6 +226,9 @@ function isHeading(block: TextBlock, text: string, body: { size: number; bold: b
   if (/[,;]$/.test(text)) return false;
   const ratio = block.size / body.size;
   const numbered = NUMBERED.test(text) && text.length <= 120;
+  // Prose set large (a lead paragraph, a pull quote) runs longer than a heading and holds a sentence break.
+  const words = text.split(/\s+/).length;
+  if ((words > 14 && !numbered) || /[.!?]\s+\p{Lu}/u.test(text)) return false;
   // A full sentence in a larger font is a pull quote or a lead paragraph more often than a heading.
   if (/[.!?]$/.test(text) && !numbered && (ratio < 1.3 || text.split(' ').length > 12)) return false;
   if (ratio >= 1.15) return true;
