@@ -38,7 +38,16 @@ describe('extraction config', () => {
     expect(done.body).toMatchObject({ status: 'completed', pages: 3 });
     expect(done.body.result.content).toBe('page 2 text\n\npage 3 text\n\npage 8 text');
     expect(done.body.result.metadata).toMatchObject({ pages: 3, pages_total: 8 });
-    expect(done.body.result.chunks).toEqual([{ index: 0, text: done.body.result.content, page_start: 2, page_end: 8, char_start: 0, char_end: 37 }]);
+    expect(done.body.result.chunks).toEqual([
+      { index: 0, text: done.body.result.content, page_start: 2, page_end: 8, char_start: 0, char_end: 37, headings: [], boxes: expect.any(Array) },
+    ]);
+    // The chunk's boxes are those of its three paragraphs, on the pages they stand on.
+    expect(done.body.result.chunks[0].boxes.map((b: { page: number }) => b.page)).toEqual([2, 3, 8]);
+    expect(done.body.result.elements.map((e: { type: string; page: number }) => [e.type, e.page])).toEqual([
+      ['paragraph', 2],
+      ['paragraph', 3],
+      ['paragraph', 8],
+    ]);
   });
 });
 
