@@ -80,6 +80,7 @@ export function makeChunks(joined: JoinedPages, chunking: ExtractionConfig['chun
     );
   }
   const toCp = codePointOffsets(content);
+  const paths = headingPaths(elements);
   const chunks: Chunk[] = [];
   for (const [s, e] of segments) {
     const text = content.slice(s, e);
@@ -95,26 +96,39 @@ export function makeChunks(joined: JoinedPages, chunking: ExtractionConfig['chun
       page_end: joined.numbers[pageAt(starts, Math.max(s, e - 1))]!,
       char_start,
       char_end,
-      headings: headingPath(elements, char_start),
+      headings: paths.at(char_start),
       ...(boxes.length > 0 ? { boxes } : {}),
     });
   }
   return chunks;
 }
 
-/** The headings in force at `at`: each heading closes those of its level and below. */
-export function headingPath(elements: Element[], at: number): string[] {
-  const path: Array<{ level: number; text: string }> = [];
-  for (const e of elements) {
-    if (e.char_start > at) break;
-    if (e.type !== 'heading' && e.type !== 'title') continue;
-    // A title stands above every heading.
-    const level = e.type === 'title' ? 0 : (e.level ?? 1);
-    while (path.length > 0 && path.at(-1)!.level >= level) path.pop();
-    path.push({ level, text: e.text });
-  }
-  return path.map((h) => h.text);
+/**
+ * The headings in force at offsets asked in increasing order (chunks start
+ * in order), walking the elements once: each heading closes those of its
+ * level and below. An offset that goes back starts over.
+ */
+export function headingPaths(elements: Element[]): { at(offset: number): string[] } {
+  let path: Array<{ level: number; text: string }> = [];
+  let next = 0;
+  let last = -1;
+  return {
+    at(offset) {
+      if (offset < last) [path, next] = [[], 0];
+      last = offset;
+      for (; next < elements.length && elements[next]!.char_start <= offset; next++) {
+        const e = elements[next]!;
+        if (e.type !== 'heading' && e.type !== 'title') continue;
+        // A title stands above every heading.
+        const level = e.type === 'title' ? 0 : (e.level ?? 1);
+        while (path.length > 0 && path.at(-1)!.level >= level) path.pop();
+        path.push({ level, text: e.text });
+      }
+      return path.map((h) => h.text);
+    },
+  };
 }
+
 
 /** The boxes of the elements that share text with [start, end), or that stand empty inside it (figures). */
 function boxesWithin(elements: Element[], start: number, end: number): Array<{ page: number; bbox: NonNullable<Element['bbox']> }> {

@@ -34,8 +34,14 @@ export function placeBlocks(out: FormatOutput, keepFurniture: boolean): { pages:
     ? out.elements.map((d) => ({ ...d, page: d.page ?? 0 }))
     : out.pages.flatMap((text, page) => paragraphDrafts(text).map((d) => ({ ...d, page })));
   if (keepFurniture || !drafts.some((d) => FURNITURE.has(d.type))) return { pages: out.pages, drafts, sections: out.sections };
+  const byPage = new Map<number, PlacedDraft[]>();
+  for (const d of drafts) {
+    const own = byPage.get(d.page);
+    if (own) own.push(d);
+    else byPage.set(d.page, [d]);
+  }
   const pages = out.pages.map((text, page) => {
-    const own = drafts.filter((d) => d.page === page);
+    const own = byPage.get(page) ?? [];
     const cut = cutFurniture(text, own);
     cut.drafts.forEach((d, i) => Object.assign(own[i]!, d));
     return cut.text;
@@ -61,9 +67,10 @@ function cutFurniture<T extends DraftElement>(text: string, drafts: T[], section
   for (const d of drafts) {
     if (!FURNITURE.has(d.type) || d.end <= d.start) continue;
     let [s, e] = [d.start, d.end];
-    const after = /^\s*/.exec(text.slice(e))![0].length;
-    if (e + after < text.length || s === 0) e += after;
-    else s -= /\s*$/.exec(text.slice(0, s))![0].length;
+    let after = e;
+    while (after < text.length && /\s/.test(text[after]!)) after++;
+    if (after < text.length || s === 0) e = after;
+    else while (s > 0 && /\s/.test(text[s - 1]!)) s--;
     cuts.push([s, e]);
   }
   if (cuts.length === 0) return { text, drafts, sections };

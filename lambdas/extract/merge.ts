@@ -6,7 +6,7 @@
 
 import { tableMarkdown } from './blocks.ts';
 import { codePointLength } from './text-stats.ts';
-import { headingPath } from './chunks.ts';
+import { headingPaths } from './chunks.ts';
 import type { Chunk, Element, ExtractionResult, FailedPageRange, PageSize, Table } from './types.ts';
 
 export type Part =
@@ -77,7 +77,8 @@ export function mergeParts(parts: Part[], { joinSeams = true } = {}): Extraction
   }
   const content = contents.join(separator);
   // A part's chunks knew only the headings of their own part.
-  for (const chunk of chunks) chunk.headings = headingPath(elements, chunk.char_start);
+  const paths = headingPaths(elements);
+  for (const chunk of chunks) chunk.headings = paths.at(chunk.char_start);
   const failed: FailedPageRange[] = ordered
     .filter((p): p is Extract<Part, { ok: false }> => !p.ok)
     .map((p) => ({ first_page: p.first_page, last_page: p.last_page, error: p.error }));

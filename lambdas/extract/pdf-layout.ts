@@ -52,7 +52,7 @@ export interface ListMarker {
 }
 
 const RTL_CHAR = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
-const RTL_CHARS = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/g;
+const isRtlCode = (code: number) => (code >= 0x0590 && code <= 0x08ff) || (code >= 0xfb1d && code <= 0xfdff) || (code >= 0xfe70 && code <= 0xfeff);
 
 /** Words (content order, page space y up) into lines, in content order. */
 export function toLines(words: Word[], pageHeight: number): Line[] {
@@ -138,43 +138,58 @@ function onSameLine(line: Word[], w: Word): boolean {
 }
 
 function makeLine(words: Word[], pageHeight: number): Line {
-  const rtlChars = words.reduce((n, w) => n + (w.text.match(RTL_CHARS)?.length ?? 0), 0);
-  const letters = words.reduce((n, w) => n + w.text.length, 0);
+  // One pass for the extent, the order, the character counts and the most common size.
+  let [x0, x1, top, bottom, order] = [Infinity, -Infinity, -Infinity, Infinity, Infinity];
+  let letters = 0;
+  let rtlChars = 0;
+  let boldChars = 0;
+  let monoChars = 0;
+  let sorted = true;
+  const bySize = new Map<number, number>();
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w.x0 < x0) x0 = w.x0;
+    if (w.x1 > x1) x1 = w.x1;
+    if (w.top > top) top = w.top;
+    if (w.bottom < bottom) bottom = w.bottom;
+    if (w.first < order) order = w.first;
+    if (i > 0 && w.x0 < words[i - 1]!.x0) sorted = false;
+    const n = w.text.length;
+    letters += n;
+    if (w.bold) boldChars += n;
+    if (w.mono) monoChars += n;
+    for (let k = 0; k < n; k++) if (isRtlCode(w.text.charCodeAt(k))) rtlChars++;
+    const size = Math.round(w.size * 2) / 2;
+    bySize.set(size, (bySize.get(size) ?? 0) + n);
+  }
   const rtl = rtlChars > letters * 0.3;
   // A right-to-left line reads from its right end; its words' own letters are in logical order already
   // when PDFium gives them in content order, which producers write logically.
-  const ordered = words[0]!.rotated !== undefined ? words : rtl ? rightToLeft(words) : [...words].sort((a, b) => a.x0 - b.x0);
-  let text = '';
-  ordered.forEach((w, i) => {
-    if (i > 0) {
-      const prev = ordered[i - 1]!;
-      const gap = w.rotated !== undefined ? Infinity : rtl ? prev.x0 - w.x1 : w.x0 - prev.x1;
-      // Pieces of one word split by a change of style sit closer than a word space.
-      text += gap > 0.1 * Math.max(prev.size, w.size) || (w.spaced && w.first > prev.last) ? ' ' : '';
-    }
+  const ordered = words[0]!.rotated !== undefined || (!rtl && sorted) ? words : rtl ? rightToLeft(words) : [...words].sort((a, b) => a.x0 - b.x0);
+  let text = ordered[0]!.text;
+  for (let i = 1; i < ordered.length; i++) {
+    const [prev, w] = [ordered[i - 1]!, ordered[i]!];
+    const gap = w.rotated !== undefined ? Infinity : rtl ? prev.x0 - w.x1 : w.x0 - prev.x1;
+    // Pieces of one word split by a change of style sit closer than a word space.
+    if (gap > 0.1 * Math.max(prev.size, w.size) || (w.spaced && w.first > prev.last)) text += ' ';
     text += w.text;
-  });
-  const bySize = new Map<number, number>();
-  let boldChars = 0;
-  let monoChars = 0;
-  for (const w of words) {
-    const size = Math.round(w.size * 2) / 2;
-    bySize.set(size, (bySize.get(size) ?? 0) + w.text.length);
-    if (w.bold) boldChars += w.text.length;
-    if (w.mono) monoChars += w.text.length;
   }
-  const size = [...bySize.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0];
+  let size = 0;
+  let most = -1;
+  for (const [s, n] of bySize) {
+    if (n > most || (n === most && s > size)) [size, most] = [s, n];
+  }
   return {
-    x0: Math.min(...words.map((w) => w.x0)),
-    x1: Math.max(...words.map((w) => w.x1)),
-    y0: pageHeight - Math.max(...words.map((w) => w.top)),
-    y1: pageHeight - Math.min(...words.map((w) => w.bottom)),
+    x0,
+    x1,
+    y0: pageHeight - top,
+    y1: pageHeight - bottom,
     size,
     bold: boldChars > letters * 0.6,
     mono: monoChars > letters * 0.8,
     text,
     words: ordered,
-    order: Math.min(...words.map((w) => w.first)),
+    order,
     hyphen: ordered.at(-1)!.hyphen || /[a-z\u00df-\u00ff]-$/.test(text),
     rtl,
     rotated: words[0]!.rotated !== undefined,

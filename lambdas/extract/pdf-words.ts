@@ -32,6 +32,8 @@ interface TextExports {
   FPDFText_GetFontWeight(textPage: number, index: number): number;
   FPDFText_GetFontInfo(textPage: number, index: number, buffer: number, length: number, flags: number): number;
   FPDFText_GetCharAngle(textPage: number, index: number): number;
+  FPDFText_GetTextObject(textPage: number, index: number): number;
+  FPDFTextObj_GetFont(textObject: number): number;
 }
 
 /** PDF font descriptor flags (PDF 32000-1, 9.8.2). */
@@ -39,30 +41,58 @@ const FIXED_PITCH = 1;
 const ITALIC = 64;
 const FORCE_BOLD = 1 << 18;
 
-const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
 const BOLD_NAME = /bold|black|heavy|semibold|demi|[-,]bd\b|[a-z]bd$/i;
 const ITALIC_NAME = /italic|oblique|[-,]it\b/i;
 const MONO_NAME = /mono|courier|consol|menlo|inconsolata|typewriter|fixed|\bcode\b|[^a-z]tt[^a-z]|^cmtt|sfmono/i;
 
+/** Strong right-to-left letters: Hebrew, Arabic, Syriac, Thaana, NKo and their presentation forms. */
+const isRtl = (code: number) => (code >= 0x0590 && code <= 0x08ff) || (code >= 0xfb1d && code <= 0xfdff) || (code >= 0xfe70 && code <= 0xfeff);
+
+interface FontStyle {
+  bold: boolean;
+  italic: boolean;
+  mono: boolean;
+}
+
 export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
   const x = m.pdfium.wasmExports as unknown as TextExports;
   const words: Word[] = [];
+  // A font's style is read once a page: its name, flags and weight do not change from word to word.
+  const styles = new Map<number, FontStyle>();
   let word: Word | null = null;
+  let lastRtl = false;
   let spaced = false;
   withBuffer(m, 16 + 4 + 256, (out) => {
     const at = out >> 2;
     const flagsPtr = out + 16;
     const namePtr = out + 20;
+    const styleAt = (i: number): FontStyle => {
+      const font = x.FPDFTextObj_GetFont(x.FPDFText_GetTextObject(textPage, i));
+      let style = styles.get(font);
+      if (style) return style;
+      const weight = x.FPDFText_GetFontWeight(textPage, i);
+      const nameLength = x.FPDFText_GetFontInfo(textPage, i, namePtr, 256, flagsPtr);
+      const flags = nameLength > 0 ? m.pdfium.HEAP32[flagsPtr >> 2]! : 0;
+      const name = nameLength > 1 ? asciiAt(m.pdfium.HEAPU8, namePtr, Math.min(nameLength, 256) - 1) : '';
+      style = {
+        bold: weight >= 600 || (flags & FORCE_BOLD) !== 0 || BOLD_NAME.test(name),
+        italic: (flags & ITALIC) !== 0 || ITALIC_NAME.test(name),
+        mono: (flags & FIXED_PITCH) !== 0 || MONO_NAME.test(name),
+      };
+      // Text objects without a font handle (0) are not cached: their style is read each time.
+      if (font) styles.set(font, style);
+      return style;
+    };
     for (let i = 0; i < count; i++) {
       const code = x.FPDFText_GetUnicode(textPage, i);
       if (code === 2) {
         // PDFium reports a hyphen it recognised at a line end as U+0002; between right-to-left
         // letters (justified Arabic) the code stands for nothing to read.
-        const next = i + 1 < count ? x.FPDFText_GetUnicode(textPage, i + 1) : 0x0a;
         if (!word) continue;
-        if (RTL.test(String.fromCodePoint(next)) || RTL.test(word.text.at(-1)!)) {
+        const next = i + 1 < count ? x.FPDFText_GetUnicode(textPage, i + 1) : 0x0a;
+        if (isRtl(next) || lastRtl) {
           // A kashida stretching the word: its width belongs to the word, so the next letter still joins it.
-          if (x.FPDFText_GetLooseCharBox(textPage, i, out)) word.x0 = Math.min(word.x0, m.pdfium.HEAPF32[out >> 2]!);
+          if (x.FPDFText_GetLooseCharBox(textPage, i, out)) word.x0 = Math.min(word.x0, m.pdfium.HEAPF32[at]!);
           continue;
         }
         word.text += '-';
@@ -85,14 +115,32 @@ export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
       // for every glyph of a line (the tight box of a "1" or a full stop is a sliver).
       if (!x.FPDFText_GetLooseCharBox(textPage, i, out)) continue;
       const f32 = m.pdfium.HEAPF32;
-      const [left, top, right, bottom] = [f32[at]!, f32[at + 1]!, f32[at + 2]!, f32[at + 3]!];
+      const left = f32[at]!;
+      const top = f32[at + 1]!;
+      const right = f32[at + 2]!;
+      const bottom = f32[at + 3]!;
       const height = Math.max(1, top - bottom);
-      const char = String.fromCodePoint(code);
+      const rtl = isRtl(code);
+      if (word !== null && word.rotated === undefined && Math.abs(bottom - word.bottom) < height * 0.3) {
+        // Left to right, or right-to-left letters in logical order, each to the left of the one before.
+        const along = left >= word.x0 && left - word.x1 < height * 0.15;
+        const back = rtl && lastRtl && right <= word.x1 + height * 0.05 && word.x0 - right < height * 0.15;
+        // A glyph lined up on a level word's baseline is level too: the angle is read only where a word begins.
+        if (along || back) {
+          word.text += String.fromCodePoint(code);
+          if (left < word.x0) word.x0 = left;
+          if (right > word.x1) word.x1 = right;
+          if (top > word.top) word.top = top;
+          word.last = i;
+          lastRtl = rtl;
+          continue;
+        }
+      }
       // Rotated text reads in content order: its glyphs step along another axis.
       const angle = x.FPDFText_GetCharAngle(textPage, i);
       const turned = Math.abs(Math.sin(angle)) > 0.2 ? Math.round((angle * 180) / Math.PI) : undefined;
-      if (word && turned !== undefined && word.rotated === turned) {
-        word.text += char;
+      if (word !== null && turned !== undefined && word.rotated === turned) {
+        word.text += String.fromCodePoint(code);
         word.x0 = Math.min(word.x0, left);
         word.x1 = Math.max(word.x1, right);
         word.top = Math.max(word.top, top);
@@ -100,40 +148,28 @@ export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
         word.last = i;
         continue;
       }
-      // Right-to-left letters come in logical order, each to the left of the one before.
-      const leftwards = word !== null && RTL.test(char) && RTL.test(word.text.at(-1)!) && right <= word.x1 + height * 0.05 && word.x0 - right < height * 0.15;
-      if (word && turned === undefined && word.rotated === undefined && Math.abs(bottom - word.bottom) < height * 0.3 && (leftwards || (left >= word.x0 && left - word.x1 < height * 0.15))) {
-        word.x0 = Math.min(word.x0, left);
-        word.text += char;
-        word.x1 = Math.max(word.x1, right);
-        word.top = Math.max(word.top, top);
-        word.last = i;
-        continue;
-      }
       // The style of a word is its first character's.
       const size = x.FPDFText_GetFontSize(textPage, i);
-      const weight = x.FPDFText_GetFontWeight(textPage, i);
-      const nameLength = x.FPDFText_GetFontInfo(textPage, i, namePtr, 256, flagsPtr);
-      const flags = nameLength > 0 ? m.pdfium.HEAP32[flagsPtr >> 2]! : 0;
-      const name = nameLength > 1 ? asciiAt(m.pdfium.HEAPU8, namePtr, Math.min(nameLength, 256) - 1) : '';
+      const style = styleAt(i);
       word = {
         x0: left,
         x1: right,
         bottom,
         top,
-        text: char,
+        text: String.fromCodePoint(code),
         first: i,
         last: i,
         // A font set at size 1 and scaled by the text matrix reports 1: its box says how large it is drawn.
         size: size > 0 && height / size > 0.6 && height / size < 2.2 ? size : height / 1.15,
-        bold: weight >= 600 || (flags & FORCE_BOLD) !== 0 || BOLD_NAME.test(name),
-        italic: (flags & ITALIC) !== 0 || ITALIC_NAME.test(name),
-        mono: (flags & FIXED_PITCH) !== 0 || MONO_NAME.test(name),
+        bold: style.bold,
+        italic: style.italic,
+        mono: style.mono,
         hyphen: false,
         spaced,
-        ...(turned !== undefined ? { rotated: turned } : {}),
+        rotated: turned,
       };
       words.push(word);
+      lastRtl = rtl;
       spaced = false;
     }
   });

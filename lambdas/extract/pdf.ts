@@ -171,16 +171,25 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[]): PageLa
   }
 }
 
+interface ObjectExports {
+  FPDFPage_CountObjects(page: number): number;
+  FPDFPage_GetObject(page: number, index: number): number;
+  FPDFPageObj_GetType(object: number): number;
+  FPDFPageObj_GetBounds(object: number, left: number, bottom: number, right: number, top: number): number;
+}
+
 /** Images large enough to be figures (not rules, bullets or logos in a corner), in page space with the origin top-left. */
 function figureBoxes(m: Pdfium, page: number, width: number, height: number): BBox[] {
   const boxes: BBox[] = [];
-  const count = m.FPDFPage_CountObjects(page);
+  // Raw exports: a page of a chart can hold thousands of objects, and the wrapped calls convert every argument.
+  const x = m.pdfium.wasmExports as unknown as ObjectExports;
+  const count = x.FPDFPage_CountObjects(page);
   withBuffer(m, 16, (out) => {
     const at = out >> 2;
     for (let i = 0; i < count; i++) {
-      const obj = m.FPDFPage_GetObject(page, i);
-      if (m.FPDFPageObj_GetType(obj) !== PAGE_OBJECT.image) continue;
-      if (!m.FPDFPageObj_GetBounds(obj, out, out + 4, out + 8, out + 12)) continue;
+      const obj = x.FPDFPage_GetObject(page, i);
+      if (x.FPDFPageObj_GetType(obj) !== PAGE_OBJECT.image) continue;
+      if (!x.FPDFPageObj_GetBounds(obj, out, out + 4, out + 8, out + 12)) continue;
       const f32 = m.pdfium.HEAPF32;
       const [left, bottom, right, top] = [f32[at]!, f32[at + 1]!, f32[at + 2]!, f32[at + 3]!];
       const [w, h] = [right - left, top - bottom];
