@@ -191,6 +191,8 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
     // Rotated text (a margin stamp, a label along an axis) is kept as a paragraph, after the page's flow.
     else if (block.lines[0]!.rotated) out.push({ ...base, type: 'paragraph', aside: true });
     else if (CAPTION.test(text) && text.length < 600) out.push({ ...base, type: 'caption' });
+    // "1. Introduction" set bold or large on a line of its own is a numbered heading, not a list item.
+    else if (block.marker?.ordered && block.lines.length === 1 && (block.bold || block.size >= body.size * 1.15) && !body.bold && isHeading(block, text, body)) out.push({ ...base, type: 'heading' });
     else if (block.marker) {
       const own = text.startsWith(block.marker.text) ? text.slice(block.marker.text.length).trim() : text;
       out.push({ ...base, type: 'list_item', text: own, ordered: block.marker.ordered, marker: block.marker.text, level: 0 });
