@@ -6,6 +6,7 @@
 // a short line ends a sentence. Coordinates here are PDF points with the
 // origin at the page's top-left corner, y growing downwards.
 
+import type { Tag } from './pdf-tags.ts';
 import type { Word } from './pdf-words.ts';
 
 export interface Line {
@@ -27,6 +28,8 @@ export interface Line {
   rtl: boolean;
   /** Text turned from the horizontal (a margin stamp, an axis label). */
   rotated: boolean;
+  /** Tagged PDFs: the structure element of its first word. */
+  tag?: Tag;
 }
 
 export interface TextBlock {
@@ -193,6 +196,7 @@ function makeLine(words: Word[], pageHeight: number): Line {
     hyphen: ordered.at(-1)!.hyphen || /[a-z\u00df-\u00ff]-$/.test(text),
     rtl,
     rotated: words[0]!.rotated !== undefined,
+    tag: ordered[0]!.tag ?? words[0]!.tag,
   };
 }
 
@@ -349,6 +353,8 @@ function continues(
 ): boolean {
   const prev = block.lines.at(-1)!;
   const em = Math.max(prev.size, line.size);
+  // A tagged PDF says which lines are one element: its tags part blocks, and join them.
+  if (prev.tag || line.tag) return prev.tag?.element === line.tag?.element && !line.rotated && !prev.rotated;
   if (marker) return false;
   if (Math.abs(line.size - prev.size) > 0.12 * em || line.bold !== prev.bold || line.mono !== prev.mono || line.rotated || prev.rotated) return false;
   const pitch = (line.y1 - prev.y1) / prev.size;

@@ -27,6 +27,8 @@ export interface PageLayout {
   figures: BBox[];
   /** Text read by OCR: the page's paragraphs, without boxes. */
   ocrText?: string;
+  /** The page has a structure tree (a tagged PDF): its text is tagged, and untagged text is an artifact. */
+  tagged?: boolean;
 }
 
 interface Classified {
@@ -42,6 +44,8 @@ interface Classified {
   fullLastLine?: boolean;
   /** Read after the page's main flow (rotated text). */
   aside?: boolean;
+  /** Its level came from a tagged PDF's structure, not from the layout. */
+  tagLevel?: boolean;
   level?: number;
   ordered?: boolean;
   marker?: string;
@@ -166,7 +170,9 @@ function findFurniture(layouts: PageLayout[]): Array<Map<TextBlock, 'page_header
   const repeatedOn = Math.max(2, Math.ceil(pages * 0.25));
   return candidates.map((page, p) => {
     const found = new Map<TextBlock, 'page_header' | 'page_footer'>();
-    for (const c of page) if ((pages >= 2 && seen.get(c.key)! >= repeatedOn) || PAGE_NUMBER.test(c.text)) found.set(c.block, c.zone);
+    // A tagged PDF leaves its running headers and footers out of the structure tree (they are artifacts).
+    const artifact = (c: (typeof page)[number]) => layouts[p]!.tagged === true && c.block.lines[0]!.tag === undefined;
+    for (const c of page) if ((pages >= 2 && seen.get(c.key)! >= repeatedOn) || PAGE_NUMBER.test(c.text) || artifact(c)) found.set(c.block, c.zone);
     // What shares a line with a page number or a running title ("2    Z. Shen et al.") runs with it.
     const sameLine = (a: TextBlock, b: TextBlock) => Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0;
     for (const c of page) if (!found.has(c.block) && [...found.keys()].some((f) => found.get(f) === c.zone && sameLine(f, c.block))) found.set(c.block, c.zone);
@@ -185,7 +191,9 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
     const fullLastLine = block.lines.length >= 2 && (last.rtl ? last.x0 <= block.x0 + 1.5 * block.size : last.x1 >= block.x1 - 1.5 * block.size);
     const base = { bbox, order: block.order, text, page, size: block.size, bold: block.bold, fullLastLine };
     const zone = furniture.get(block);
+    const tagged = layout.tagged ? byTag(block, text, base) : null;
     if (zone) out.push({ ...base, type: zone });
+    else if (tagged) out.push(tagged);
     // One line in a fixed-pitch font is an address or a name more often than code.
     else if (block.mono && (block.lines.length > 1 || /[{}();=<>]/.test(text)) && !block.marker) out.push({ ...base, type: 'code', lines: block.lines.map((l) => l.text) });
     // Rotated text (a margin stamp, a label along an axis) is kept as a paragraph, after the page's flow.
@@ -220,6 +228,39 @@ function notHeadingsSideBySide(out: Classified[]): void {
   for (const h of headings) {
     const beside = headings.some((o) => o !== h && Math.abs(o.bbox[3] - h.bbox[3]) < 2 && Math.abs(o.size - h.size) < 0.5 && (o.bbox[0] > h.bbox[2] || o.bbox[2] < h.bbox[0]));
     if (beside) h.type = 'paragraph';
+  }
+}
+
+/**
+ * A tagged block as its tag names it. Paragraph-like roles (P, BlockQuote,
+ * table cells) are left to the layout rules, which still find a title or a
+ * heading a tool tagged as P, and running headers a tool left untagged.
+ */
+function byTag(block: TextBlock, text: string, base: Omit<Classified, 'type'>): Classified | null {
+  const role = block.lines[0]!.tag?.role;
+  if (!role) return null;
+  const level = /^H([1-6])$/.exec(role);
+  if (level) return { ...base, type: 'heading', level: Number(level[1]), tagLevel: true };
+  switch (role) {
+    case 'H':
+      return { ...base, type: 'heading' };
+    case 'Title':
+      return { ...base, type: 'title', level: 1, tagLevel: true };
+    case 'LI': {
+      const marker = block.marker;
+      const own = marker && text.startsWith(marker.text) ? text.slice(marker.text.length).trim() : text;
+      return { ...base, type: 'list_item', text: own, ordered: marker?.ordered ?? false, marker: marker?.text ?? '', level: block.lines[0]!.tag!.depth, tagLevel: true };
+    }
+    case 'Caption':
+      return { ...base, type: 'caption' };
+    case 'Code':
+      return { ...base, type: 'code', lines: block.lines.map((l) => l.text) };
+    case 'Note':
+      return { ...base, type: 'footnote' };
+    case 'Formula':
+      return { ...base, type: 'formula' };
+    default:
+      return null;
   }
 }
 
@@ -265,6 +306,7 @@ function overlapsX(a: BBox, b: BBox): boolean {
 function nestListItems(out: Classified[]): void {
   let indents: number[] = [];
   for (const c of out) {
+    if (c.tagLevel && c.type === 'list_item') continue;
     if (c.type !== 'list_item') {
       if (c.type !== 'figure' && c.type !== 'page_header' && c.type !== 'page_footer') indents = [];
       continue;
@@ -297,7 +339,7 @@ function assignHeadingLevels(all: Classified[], bodySize: number): void {
     under = 1;
   }
   for (const h of headings) {
-    if (h.type === 'title') continue;
+    if (h.type === 'title' || h.tagLevel) continue;
     const numbered = NUMBERED.exec(h.text);
     const depth = numbered && /^\d/.test(numbered[1]!) ? numbered[1]!.split('.').length : 0;
     h.level = Math.min(6, under + (depth > 0 ? depth : styles.indexOf(style(h)) + 1));
@@ -350,7 +392,7 @@ function render(c: Classified, mode: 'text' | 'markdown'): string {
       if (number) return `${indent}${number[1]}. ${c.text}`;
       if (c.ordered) return md ? `${indent}- ${c.marker} ${c.text}` : `${c.marker} ${c.text}`;
       // Text output keeps the bullet the document shows.
-      return md ? `${indent}- ${c.text}` : `${c.marker} ${c.text}`;
+      return md ? `${indent}- ${c.text}` : c.marker ? `${c.marker} ${c.text}` : c.text;
     }
     case 'code':
       return md ? '```\n' + (c.lines ?? [c.text]).join('\n') + '\n```' : (c.lines ?? [c.text]).join('\n');

@@ -5,6 +5,7 @@
 
 import { withBuffer, type Pdfium } from './pdfium.ts';
 import type { TextRun } from './pdf-tables.ts';
+import type { Tag } from './pdf-tags.ts';
 
 export interface Word extends TextRun {
   first: number;
@@ -19,6 +20,10 @@ export interface Word extends TextRun {
   hyphen: boolean;
   /** A space character stood before it in the content stream. */
   spaced: boolean;
+  /** The marked-content id its text object carries (-1 for none): the key to a tagged PDF's structure. */
+  mcid: number;
+  /** In a tagged PDF, the structure element the word belongs to; untagged words there are artifacts. */
+  tag?: Tag;
   /** Set on text turned from the horizontal (a rotated label, a margin stamp): its characters are in content order. */
   rotated?: number;
 }
@@ -34,6 +39,7 @@ interface TextExports {
   FPDFText_GetCharAngle(textPage: number, index: number): number;
   FPDFText_GetTextObject(textPage: number, index: number): number;
   FPDFTextObj_GetFont(textObject: number): number;
+  FPDFPageObj_GetMarkedContentID(object: number): number;
 }
 
 /** PDF font descriptor flags (PDF 32000-1, 9.8.2). */
@@ -66,8 +72,8 @@ export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
     const at = out >> 2;
     const flagsPtr = out + 16;
     const namePtr = out + 20;
-    const styleAt = (i: number): FontStyle => {
-      const font = x.FPDFTextObj_GetFont(x.FPDFText_GetTextObject(textPage, i));
+    const styleAt = (i: number, object: number): FontStyle => {
+      const font = object ? x.FPDFTextObj_GetFont(object) : 0;
       let style = styles.get(font);
       if (style) return style;
       const weight = x.FPDFText_GetFontWeight(textPage, i);
@@ -150,7 +156,8 @@ export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
       }
       // The style of a word is its first character's.
       const size = x.FPDFText_GetFontSize(textPage, i);
-      const style = styleAt(i);
+      const object = x.FPDFText_GetTextObject(textPage, i);
+      const style = styleAt(i, object);
       word = {
         x0: left,
         x1: right,
@@ -166,6 +173,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
         mono: style.mono,
         hyphen: false,
         spaced,
+        mcid: object ? x.FPDFPageObj_GetMarkedContentID(object) : -1,
         rotated: turned,
       };
       words.push(word);

@@ -9,6 +9,7 @@ import { findRuledTables } from './pdf-ruled-tables.ts';
 import { renderPdfPages, type PageLayout } from './pdf-structure.ts';
 import { pageRulings } from './pdf-rulings.ts';
 import { findTables, type PlacedTable, type TextRun } from './pdf-tables.ts';
+import { pageTags } from './pdf-tags.ts';
 import { pageWords, type Word } from './pdf-words.ts';
 import { copyIn, heapBytes, loadPdfium, PAGE_OBJECT, PDFIUM_ERROR, withBuffer, type Pdfium } from './pdfium.ts';
 import { encodeGrayPng } from './png.ts';
@@ -148,6 +149,9 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[]): PageLa
     const count = m.FPDFText_CountChars(textPage);
     if (count <= 0) return layout;
     const words = pageWords(m, textPage, count);
+    const tags = pageTags(m, page);
+    if (tags) for (const w of words) w.tag = tags.get(w.mcid);
+    layout.tagged = tags !== null;
     const inTables = new Set<TextRun>();
     for (const placed of pageTables(m, page, words)) {
       const rows = normaliseRows(placed.rows);
