@@ -4,6 +4,7 @@
 // nothing arrived before the URL expired.
 
 import { randomUUID } from 'node:crypto';
+import { PageCountBudgetExceeded } from '../extract/page-count.ts';
 import type { Principal } from './auth.ts';
 import { uploadRequestSchema } from './api-schemas.ts';
 import { ApiError } from './errors.ts';
@@ -105,7 +106,8 @@ export interface ArrivalDeps {
   queue: ExtractionQueue;
   clock: Clock;
   events: JobEvents;
-  countPages: (input: { bytes: Uint8Array; filename: string; contentType: string | null }) => number;
+  /** Within the counting budget (page-count.ts): rejects with PageCountBudgetExceeded past it, which fails the job. */
+  countPages: (input: { bytes: Uint8Array; filename: string; contentType: string | null }) => Promise<number>;
 }
 
 /**
@@ -126,7 +128,13 @@ export async function uploadArrived(deps: ArrivalDeps, key: string, size: number
   const bytes = await deps.blobs.get(key);
   if (!bytes) return; // a later event of a replaced object, or the object already expired; the deadline message settles the job
 
-  const counted = Math.max(1, deps.countPages({ bytes, filename: job.filename, contentType: job.content_type }));
+  let counted: number;
+  try {
+    counted = Math.max(1, await deps.countPages({ bytes, filename: job.filename, contentType: job.content_type }));
+  } catch (error) {
+    if (error instanceof PageCountBudgetExceeded) return failUpload(deps, job, error.message);
+    throw error;
+  }
   const selected = job.config?.pages ?? null;
   const pages = selected ? Math.max(1, selected.filter((n) => n <= counted).length) : counted;
   const shortfall = job.quota ? pages - job.pages_reserved : 0;

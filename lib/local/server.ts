@@ -18,8 +18,7 @@ import { systemClock } from '../../lambdas/core/ports.ts';
 import { ATTEMPT_TIMEOUT_MS } from '../../lambdas/core/webhook-delivery.ts';
 import { EVENT_REQUEUE_AFTER_MS, WebhookEvents } from '../../lambdas/core/webhook-events.ts';
 import type { WebhookIntake } from '../../lambdas/core/webhook-target.ts';
-import { countPages } from '../../lambdas/extract/page-count.ts';
-import { createExtractorPool } from '../../lambdas/extract/pool.ts';
+import { createExtractorPool, createPageCounter } from '../../lambdas/extract/pool.ts';
 import * as extractWorker from '../../lambdas/handlers/extract-worker.ts';
 import * as getJob from '../../lambdas/handlers/get-job.ts';
 import * as project from '../../lambdas/handlers/project.ts';
@@ -160,6 +159,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   );
   const aggregation = new LocalAggregationStarter(stateMachine);
 
+  // Page counting at submission and on an upload's arrival: in worker threads of their own, so a
+  // hostile document costs a worker, never the event loop every project's requests share, and
+  // never waits behind extractions.
+  const pageCounter = createPageCounter({ size: Math.max(1, Math.min(2, workers)), maxMemoryMb: 512, prewarm: true });
+  const countPages = (upload: { bytes: Uint8Array; filename: string; contentType: string | null }) => pageCounter.count(upload);
+
   const apiHandlers = {
     'sandbox-key': sandboxKey.makeHandler({ store, clock }),
     submit: submit.makeHandler({
@@ -167,7 +172,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       blobs,
       clock,
       queue: extractionQueuePort,
-      countPages: (upload) => countPages({ bytes: upload.bytes, filename: upload.filename, contentType: upload.contentType }),
+      countPages,
       webhookPolicy: intake,
     }),
     'get-job': getJob.makeHandler({ store, blobs, clock }),
@@ -262,6 +267,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       await stateMachine.close();
       await deliveryMapping.stop();
       await extractor.close();
+      await pageCounter.close();
       await extractionQueue.close();
       await extractionDlq.close();
       await chunkQueue.close();
