@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/c
 import { DynamoDocuments, type Item, type QueryInput } from './dynamo-documents.ts';
 import type { Job, JobStatus, QuotaRef } from '../core/job.ts';
 import { sourcesOf } from '../core/job.ts';
+import { invalidRequest } from '../core/errors.ts';
 import type {
   ApiKeyRecord,
   DeliveryAttempt,
@@ -362,7 +363,7 @@ export class DynamoStore implements Store {
     // A status filter applies after DynamoDB's Limit, so keep reading until
     // the page is full; the cursor then points just after the last job returned.
     const found: Record<string, unknown>[] = [];
-    let start = query.cursor ? (JSON.parse(Buffer.from(query.cursor, 'base64url').toString('utf8')) as Record<string, unknown>) : undefined;
+    let start = query.cursor ? readCursor(query.cursor, `PROJECT#${projectId}#JOBS`) : undefined;
     let more = true;
     while (found.length < query.limit && more) {
       const page = await this.db.query({
@@ -426,4 +427,22 @@ export class DynamoStore implements Store {
     return items;
   }
 
+}
+
+/** A cursor this store gave out for this project's list; anything else is the client's mistake (a 400), never a 500. */
+function readCursor(cursor: string, partition: string): Record<string, unknown> {
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    key = null;
+  }
+  const fields = key && typeof key === 'object' && !Array.isArray(key) ? Object.entries(key) : [];
+  const valid =
+    fields.length > 0 &&
+    fields.length <= 4 &&
+    fields.every(([name, value]) => ['pk', 'sk', 'gsi1pk', 'gsi1sk'].includes(name) && typeof value === 'string') &&
+    (key as Record<string, unknown>).gsi1pk === partition;
+  if (!valid) throw invalidRequest('cursor is not one this API gave out; pass next_cursor from the previous page unchanged.');
+  return key as Record<string, unknown>;
 }

@@ -50,3 +50,42 @@ describe('page counting has a budget and runs off the API thread (item 1)', () =
     expect(done.body).toMatchObject({ status: 'failed', error_message: expect.stringMatching(/page-counted within the submission budget.*inflate past 16 MB/) });
   });
 });
+
+describe('no client mistake is a 5xx (item 4)', () => {
+  const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+  const json = (key: string, path: string, body: string) =>
+    request(server.url, 'POST', path, { key, body, headers: { 'content-type': 'application/json' } });
+
+  it('answers 400 for deeply nested JSON in the webhook and config fields, /v1/webhooks and /v1/uploads', async () => {
+    const nested = deep(20_000);
+    const answers = [
+      await submit(server.url, alice.api_key, multipart([{ name: 'a.txt', bytes: 'hello' }], { webhook: `{"url":"http://127.0.0.1:9/h","events":${nested}}` })),
+      await submit(server.url, alice.api_key, multipart([{ name: 'a.txt', bytes: 'hello' }], { config: `{"pages":${nested}}` })),
+      await json(alice.api_key, '/v1/webhooks', `{"url":"http://127.0.0.1:9/h","events":${nested}}`),
+      await json(alice.api_key, '/v1/uploads', `{"filename":"a.pdf","size":10,"config":{"pages":${nested}}}`),
+    ];
+    for (const answer of answers) {
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+      expect(answer.body).toMatchObject({ error: 'invalid_request', message: expect.stringMatching(/more than 32 levels deep/) });
+    }
+    // Too long is said as such, before parsing.
+    const long = await json(alice.api_key, '/v1/webhooks', `{"url":"http://127.0.0.1:9/h","x":"${'a'.repeat(70_000)}"}`);
+    expect(long.status).toBe(400);
+    expect(long.body.message).toMatch(/longer than 64 KB/);
+  });
+
+  it('answers 400 for a path that is not valid percent-encoding, and for a forged list cursor', async () => {
+    for (const path of ['/v1/jobs/%E0', '/v1/jobs/%E0/cancel', '/v1/jobs/%ZZ']) {
+      const answer = await request(server.url, path.endsWith('cancel') ? 'POST' : 'GET', path, { key: alice.api_key });
+      expect([400, 404], `${path}: ${JSON.stringify(answer.body)}`).toContain(answer.status);
+      expect(answer.body).toMatchObject({ error: expect.any(String), message: expect.any(String) });
+    }
+    expect((await request(server.url, 'GET', '/v1/jobs/%E0', { key: alice.api_key })).status).toBe(400);
+    const forged = Buffer.from(JSON.stringify({ pk: 'JOB#x', sk: 'JOB', gsi1pk: `PROJECT#${bob.project_id}#JOBS`, gsi1sk: 'x' })).toString('base64url');
+    for (const cursor of ['abcd', forged]) {
+      const answer = await request(server.url, 'GET', `/v1/jobs?cursor=${cursor}`, { key: alice.api_key });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+      expect(answer.body.message).toMatch(/pass next_cursor/);
+    }
+  });
+});

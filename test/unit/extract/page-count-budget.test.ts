@@ -24,7 +24,7 @@ describe('page counting within a budget', () => {
   });
 
   it('refuses a PDF with more objects than the budget', () => {
-    const error = over(() => countPagesWithin({ bytes: manyObjectsPdf(2000) }, { inflatedBytes: 1e9, objects: 1000, timeMs: 60_000 }));
+    const error = over(() => countPagesWithin({ bytes: manyObjectsPdf(2000), filename: 'x.pdf' }, { inflatedBytes: 1e9, objects: 1000, timeMs: 60_000 }));
     expect(error.reason).toMatch(/more than 1,000 objects/);
   });
 
