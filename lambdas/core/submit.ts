@@ -76,12 +76,15 @@ export async function submitJobs(deps: SubmitDeps, principal: Principal, submiss
     );
   });
 
+  // All or none: putJobs writes every job or none of them; on any failure the stored documents
+  // are deleted and the pages given back, so a client told it failed has nothing left behind.
   try {
     await Promise.all(
       jobs.map((job, i) => (job.document.kind === 's3' ? deps.blobs.put(job.document.key, submission.files[i]!.bytes) : undefined)),
     );
     await deps.store.putJobs(jobs);
   } catch (error) {
+    await Promise.all(jobs.map((job) => (job.document.kind === 's3' ? deps.blobs.delete(job.document.key).catch(() => undefined) : undefined)));
     if (quota) await deps.store.refundPages(quota, totalPages);
     throw error;
   }

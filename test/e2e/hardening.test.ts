@@ -89,3 +89,27 @@ describe('no client mistake is a 5xx (item 4)', () => {
     }
   });
 });
+
+describe('job records stay small; a submission is all or nothing (item 3)', () => {
+  it('accepts config.pages "1-100000" for two files and extracts the pages that exist', async () => {
+    const answer = await submit(
+      server.url,
+      bob.api_key,
+      multipart(
+        [
+          { name: 'one.pdf', bytes: makePdf({ pages: ['first', 'second'] }), type: 'application/pdf' },
+          { name: 'two.txt', bytes: 'short text' },
+        ],
+        { config: JSON.stringify({ pages: '1-100000' }) },
+      ),
+    );
+    expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+    expect(answer.body.job_ids).toHaveLength(2);
+    const [pdf, txt] = await Promise.all(answer.body.job_ids.map((id: string) => waitFor(() => getJob(id, bob.api_key), terminal)));
+    expect(pdf!.body).toMatchObject({ status: 'completed', pages: 2 });
+    expect(pdf!.body.result.content).toContain('second');
+    expect(txt!.body).toMatchObject({ status: 'completed', pages: 1 });
+    const list = await request(server.url, 'GET', '/v1/jobs', { key: bob.api_key });
+    expect(list.body.jobs.map((j: { id: string }) => j.id)).toEqual(expect.arrayContaining(answer.body.job_ids));
+  });
+});
