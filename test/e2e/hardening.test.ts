@@ -113,3 +113,26 @@ describe('job records stay small; a submission is all or nothing (item 3)', () =
     expect(list.body.jobs.map((j: { id: string }) => j.id)).toEqual(expect.arrayContaining(answer.body.job_ids));
   });
 });
+
+describe('non-ASCII filenames (item 7)', () => {
+  const name = 'résumé 日本.md';
+  it('keeps a UTF-8 filename as sent, in the job and the list', async () => {
+    const answer = await submit(server.url, alice.api_key, multipart([{ name, bytes: '# Hello' }]));
+    expect(answer.status).toBe(202);
+    const id = answer.body.job_ids[0];
+    expect((await getJob(id)).body.filename).toBe(name);
+    const list = await request(server.url, 'GET', '/v1/jobs', { key: alice.api_key });
+    expect(list.body.jobs.find((j: { id: string }) => j.id === id).filename).toBe(name);
+  });
+
+  it("reads an RFC 5987 filename*=UTF-8''… parameter", async () => {
+    const boundary = 'docexboundary';
+    const body = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="fallback.md"; filename*=UTF-8''${encodeURIComponent(name)}\r\n` +
+        `Content-Type: text/markdown\r\n\r\n# Hi\r\n--${boundary}--\r\n`,
+    );
+    const answer = await request(server.url, 'POST', '/v1/extract', { key: alice.api_key, body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+    expect((await getJob(answer.body.job_ids[0])).body.filename).toBe(name);
+  });
+});
