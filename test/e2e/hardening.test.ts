@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart, request, submit, type Answer } from '../support/api-client.ts';
 import { inflatingPdf } from '../support/hostile-pdf.ts';
 import { startServer, waitFor, type RunningServer } from '../support/local-server.ts';
+import { makeZip } from '../support/office-fixture.ts';
 import { makePdf } from '../support/pdf-fixture.ts';
 
 let server: RunningServer;
@@ -134,5 +135,35 @@ describe('non-ASCII filenames (item 7)', () => {
     const answer = await request(server.url, 'POST', '/v1/extract', { key: alice.api_key, body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
     expect(answer.status, JSON.stringify(answer.body)).toBe(202);
     expect((await getJob(answer.body.job_ids[0])).body.filename).toBe(name);
+  });
+});
+
+describe('a ZIP is a ZIP (item 8)', () => {
+  it('extracts every member of a ZIP whose first member is a stored PDF', async () => {
+    const zip = makeZip([
+      { name: 'first.pdf', data: makePdf({ pages: ['stored pdf page'] }), method: 0 },
+      { name: 'second.txt', data: 'the second member' },
+    ]);
+    const answer = await submit(server.url, alice.api_key, multipart([{ name: 'bundle.zip', bytes: zip, type: 'application/zip' }]));
+    expect(answer.status).toBe(202);
+    const done = await waitFor(() => getJob(answer.body.job_ids[0]), terminal);
+    expect(done.body.status, done.body.error_message).toBe('completed');
+    expect(done.body.result.metadata.format).toBe('zip');
+    expect(done.body.result.content).toContain('stored pdf page');
+    expect(done.body.result.content).toContain('the second member');
+  });
+
+  it('ends partial_success, naming the member, when a stored first member is a damaged PDF', async () => {
+    const damaged = Buffer.from(makePdf({ pages: ['never read'] }));
+    damaged.fill(0x20, 20, damaged.length - 10);
+    const zip = makeZip([
+      { name: 'damaged.pdf', data: damaged, method: 0 },
+      { name: 'fine.txt', data: 'this member is fine' },
+    ]);
+    const answer = await submit(server.url, alice.api_key, multipart([{ name: 'mixed.zip', bytes: zip, type: 'application/zip' }]));
+    const done = await waitFor(() => getJob(answer.body.job_ids[0]), terminal);
+    expect(done.body.status, done.body.error_message).toBe('partial_success');
+    expect(done.body.result.content).toContain('this member is fine');
+    expect(done.body.result.metadata.failed_sections).toEqual([expect.objectContaining({ name: 'damaged.pdf' })]);
   });
 });
