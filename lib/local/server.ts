@@ -43,7 +43,7 @@ import { LocalStateMachine } from './state-machine.ts';
 import { TwinChunkQueue } from './twin-chunk-queue.ts';
 import { bucketNotifications, functions, queues, routes, type FunctionName, type QueueName } from '../wiring.ts';
 import { createApiGateway } from './api-gateway.ts';
-import { LOCAL_CREDENTIALS, LOCAL_REGION, startEmbeddedAws } from './embedded-aws.ts';
+import { LOCAL_REGION, startEmbeddedAws } from './embedded-aws.ts';
 import { startWiredMapping } from './event-source.ts';
 import { QueueTwin } from './sqs-twin.ts';
 import { TwinExtractionQueue } from './twin-extraction-queue.ts';
@@ -104,7 +104,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   refuseIfInUse(dataDir);
   const timeScale = options.timeScale ?? 1;
   const aws = await startEmbeddedAws(dataDir);
-  const clientOptions = { dynamodbEndpoint: aws.dynamodbEndpoint, s3Endpoint: aws.s3Endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+  const clientOptions = { dynamodbEndpoint: aws.dynamodbEndpoint, s3Endpoint: aws.s3Endpoint, region: LOCAL_REGION, credentials: aws.credentials };
   const store = new DynamoStore(dynamoClient(clientOptions), aws.table);
   const s3 = s3Client(clientOptions);
   const blobs = new S3Blobs(s3, aws.bucket);

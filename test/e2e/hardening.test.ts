@@ -1,7 +1,13 @@
 // Issue #18: no input, tenant or neighbour can hurt another. Each test here
 // failed before its fix.
 
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localCredentials } from '../../lib/local/embedded-aws.ts';
 import { multipart, request, submit, type Answer } from '../support/api-client.ts';
 import { inflatingPdf } from '../support/hostile-pdf.ts';
 import { startServer, waitFor, type RunningServer } from '../support/local-server.ts';
@@ -165,5 +171,62 @@ describe('a ZIP is a ZIP (item 8)', () => {
     expect(done.body.status, done.body.error_message).toBe('partial_success');
     expect(done.body.result.content).toContain('this member is fine');
     expect(done.body.result.metadata.failed_sections).toEqual([expect.objectContaining({ name: 'damaged.pdf' })]);
+  });
+});
+
+describe('the local S3 and DynamoDB answer only signed requests (item 2)', () => {
+  const endpoints = () => JSON.parse(fs.readFileSync(path.join(server.dataDir, 'local-endpoints.json'), 'utf8')) as { s3: string; dynamodb: string; bucket: string; table: string };
+
+  it('keeps per-data-directory credentials in a 0600 file', async () => {
+    const file = path.join(server.dataDir, 'local-credentials.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const mine = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(mine.accessKeyId).not.toBe('S3RVER');
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'docex-creds-'));
+    expect(localCredentials(other)).not.toEqual(mine);
+    expect(localCredentials(other)).toEqual(localCredentials(other));
+  });
+
+  it('refuses unsigned and wrongly signed S3 requests: no listing, no reading results, no overwriting a pending upload', async () => {
+    const { s3, bucket } = endpoints();
+    const list = await fetch(`${s3}/${bucket}?list-type=2`);
+    expect(list.status).toBe(403);
+    expect(await list.text()).toMatch(/AccessDenied.*not signed/);
+
+    const created = await request(server.url, 'POST', '/v1/uploads', {
+      key: alice.api_key,
+      body: JSON.stringify({ filename: 'victim.txt', size: 11 }),
+      headers: { 'content-type': 'application/json' },
+    });
+    const uploadUrl = new URL(created.body.upload_url);
+    const unsignedPut = await fetch(`${uploadUrl.origin}${uploadUrl.pathname}`, { method: 'PUT', body: 'attacker!!!' });
+    expect(unsignedPut.status).toBe(403);
+    // A presigned URL with its signature changed is refused too.
+    const forged = new URL(uploadUrl);
+    forged.searchParams.set('X-Amz-Signature', '0'.repeat(64));
+    expect((await fetch(forged, { method: 'PUT', body: 'attacker!!!' })).status).toBe(403);
+
+    const wrong = new S3Client({ endpoint: s3, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    await expect(wrong.send(new ListObjectsV2Command({ Bucket: bucket }))).rejects.toMatchObject({ name: 'AccessDenied' });
+    wrong.destroy();
+
+    // The real upload still works, and the job completes with the owner's text.
+    expect((await fetch(created.body.upload_url, { method: 'PUT', body: 'owner text!' })).status).toBe(200);
+    const done = await waitFor(() => getJob(created.body.job_id), terminal);
+    expect(done.body.result.content).toBe('owner text!');
+  });
+
+  it('refuses unsigned and wrongly signed DynamoDB requests', async () => {
+    const { dynamodb, table } = endpoints();
+    const unsigned = await fetch(dynamodb, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'DynamoDB_20120810.Scan' },
+      body: JSON.stringify({ TableName: table }),
+    });
+    expect(unsigned.status).toBe(400);
+    expect(await unsigned.text()).toMatch(/UnrecognizedClientException.*not signed/);
+    const wrong = new DynamoDBClient({ endpoint: dynamodb, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
+    await expect(wrong.send(new ScanCommand({ TableName: table }))).rejects.toMatchObject({ name: 'UnrecognizedClientException' });
+    wrong.destroy();
   });
 });
