@@ -9,7 +9,7 @@ import type { Principal } from './auth.ts';
 import { uploadRequestSchema } from './api-schemas.ts';
 import { ApiError } from './errors.ts';
 import { parseExtractionConfig } from './extraction-config.ts';
-import type { Job } from './job.ts';
+import { isTerminal, type Job } from './job.ts';
 import { newJob } from './new-job.ts';
 import { parseJson } from './json-schema.ts';
 import { limits } from './limits.ts';
@@ -120,7 +120,13 @@ export async function uploadArrived(deps: ArrivalDeps, key: string, size: number
   const ref = parseUploadKey(key);
   if (!ref) return;
   const job = await deps.store.getJob(ref.job_id);
-  if (!job || job.project_id !== ref.project_id || job.status !== 'awaiting_upload') return;
+  if (!job || job.project_id !== ref.project_id || isTerminal(job.status)) {
+    // A PUT after its job ended (completed, failed, cancelled) or for no job at all: nothing will
+    // ever read it, so it is deleted as it lands rather than kept outside any quota.
+    await deps.blobs.delete(key);
+    return;
+  }
+  if (job.status !== 'awaiting_upload') return;
 
   if (size !== job.size) {
     return failUpload(deps, job, `The upload arrived with ${size} bytes, but ${job.size} were declared. Create a new upload with the right size.`);

@@ -41,8 +41,9 @@ import { limits } from '../../lambdas/core/limits.ts';
 import { LocalAggregationStarter } from './local-aggregation.ts';
 import { LocalStateMachine } from './state-machine.ts';
 import { TwinChunkQueue } from './twin-chunk-queue.ts';
-import { bucketNotifications, functions, queues, routes, type FunctionName, type QueueName } from '../wiring.ts';
+import { bucketExpiry, bucketNotifications, functions, queues, routes, type FunctionName, type QueueName } from '../wiring.ts';
 import { createApiGateway } from './api-gateway.ts';
+import { startLifecycleSweeps } from './bucket-lifecycle.ts';
 import { LOCAL_REGION, startEmbeddedAws } from './embedded-aws.ts';
 import { startWiredMapping } from './event-source.ts';
 import { QueueTwin } from './sqs-twin.ts';
@@ -235,6 +236,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     visibility: new TwinMessageVisibility([webhookQueue]),
   });
   const deliveryMapping = startWiredMapping('webhooks', webhookQueue, deliveryHandler);
+  // The bucket's lifecycle rules, as S3 applies them in AWS (documents, results, uploads, parts).
+  const lifecycle = startLifecycleSweeps(s3, aws.bucket, bucketExpiry, { timeScale, log: (m) => console.error(m) });
   const admin = await startAdminServer({ redriveWebhooks: () => webhookDlq.moveMessagesTo(webhookQueue) });
 
   const server = createApiGateway(routes, apiHandlers);
@@ -262,6 +265,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
       await admin.close();
+      await lifecycle.stop();
       await mapping.stop();
       await chunkMapping.stop();
       await stateMachine.close();

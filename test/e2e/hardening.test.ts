@@ -2,7 +2,7 @@
 // failed before its fix.
 
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -228,5 +228,36 @@ describe('the local S3 and DynamoDB answer only signed requests (item 2)', () =>
     const wrong = new DynamoDBClient({ endpoint: dynamodb, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
     await expect(wrong.send(new ScanCommand({ TableName: table }))).rejects.toMatchObject({ name: 'UnrecognizedClientException' });
     wrong.destroy();
+  });
+});
+
+describe('upload URLs after the fact (item 6)', () => {
+  it('deletes a PUT that lands after its job was cancelled or completed', async () => {
+    const { s3, bucket } = JSON.parse(fs.readFileSync(path.join(server.dataDir, 'local-endpoints.json'), 'utf8'));
+    const client = new S3Client({ endpoint: s3, region: 'us-east-1', forcePathStyle: true, credentials: localCredentials(server.dataDir) });
+    const exists = (key: string) =>
+      client.send(new HeadObjectCommand({ Bucket: bucket, Key: key })).then(
+        () => true,
+        () => false,
+      );
+    const create = async (filename: string, size: number) =>
+      (await request(server.url, 'POST', '/v1/uploads', { key: alice.api_key, body: JSON.stringify({ filename, size }), headers: { 'content-type': 'application/json' } })).body;
+
+    // Cancelled while awaiting its upload, then the PUT comes.
+    const cancelled = await create('late.txt', 4);
+    expect((await request(server.url, 'POST', `/v1/jobs/${cancelled.job_id}/cancel`, { key: alice.api_key })).status).toBe(200);
+    expect((await fetch(cancelled.upload_url, { method: 'PUT', body: 'late' })).status).toBe(200);
+    const cancelledKey = decodeURIComponent(new URL(cancelled.upload_url).pathname.split('/').slice(2).join('/'));
+    await expect.poll(() => exists(cancelledKey)).toBe(false);
+
+    // Completed, then the same URL is used again.
+    const done = await create('twice.txt', 4);
+    await fetch(done.upload_url, { method: 'PUT', body: 'once' });
+    expect((await waitFor(() => getJob(done.job_id), terminal)).body.status).toBe('completed');
+    const doneKey = decodeURIComponent(new URL(done.upload_url).pathname.split('/').slice(2).join('/'));
+    await expect.poll(() => exists(doneKey)).toBe(false);
+    expect((await fetch(done.upload_url, { method: 'PUT', body: 'more' })).status).toBe(200);
+    await expect.poll(() => exists(doneKey)).toBe(false);
+    client.destroy();
   });
 });
