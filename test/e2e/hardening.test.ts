@@ -261,3 +261,32 @@ describe('upload URLs after the fact (item 6)', () => {
     client.destroy();
   });
 });
+
+describe('what a sandbox key may do (item 10)', () => {
+  it('extracts and reads its own jobs, and gets 403 for the project\'s records and webhooks', async () => {
+    const key = (await request(server.url, 'POST', '/v1/sandbox/key', { localAddress: '127.0.0.31' })).body.api_key as string;
+    const as = (method: string, p: string, body?: string) =>
+      request(server.url, method, p, { key, localAddress: '127.0.0.31', ...(body ? { body, headers: { 'content-type': 'application/json' } } : {}) });
+    const accepted = await submit(server.url, key, multipart([{ name: 'a.txt', bytes: 'trial text' }]), '127.0.0.31');
+    expect(accepted.status).toBe(202);
+    const id = accepted.body.job_ids[0];
+    const done = await waitFor(() => as('GET', `/v1/jobs/${id}`), terminal);
+    expect(done.body.result.content).toBe('trial text');
+    expect((await as('GET', `/v1/jobs/${id}/deliveries`)).status).toBe(200);
+
+    for (const [method, p, body] of [
+      ['GET', '/v1/jobs'],
+      ['GET', '/v1/usage'],
+      ['GET', '/v1/keys'],
+      ['POST', '/v1/keys'],
+      ['GET', '/v1/webhooks'],
+      ['POST', '/v1/webhooks', JSON.stringify({ url: 'http://127.0.0.1:9/hook' })],
+      ['DELETE', '/v1/webhooks/00000000-0000-4000-8000-000000000000'],
+      ['POST', '/v1/webhooks/00000000-0000-4000-8000-000000000000/test'],
+    ] as const) {
+      const answer = await as(method, p, body);
+      expect(answer.status, `${method} ${p}: ${JSON.stringify(answer.body)}`).toBe(403);
+      expect(answer.body).toMatchObject({ error: 'forbidden', message: expect.stringMatching(/live key/) });
+    }
+  });
+});
