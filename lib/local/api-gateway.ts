@@ -35,9 +35,18 @@ const send = (res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(JSON.stringify(body));
 };
 
+/**
+ * How long an idle keep-alive connection stays open. Longer than the idle
+ * timeouts of common clients (undici/fetch 4 s, Node's agent, curl, browsers,
+ * load balancers' 60 s), so it is always the client that closes an idle
+ * connection: with Node's default of 5 s, a request written just as the
+ * server closed the socket failed with EPIPE or ECONNRESET.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export function createApiGateway(routes: RouteSpec[], handlers: Record<FunctionName, ApiHandler>): http.Server {
   const compiled = routes.map(compile);
-  return http.createServer(async (req, res) => {
+  const server = http.createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const candidates = compiled.filter((r) => r.pattern.test(url.pathname));
@@ -72,6 +81,8 @@ export function createApiGateway(routes: RouteSpec[], handlers: Record<FunctionN
       else res.end();
     }
   });
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  return server;
 }
 
 /** A path segment decoded, or null when it is not valid percent-encoded UTF-8 (`%E0` alone). */

@@ -4,6 +4,7 @@
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -288,5 +289,26 @@ describe('what a sandbox key may do (item 10)', () => {
       expect(answer.status, `${method} ${p}: ${JSON.stringify(answer.body)}`).toBe(403);
       expect(answer.body).toMatchObject({ error: 'forbidden', message: expect.stringMatching(/live key/) });
     }
+  });
+});
+
+describe('keep-alive (item 11)', () => {
+  it('keeps an idle connection open past Node\'s default 5 s, so the client, not the server, closes it', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; reused: boolean; keepAlive: string | undefined }>((resolve, reject) => {
+        const req = http.get(`${server.url}/v1/openapi.json`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket, keepAlive: res.headers['keep-alive'] }));
+        });
+        req.on('error', reject);
+      });
+    const first = await get();
+    expect(first).toMatchObject({ status: 200, reused: false });
+    expect(first.keepAlive).toMatch(/timeout=65/);
+    // Idle for longer than Node's default keepAliveTimeout (5 s): the server must not have closed the socket.
+    await new Promise((r) => setTimeout(r, 6000));
+    expect(await get()).toMatchObject({ status: 200, reused: true });
+    agent.destroy();
   });
 });
