@@ -299,7 +299,7 @@ describe('keep-alive (item 11)', () => {
       new Promise<{ status: number; reused: boolean; keepAlive: string | undefined }>((resolve, reject) => {
         const req = http.get(`${server.url}/v1/openapi.json`, { agent }, (res) => {
           res.resume();
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket, keepAlive: res.headers['keep-alive'] }));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket, keepAlive: String(res.headers['keep-alive'] ?? '') }));
         });
         req.on('error', reject);
       });
