@@ -159,14 +159,17 @@ const operations: Record<string, Operation> = {
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 400: 'Invalid request', 401: 'Missing, malformed or unknown API key',
   403: 'Belongs to another project, or needs a live key', 404: 'Not found', 409: 'Conflict', 410: 'Result no longer kept',
-  413: 'Too large for a direct upload', 415: 'Not multipart/form-data', 429: 'Rate limit or page quota', 500: 'Internal error',
+  405: 'Method not allowed: this path answers it for every method it does not list, naming those it does', 413: 'Too large for a direct upload (or any request body over the gateway limit)', 415: 'Not multipart/form-data', 429: 'Rate limit or page quota', 500: 'Internal error',
 };
 
 function operation(route: RouteSpec) {
   const op = operations[`${route.method} ${route.path}`];
   if (!op) throw new Error(`openapi.ts describes no ${route.method} ${route.path}; add it when adding the route to lib/wiring.ts`);
   const responses: Record<string, unknown> = {};
-  const all = { ...op.responses, ...(route.auth ? { 401: s.errorSchema } : {}), 500: s.errorSchema };
+  // What the gateway itself answers on any route: 405 for a method the path does not list, 413 for a
+  // body over the gateway limit, 400 for a path parameter that is not valid percent-encoding.
+  const gateway = { 405: s.errorSchema, 413: s.errorSchema, ...(route.path.includes('{') ? { 400: s.errorSchema } : {}) };
+  const all = { ...gateway, ...op.responses, ...(route.auth ? { 401: s.errorSchema } : {}), 500: s.errorSchema };
   for (const [status, spec] of Object.entries(all)) {
     responses[status] =
       'raw' in spec

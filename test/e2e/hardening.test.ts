@@ -312,3 +312,18 @@ describe('keep-alive (item 11)', () => {
     agent.destroy();
   });
 });
+
+describe('the OpenAPI document lists every status the server answers (item 12)', () => {
+  it('documents 405 (and the gateway\'s 413) on every operation, and a 405 answer matches it', async () => {
+    const doc = (await request(server.url, 'GET', '/v1/openapi.json')).body;
+    for (const [p, methods] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)) {
+      for (const [method, op] of Object.entries(methods)) {
+        expect(Object.keys(op.responses), `${method} ${p}`).toEqual(expect.arrayContaining(['405', '413', '500']));
+        if (p.includes('{')) expect(Object.keys(op.responses), `${method} ${p}`).toContain('400');
+      }
+    }
+    const answer = await request(server.url, 'PUT', '/v1/jobs', { key: alice.api_key });
+    expect(answer.status).toBe(405);
+    expect(answer.body).toMatchObject({ error: 'invalid_request', message: expect.stringMatching(/use GET/) });
+  });
+});
