@@ -16,6 +16,8 @@ export interface Extractor {
   extract(input: ExtractInput): Promise<ExtractionResult>;
   /** One PDF per list of page numbers, or null where those pages cannot be copied (pdf-split.ts), in a worker under the same limits as an extraction. */
   splitPdf(bytes: Uint8Array, pageLists: number[][]): Promise<Array<Uint8Array | null>>;
+  /** A PDF's document metadata (title, author, subject, keywords, creator, producer, dates) as PDFium reads it, in a worker; the buffer is taken over. */
+  pdfMetadata?(bytes: Uint8Array): Promise<PdfDocumentMetadata>;
   close(): Promise<void>;
 }
 
@@ -50,7 +52,12 @@ interface WorkerData {
 type Task =
   | { op: 'extract'; filename: string; contentType: string | null; config: ExtractionConfig | null }
   | { op: 'split'; pageLists: number[][] }
-  | { op: 'count'; filename: string; contentType: string | null };
+  | { op: 'count'; filename: string; contentType: string | null }
+  | { op: 'metadata' };
+
+/** The document-level fields of a PDF's metadata. */
+export type PdfDocumentMetadata = Partial<Record<'title' | 'author' | 'subject' | 'keywords' | 'creator' | 'producer' | 'created_at' | 'modified_at', string | null>>;
+const PDF_METADATA_FIELDS = ['title', 'author', 'subject', 'keywords', 'creator', 'producer', 'created_at', 'modified_at'] as const;
 /** What a count answers: the pages, or why the document is over the counting budget. */
 type CountAnswer = { pages: number } | { overBudget: string };
 type Request = Task & { id: number; bytes: Uint8Array };
@@ -86,7 +93,7 @@ interface Slot {
 
 export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
   const pool = createPool(opts);
-  return { extract: pool.extract, splitPdf: pool.splitPdf, close: pool.close };
+  return { extract: pool.extract, splitPdf: pool.splitPdf, pdfMetadata: (bytes) => pool.run<PdfDocumentMetadata>(bytes, { op: 'metadata' }), close: pool.close };
 }
 
 export interface PageCounter {
@@ -384,6 +391,13 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData)
         return;
       }
       if (req.op === 'count') throw new Error('page counts run in a page counter (createPageCounter)');
+      if (req.op === 'metadata') {
+        // The first page only, without OCR: what is wanted is the document's own metadata, which PDFium reads from the file.
+        const first = await extract({ bytes: req.bytes, filename: 'document.pdf', contentType: 'application/pdf', config: { ...DEFAULT_CONFIG, pages: [1], ocr: 'never' } });
+        const picked = Object.fromEntries(PDF_METADATA_FIELDS.map((f) => [f, first.metadata[f] ?? null])) as PdfDocumentMetadata;
+        port.postMessage({ type: 'done', id: req.id, result: picked, engineBytes: engineMemoryBytes() } satisfies Reply);
+        return;
+      }
       const fault = data.testFaults ? FAULTS[req.filename] : undefined;
       if (fault) fault();
       const result = await extract({ bytes: req.bytes, filename: req.filename, contentType: req.contentType, config: req.config });
