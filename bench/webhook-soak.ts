@@ -23,7 +23,7 @@ import { ATTEMPT_TIMEOUT_MS } from '../lambdas/core/webhook-delivery.ts';
 import { WebhookEvents } from '../lambdas/core/webhook-events.ts';
 import { sealSecret } from '../lambdas/core/webhook-secret.ts';
 import { makeHandler } from '../lambdas/handlers/webhook-delivery.ts';
-import { LOCAL_CREDENTIALS, LOCAL_REGION, startEmbeddedAws } from '../lib/local/embedded-aws.ts';
+import { LOCAL_REGION, startEmbeddedAws } from '../lib/local/embedded-aws.ts';
 import { startWiredMapping } from '../lib/local/event-source.ts';
 import { FileSecretCipher } from '../lib/local/file-secret-cipher.ts';
 import { QueueTwin } from '../lib/local/sqs-twin.ts';
@@ -46,7 +46,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docex-soak-'));
 const aws = await startEmbeddedAws(dataDir);
 const store = new DynamoStore(
-  dynamoClient({ dynamodbEndpoint: aws.dynamodbEndpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
+  dynamoClient({ dynamodbEndpoint: aws.dynamodbEndpoint, region: LOCAL_REGION, credentials: aws.credentials }),
   aws.table,
 );
 const cipher = FileSecretCipher.open(dataDir);

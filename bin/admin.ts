@@ -19,7 +19,7 @@ import { DynamoStore } from '../lambdas/adapters/dynamo-store.ts';
 import { ApiError } from '../lambdas/core/errors.ts';
 import { systemClock } from '../lambdas/core/ports.ts';
 import { createProject } from '../lambdas/core/projects.ts';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../lib/local/embedded-aws.ts';
+import { LOCAL_REGION, localCredentials } from '../lib/local/embedded-aws.ts';
 import { endpointsFile, type LocalEndpoints } from '../lib/local/server.ts';
 
 // The pinned SDK supports Node 20; its notice about future releases is noise on every start.
@@ -49,7 +49,8 @@ function localEndpoints(): LocalEndpoints {
 
 function localStore(): DynamoStore {
   const endpoints = localEndpoints();
-  return new DynamoStore(dynamoClient({ dynamodbEndpoint: endpoints.dynamodb, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }), endpoints.table);
+  const credentials = localCredentials(process.env.DOCEX_DATA_DIR ?? './.docex');
+  return new DynamoStore(dynamoClient({ dynamodbEndpoint: endpoints.dynamodb, region: LOCAL_REGION, credentials }), endpoints.table);
 }
 
 /** The outputs of a deployed docex stack (`ApiUrl`, `TableName`, `BucketName`, queue URLs). */

@@ -242,6 +242,22 @@ export interface BucketNotificationSpec {
 
 export const bucketNotifications: BucketNotificationSpec[] = [{ prefix: 'uploads/', fn: 'upload-arrived' }];
 
+/** Objects under a prefix expire this many days after they were written: the bucket's lifecycle in AWS, a sweep on the local server. */
+export interface BucketExpirySpec {
+  id: string;
+  prefix: string;
+  days: number;
+}
+
+export const bucketExpiry: BucketExpirySpec[] = [
+  { id: 'documents', prefix: 'documents/', days: 1 },
+  { id: 'results', prefix: 'results/', days: 2 },
+  // An upload that landed after its job ended is deleted when it lands; this catches anything else.
+  { id: 'uploads', prefix: 'uploads/', days: 1 },
+  // Chunk parts of large documents: deleted when the job ends; this catches a cancelled job's stragglers.
+  { id: 'parts', prefix: 'parts/', days: 2 },
+];
+
 /** Environment variables through which the stack (or the local server) tells handlers where things are. */
 export const env = {
   table: 'DOCEX_TABLE',

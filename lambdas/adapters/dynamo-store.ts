@@ -2,6 +2,8 @@ import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/c
 import { DynamoDocuments, type Item, type QueryInput } from './dynamo-documents.ts';
 import type { Job, JobStatus, QuotaRef } from '../core/job.ts';
 import { sourcesOf } from '../core/job.ts';
+import { invalidRequest } from '../core/errors.ts';
+import { formatPageRanges, parsePageRanges } from '../core/extraction-config.ts';
 import type {
   ApiKeyRecord,
   DeliveryAttempt,
@@ -37,6 +39,23 @@ function strip<T>(item: Record<string, unknown>): T {
       .filter(([k]) => !ITEM_ATTRIBUTES.has(k))
       .map(([k, v]) => [k, v instanceof Set ? [...(v as Set<number>)].sort((a, b) => a - b) : v]),
   ) as T;
+}
+
+/**
+ * A job as stored: a page selection as compact ranges ("1-100000", not a
+ * list of 100,000 numbers), so a job record stays far below DynamoDB's 400 KB
+ * item limit whatever the selection.
+ */
+function jobItem(job: Job): Record<string, unknown> {
+  const pages = job.config?.pages;
+  return pages ? { ...job, config: { ...job.config, pages: formatPageRanges(pages) } } : { ...job };
+}
+
+function stripJob(item: Record<string, unknown>): Job {
+  const job = strip<Job>(item);
+  const pages = job.config?.pages as unknown;
+  if (typeof pages === 'string') job.config = { ...job.config!, pages: parsePageRanges(pages) };
+  return job;
 }
 
 const isConditionFailure = (error: unknown) =>
@@ -145,8 +164,14 @@ export class DynamoStore implements Store {
     );
   }
 
+  /**
+   * All or none: when any job cannot be written, the ones that were are
+   * deleted again before the error is thrown, so a caller that is told the
+   * submission failed leaves no job behind. (DynamoDB transactions would do
+   * this in one call, but the local server's embedded DynamoDB has none.)
+   */
   async putJobs(jobs: Job[]): Promise<void> {
-    await Promise.all(
+    const written = await Promise.allSettled(
       jobs.map((job) =>
         this.db.put({
           TableName: this.table,
@@ -154,17 +179,31 @@ export class DynamoStore implements Store {
             ...jobKey(job.id),
             gsi1pk: `PROJECT#${job.project_id}#JOBS`,
             gsi1sk: `${String(job.created_at).padStart(15, '0')}#${job.id}`,
-            ...job,
+            ...jobItem(job),
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       ),
     );
+    const failure = written.find((r) => r.status === 'rejected');
+    if (!failure) return;
+    await Promise.all(
+      jobs.map(async (job, i) => {
+        if (written[i]!.status !== 'fulfilled') return;
+        try {
+          await this.db.delete({ TableName: this.table, Key: jobKey(job.id) });
+        } catch {
+          // Cannot delete it: fail it instead, so it is never left pending with nothing to run it.
+          await this.transitionJob(job.id, 'failed', { error_message: 'The submission could not be stored; submit the files again.', updated_at: job.created_at }).catch(() => null);
+        }
+      }),
+    );
+    throw failure.reason;
   }
 
   async getJob(id: string): Promise<Job | null> {
     const { Item } = await this.db.get({ TableName: this.table, Key: jobKey(id), ConsistentRead: true });
-    return Item ? strip<Job>(Item) : null;
+    return Item ? stripJob(Item) : null;
   }
 
   async transitionJob(id: string, to: JobStatus, patch: Partial<Job> = {}, from: JobStatus[] = sourcesOf(to)): Promise<Job | null> {
@@ -183,7 +222,7 @@ export class DynamoStore implements Store {
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return result?.Attributes ? strip<Job>(result.Attributes) : null;
+    return result?.Attributes ? stripJob(result.Attributes) : null;
   }
 
   async claimJob(id: string, now: number): Promise<Job | null> {
@@ -199,7 +238,7 @@ export class DynamoStore implements Store {
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return result?.Attributes ? strip<Job>(result.Attributes) : null;
+    return result?.Attributes ? stripJob(result.Attributes) : null;
   }
 
   async recordChunk(jobId: string, index: number, outcome: 'done' | 'failed', pages: number, now: number): Promise<Job | null> {
@@ -216,7 +255,7 @@ export class DynamoStore implements Store {
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return result?.Attributes ? strip<Job>(result.Attributes) : null;
+    return result?.Attributes ? stripJob(result.Attributes) : null;
   }
 
   async claimPoll(jobId: string, projectId: string, now: number, minIntervalMs: number): Promise<PollClaim> {
@@ -231,10 +270,10 @@ export class DynamoStore implements Store {
         ReturnValues: 'ALL_NEW',
       }),
     );
-    if (claimed?.Attributes) return { ok: true, job: strip<Job>(claimed.Attributes) };
+    if (claimed?.Attributes) return { ok: true, job: stripJob(claimed.Attributes) };
     const { Item } = await this.db.get({ TableName: this.table, Key: jobKey(jobId), ConsistentRead: true });
     const last = (Item?.last_polled_at as number | undefined) ?? now;
-    return { ok: false, job: Item ? strip<Job>(Item) : null, retryAfterMs: Math.max(1, last + minIntervalMs - now) };
+    return { ok: false, job: Item ? stripJob(Item) : null, retryAfterMs: Math.max(1, last + minIntervalMs - now) };
   }
   async putWebhook(registration: WebhookRegistration): Promise<void> {
     await this.db.put({
@@ -362,7 +401,7 @@ export class DynamoStore implements Store {
     // A status filter applies after DynamoDB's Limit, so keep reading until
     // the page is full; the cursor then points just after the last job returned.
     const found: Record<string, unknown>[] = [];
-    let start = query.cursor ? (JSON.parse(Buffer.from(query.cursor, 'base64url').toString('utf8')) as Record<string, unknown>) : undefined;
+    let start = query.cursor ? readCursor(query.cursor, `PROJECT#${projectId}#JOBS`) : undefined;
     let more = true;
     while (found.length < query.limit && more) {
       const page = await this.db.query({
@@ -387,7 +426,7 @@ export class DynamoStore implements Store {
       hasMore && last
         ? Buffer.from(JSON.stringify({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk })).toString('base64url')
         : null;
-    return { jobs: jobs.map((item) => strip<Job>(item)), cursor };
+    return { jobs: jobs.map((item) => stripJob(item)), cursor };
   }
 
   async addUsage(projectId: string, day: string, pages: number): Promise<void> {
@@ -426,4 +465,22 @@ export class DynamoStore implements Store {
     return items;
   }
 
+}
+
+/** A cursor this store gave out for this project's list; anything else is the client's mistake (a 400), never a 500. */
+function readCursor(cursor: string, partition: string): Record<string, unknown> {
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    key = null;
+  }
+  const fields = key && typeof key === 'object' && !Array.isArray(key) ? Object.entries(key) : [];
+  const valid =
+    fields.length > 0 &&
+    fields.length <= 4 &&
+    fields.every(([name, value]) => ['pk', 'sk', 'gsi1pk', 'gsi1sk'].includes(name) && typeof value === 'string') &&
+    (key as Record<string, unknown>).gsi1pk === partition;
+  if (!valid) throw invalidRequest('cursor is not one this API gave out; pass next_cursor from the previous page unchanged.');
+  return key as Record<string, unknown>;
 }

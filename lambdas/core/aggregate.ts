@@ -112,6 +112,8 @@ export async function aggregateFinish(deps: FinishDeps, event: FinishEvent): Pro
     }),
   );
   const merged = mergeParts(parts);
+  // A cut PDF's parts carry PDFium's metadata of the cut: the result says the original's.
+  if (merged && job.document_metadata) merged.metadata = { ...merged.metadata, ...job.document_metadata };
   const outcome = merged ? await complete(deps, job, merged) : await failAll(deps, job, parts);
   await cleanUp(deps, job);
   if (outcome) await deps.events.jobFinished(outcome);

@@ -232,7 +232,10 @@ export const cancelledSchema = object({ id: uuid, status: { type: 'string', enum
 export const jobPageSchema = object({
   jobs: {
     type: 'array',
-    items: object({ id: uuid, filename: { type: 'string' }, status: { type: 'string', enum: JOB_STATUS_VALUES }, pages: { type: ['integer', 'null'] }, created_at: isoTime, updated_at: isoTime }),
+    items: object(
+      { id: uuid, filename: { type: 'string' }, status: { type: 'string', enum: JOB_STATUS_VALUES }, pages: { type: ['integer', 'null'] }, error_message: { type: 'string' }, created_at: isoTime, updated_at: isoTime },
+      ['id', 'filename', 'status', 'pages', 'created_at', 'updated_at'],
+    ),
   },
   next_cursor: nullableString,
 });

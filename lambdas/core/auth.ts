@@ -1,5 +1,5 @@
 import { hashKey, keyTier, type KeyTier } from './api-key.ts';
-import { unauthorized } from './errors.ts';
+import { forbidden, unauthorized } from './errors.ts';
 import type { QuotaRef } from './job.ts';
 import type { Store } from './ports.ts';
 
@@ -52,4 +52,16 @@ export async function authenticate(
     key_hash: keyHash,
     quota: key.tier === 'sandbox' ? { kind: 'sandbox_key', key_hash: keyHash } : { kind: 'project', project_id: key.project_id },
   };
+}
+
+/**
+ * What a sandbox key may do: extract (POST /v1/extract, POST /v1/uploads),
+ * read and cancel its own jobs, and read their delivery log. Everything that
+ * belongs to a project rather than to one trial (its job list, usage,
+ * registered webhooks, API keys) needs a live key: a 403 that says so.
+ */
+export function requireLive(principal: Principal, what: string): void {
+  if (principal.tier !== 'live') {
+    throw forbidden(`A sandbox key can submit documents and read its own jobs, not ${what}. Use a live key (kz_...) of your project.`);
+  }
 }

@@ -73,3 +73,15 @@ function integer(v: unknown, min: number, max: number, field: string): number {
 function bad(field: string, problem: string) {
   return invalidRequest(`${field} ${problem}. ${HELP}`);
 }
+
+/** Ascending, distinct page numbers as compact ranges ("1-5,8"): what a job record stores, read back with parsePageRanges. */
+export function formatPageRanges(pages: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < pages.length; ) {
+    let j = i;
+    while (j + 1 < pages.length && pages[j + 1] === pages[j]! + 1) j++;
+    parts.push(j === i ? String(pages[i]) : `${pages[i]}-${pages[j]}`);
+    i = j + 1;
+  }
+  return parts.join(',');
+}

@@ -10,6 +10,8 @@ export interface JobSummary {
   filename: string;
   status: JobStatus;
   pages: number | null;
+  /** Why a failed job failed (as GET /v1/jobs/{id} says); absent otherwise. */
+  error_message?: string;
   created_at: string;
   updated_at: string;
 }
@@ -46,6 +48,7 @@ export async function listJobs(deps: { store: Store; clock: Clock }, principal: 
         filename: job.filename,
         status: job.status,
         pages: job.pages,
+        ...(job.error_message ? { error_message: job.error_message } : {}),
         created_at: new Date(job.created_at).toISOString(),
         updated_at: new Date(job.updated_at).toISOString(),
       })),

@@ -3,7 +3,7 @@
 // redelivered message or a second worker can never move a job backwards or
 // out of a terminal status.
 
-import type { ExtractionConfig } from '../extract/types.ts';
+import type { DocumentMetadata, ExtractionConfig } from '../extract/types.ts';
 
 export const JOB_STATUSES = [
   'awaiting_upload',
@@ -91,7 +91,16 @@ export interface Job {
   /** Pages the recorded chunks extracted, and pages the plan covers: `progress` while the job runs. */
   pages_done?: number;
   pages_total?: number;
+  /**
+   * A PDF cut into chunks: the original's own metadata (title, author, dates,
+   * ...), read before the cut, since each cut is a new PDF with PDFium's. The
+   * merged result reports these.
+   */
+  document_metadata?: OriginalMetadata;
 }
+
+/** The document-level metadata fields a cut PDF does not keep. */
+export type OriginalMetadata = Pick<DocumentMetadata, 'title' | 'author' | 'subject' | 'keywords' | 'creator' | 'producer' | 'created_at' | 'modified_at'>;
 
 /**
  * The result JSON in the bucket. It lives on the job record, so the write

@@ -101,12 +101,40 @@ export function check(schema: JsonSchema, value: unknown, path: string): void {
   }
 }
 
+/** Checked before any JSON is parsed: what a request's JSON may cost. */
+export const JSON_LIMITS = { maxChars: 64 * 1024, maxDepth: 32 };
+
+/** The deepest nesting of arrays and objects in JSON text (brackets inside strings do not count); a linear scan, no recursion. */
+export function nestingDepth(raw: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
 /**
  * Parses a JSON form field or body and checks it against its schema: any
  * mistake is a 400 that names the field and ends with `help`. `field` is the
  * form field's name, or "body" for a JSON request body.
  */
 export function parseJson(schema: JsonSchema, raw: string, field: string, help: string): unknown {
+  const what = field === 'body' ? 'The body' : `The ${field} field`;
+  if (raw.length > JSON_LIMITS.maxChars) {
+    throw invalidRequest(`${what} is longer than ${JSON_LIMITS.maxChars / 1024} KB of JSON; what it describes never needs that much. ${help}`);
+  }
+  if (nestingDepth(raw) > JSON_LIMITS.maxDepth) {
+    throw invalidRequest(`${what} nests arrays and objects more than ${JSON_LIMITS.maxDepth} levels deep; what it describes needs at most a few. ${help}`);
+  }
   let value: unknown;
   try {
     value = JSON.parse(raw);

@@ -9,7 +9,7 @@ import { countPages } from '../extract/page-count.ts';
 import { inOriginalPages } from '../extract/page-numbers.ts';
 import { DEFAULT_CONFIG, ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/types.ts';
 import { chunkPages, isSplittable, planChunks, plannedPages } from './chunk-plan.ts';
-import { isTerminal, type ChunkRange, type Job } from './job.ts';
+import { isTerminal, type ChunkRange, type Job, type OriginalMetadata } from './job.ts';
 import type { AggregationStarter, Blobs, ChunkMessage, ChunkQueue, Clock, JobEvents, PartRef, Store } from './ports.ts';
 
 export interface SplitSettings {
@@ -24,6 +24,8 @@ export interface SplitSettings {
 export interface PdfSplitter {
   /** One PDF per list of 1-based page numbers, or null for a list whose pages cannot be copied. */
   splitPdf(bytes: Uint8Array, pageLists: number[][]): Promise<Array<Uint8Array | null>>;
+  /** The PDF's own document metadata (title, author, dates, ...), which the cuts lose. Takes the buffer over. */
+  pdfMetadata?(bytes: Uint8Array): Promise<OriginalMetadata | null>;
 }
 
 export const partKey = (projectId: string, jobId: string, index: number) => `parts/${projectId}/${jobId}/${index}.json`;
@@ -78,11 +80,21 @@ export async function splitIfLarge(
   // Nothing selected exists (pages beyond the end): the whole-document path says so properly.
   if (planned.length === 0) return bytes;
   // Cut before the job moves on, so that every chunk message finds its PDF; a crash in between cuts again, to the same keys.
+  // The original's metadata first (the cut takes the buffer over): each cut is a new PDF, with PDFium's.
+  const metadata = format === 'pdf' && deps.split.pdf?.pdfMetadata ? await deps.split.pdf.pdfMetadata(new Uint8Array(bytes)).catch(() => null) : null;
   const plan = format === 'pdf' && deps.split.pdf ? await cutPdf(deps, deps.split.pdf, job, bytes, planned, pagesTotal) : planned;
+  const cut = plan.some((r) => r.source);
   const chunking = await deps.store.transitionJob(
     job.id,
     'chunking',
-    { chunk_plan: plan, pages_total: plannedPages(plan, selected), pages_done: 0, attempts: job.attempts + 1, updated_at: deps.clock.now() },
+    {
+      chunk_plan: plan,
+      pages_total: plannedPages(plan, selected),
+      pages_done: 0,
+      attempts: job.attempts + 1,
+      updated_at: deps.clock.now(),
+      ...(cut && metadata ? { document_metadata: metadata } : {}),
+    },
     ['pending'],
   );
   if (!chunking) {

@@ -107,7 +107,7 @@ const operations: Record<string, Operation> = {
       { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
       { name: 'cursor', in: 'query', description: 'next_cursor of the previous page', schema: { type: 'string' } },
     ],
-    responses: { 200: s.jobPageSchema, 400: s.errorSchema },
+    responses: { 200: s.jobPageSchema, 400: s.errorSchema, 403: s.errorSchema },
   },
   'GET /v1/jobs/{id}/deliveries': {
     summary: "A job's webhook delivery attempts",
@@ -119,21 +119,21 @@ const operations: Record<string, Operation> = {
     summary: 'Register a project webhook; the secret is shown this once',
     tags: ['webhooks'],
     requestBody: { required: true, content: json(s.webhookRegistrationSchema) },
-    responses: { 201: s.webhookCreatedSchema, 400: s.errorSchema },
+    responses: { 201: s.webhookCreatedSchema, 400: s.errorSchema, 403: s.errorSchema },
     callbacks: delivery('{$request.body#/url}'),
   },
-  'GET /v1/webhooks': { summary: "List the project's webhooks (secret fingerprints only)", tags: ['webhooks'], responses: { 200: s.webhookListSchema } },
+  'GET /v1/webhooks': { summary: "List the project's webhooks (secret fingerprints only)", tags: ['webhooks'], responses: { 200: s.webhookListSchema, 403: s.errorSchema } },
   'DELETE /v1/webhooks/{id}': {
     summary: 'Delete a webhook',
     tags: ['webhooks'],
     parameters: [idParam('webhook')],
-    responses: { 204: { raw: { description: 'deleted' } }, 400: s.errorSchema, 404: s.errorSchema },
+    responses: { 204: { raw: { description: 'deleted' } }, 400: s.errorSchema, 403: s.errorSchema, 404: s.errorSchema },
   },
   'POST /v1/webhooks/{id}/test': {
     summary: 'Send a synthetic, signed event now and report the answer',
     tags: ['webhooks'],
     parameters: [idParam('webhook')],
-    responses: { 200: s.webhookTestSchema, 400: s.errorSchema, 404: s.errorSchema },
+    responses: { 200: s.webhookTestSchema, 400: s.errorSchema, 403: s.errorSchema, 404: s.errorSchema },
   },
   'GET /v1/keys': { summary: "List the project's API keys", tags: ['project'], responses: { 200: s.keyListSchema, 403: s.errorSchema } },
   'POST /v1/keys': { summary: 'Create a live key; the plaintext is shown this once', tags: ['project'], responses: { 201: s.keyCreatedSchema, 403: s.errorSchema } },
@@ -159,14 +159,17 @@ const operations: Record<string, Operation> = {
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 400: 'Invalid request', 401: 'Missing, malformed or unknown API key',
   403: 'Belongs to another project, or needs a live key', 404: 'Not found', 409: 'Conflict', 410: 'Result no longer kept',
-  413: 'Too large for a direct upload', 415: 'Not multipart/form-data', 429: 'Rate limit or page quota', 500: 'Internal error',
+  405: 'Method not allowed: this path answers it for every method it does not list, naming those it does', 413: 'Too large for a direct upload (or any request body over the gateway limit)', 415: 'Not multipart/form-data', 429: 'Rate limit or page quota', 500: 'Internal error',
 };
 
 function operation(route: RouteSpec) {
   const op = operations[`${route.method} ${route.path}`];
   if (!op) throw new Error(`openapi.ts describes no ${route.method} ${route.path}; add it when adding the route to lib/wiring.ts`);
   const responses: Record<string, unknown> = {};
-  const all = { ...op.responses, ...(route.auth ? { 401: s.errorSchema } : {}), 500: s.errorSchema };
+  // What the gateway itself answers on any route: 405 for a method the path does not list, 413 for a
+  // body over the gateway limit, 400 for a path parameter that is not valid percent-encoding.
+  const gateway = { 405: s.errorSchema, 413: s.errorSchema, ...(route.path.includes('{') ? { 400: s.errorSchema } : {}) };
+  const all = { ...gateway, ...op.responses, ...(route.auth ? { 401: s.errorSchema } : {}), 500: s.errorSchema };
   for (const [status, spec] of Object.entries(all)) {
     responses[status] =
       'raw' in spec

@@ -69,6 +69,9 @@ function readForm(
 
     const parser = busboy({
       headers: { 'content-type': contentType },
+      // RFC 7578: a filename is UTF-8 (browsers, curl and fetch send it so); busboy's default is Latin-1.
+      // An RFC 5987 filename*=UTF-8''… parameter is decoded by its own charset and wins over filename.
+      defParamCharset: 'utf8',
       limits: { files: limits.maxFilesPerSubmission + 1, fields: 10, fieldSize: 64 * 1024, parts: 64 },
     });
     parser.on('file', (field, stream, info) => {

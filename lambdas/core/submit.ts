@@ -4,6 +4,7 @@ import { ApiError } from './errors.ts';
 import type { Job } from './job.ts';
 import { newJob } from './new-job.ts';
 import { limits } from './limits.ts';
+import { PageCountBudgetExceeded } from '../extract/page-count.ts';
 import type { Blobs, Clock, ExtractionQueue, Store } from './ports.ts';
 import type { Submission, Upload } from './submission-form.ts';
 
@@ -12,8 +13,12 @@ export interface SubmitDeps {
   blobs: Blobs;
   queue: ExtractionQueue;
   clock: Clock;
-  /** Cheap page count used to reserve quota before any job exists. */
-  countPages: (upload: Upload) => number;
+  /**
+   * Page count used to reserve quota before any job exists, within a budget
+   * (page-count.ts): rejects with PageCountBudgetExceeded past it. Locally it
+   * runs in a worker thread, off the API's event loop.
+   */
+  countPages: (upload: Upload) => Promise<number>;
 }
 
 export interface Accepted {
@@ -31,11 +36,12 @@ const documentKey = (projectId: string, jobId: string) => `documents/${projectId
 export async function submitJobs(deps: SubmitDeps, principal: Principal, submission: Submission): Promise<Accepted> {
   const now = deps.clock.now();
   const selected = submission.config?.pages ?? null;
-  const pages = submission.files.map((file) => {
-    const counted = Math.max(1, deps.countPages(file));
+  const pages: number[] = [];
+  for (const file of submission.files) {
+    const counted = Math.max(1, await countWithinBudget(deps, file));
     // A page selection charges only the selected pages that exist.
-    return selected ? Math.max(1, selected.filter((n) => n <= counted).length) : counted;
-  });
+    pages.push(selected ? Math.max(1, selected.filter((n) => n <= counted).length) : counted);
+  }
   const totalPages = pages.reduce((a, b) => a + b, 0);
 
   const reservation = await deps.store.reservePages(principal.quota, totalPages);
@@ -70,12 +76,15 @@ export async function submitJobs(deps: SubmitDeps, principal: Principal, submiss
     );
   });
 
+  // All or none: putJobs writes every job or none of them; on any failure the stored documents
+  // are deleted and the pages given back, so a client told it failed has nothing left behind.
   try {
     await Promise.all(
       jobs.map((job, i) => (job.document.kind === 's3' ? deps.blobs.put(job.document.key, submission.files[i]!.bytes) : undefined)),
     );
     await deps.store.putJobs(jobs);
   } catch (error) {
+    await Promise.all(jobs.map((job) => (job.document.kind === 's3' ? deps.blobs.delete(job.document.key).catch(() => undefined) : undefined)));
     if (quota) await deps.store.refundPages(quota, totalPages);
     throw error;
   }
@@ -101,4 +110,14 @@ export async function submitJobs(deps: SubmitDeps, principal: Principal, submiss
     throw new ApiError(503, 'internal_error', 'The extraction queue is unavailable. Retry the submission in a few seconds.');
   }
   return { job_ids: jobs.map((job) => job.id), status: 'pending' };
+}
+
+/** A document over the counting budget is the client's to fix: a 413 that names the file and says why. */
+async function countWithinBudget(deps: SubmitDeps, file: Upload): Promise<number> {
+  try {
+    return await deps.countPages(file);
+  } catch (error) {
+    if (error instanceof PageCountBudgetExceeded) throw new ApiError(413, 'payload_too_large', `"${file.filename}": ${error.message}`);
+    throw error;
+  }
 }

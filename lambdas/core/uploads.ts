@@ -4,11 +4,12 @@
 // nothing arrived before the URL expired.
 
 import { randomUUID } from 'node:crypto';
+import { PageCountBudgetExceeded } from '../extract/page-count.ts';
 import type { Principal } from './auth.ts';
 import { uploadRequestSchema } from './api-schemas.ts';
 import { ApiError } from './errors.ts';
 import { parseExtractionConfig } from './extraction-config.ts';
-import type { Job } from './job.ts';
+import { isTerminal, type Job } from './job.ts';
 import { newJob } from './new-job.ts';
 import { parseJson } from './json-schema.ts';
 import { limits } from './limits.ts';
@@ -105,7 +106,8 @@ export interface ArrivalDeps {
   queue: ExtractionQueue;
   clock: Clock;
   events: JobEvents;
-  countPages: (input: { bytes: Uint8Array; filename: string; contentType: string | null }) => number;
+  /** Within the counting budget (page-count.ts): rejects with PageCountBudgetExceeded past it, which fails the job. */
+  countPages: (input: { bytes: Uint8Array; filename: string; contentType: string | null }) => Promise<number>;
 }
 
 /**
@@ -118,7 +120,13 @@ export async function uploadArrived(deps: ArrivalDeps, key: string, size: number
   const ref = parseUploadKey(key);
   if (!ref) return;
   const job = await deps.store.getJob(ref.job_id);
-  if (!job || job.project_id !== ref.project_id || job.status !== 'awaiting_upload') return;
+  if (!job || job.project_id !== ref.project_id || isTerminal(job.status)) {
+    // A PUT after its job ended (completed, failed, cancelled) or for no job at all: nothing will
+    // ever read it, so it is deleted as it lands rather than kept outside any quota.
+    await deps.blobs.delete(key);
+    return;
+  }
+  if (job.status !== 'awaiting_upload') return;
 
   if (size !== job.size) {
     return failUpload(deps, job, `The upload arrived with ${size} bytes, but ${job.size} were declared. Create a new upload with the right size.`);
@@ -126,7 +134,13 @@ export async function uploadArrived(deps: ArrivalDeps, key: string, size: number
   const bytes = await deps.blobs.get(key);
   if (!bytes) return; // a later event of a replaced object, or the object already expired; the deadline message settles the job
 
-  const counted = Math.max(1, deps.countPages({ bytes, filename: job.filename, contentType: job.content_type }));
+  let counted: number;
+  try {
+    counted = Math.max(1, await deps.countPages({ bytes, filename: job.filename, contentType: job.content_type }));
+  } catch (error) {
+    if (error instanceof PageCountBudgetExceeded) return failUpload(deps, job, error.message);
+    throw error;
+  }
   const selected = job.config?.pages ?? null;
   const pages = selected ? Math.max(1, selected.filter((n) => n <= counted).length) : counted;
   const shortfall = job.quota ? pages - job.pages_reserved : 0;

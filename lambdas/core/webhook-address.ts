@@ -1,8 +1,9 @@
-// Which network addresses a webhook may reach. Pure rules, applied to every
+// Which network addresses a webhook may reach: global unicast only. Pure rules, applied to every
 // address a host resolves to at the moment a delivery connects (so a DNS
 // answer that changes after registration cannot point a delivery inside the
 // network) and, as an early courtesy, at registration and submission.
 
+import ipaddr from 'ipaddr.js';
 import net from 'node:net';
 
 export interface AddressPolicy {
@@ -10,93 +11,98 @@ export interface AddressPolicy {
   allowLoopback: boolean;
 }
 
-const V4_REFUSED: [string, number, string][] = [
-  ['0.0.0.0', 8, 'an unspecified ("this network") address'],
-  ['10.0.0.0', 8, 'a private address'],
-  ['100.64.0.0', 10, 'a carrier-grade NAT (shared) address'],
-  ['127.0.0.0', 8, 'a loopback address'],
-  ['169.254.0.0', 16, 'a link-local address (this range holds the cloud metadata service)'],
-  ['172.16.0.0', 12, 'a private address'],
-  ['192.0.0.0', 24, 'an IETF protocol address'],
-  ['192.0.2.0', 24, 'a documentation address'],
-  ['192.168.0.0', 16, 'a private address'],
-  ['198.18.0.0', 15, 'a benchmarking address'],
-  ['198.51.100.0', 24, 'a documentation address'],
-  ['203.0.113.0', 24, 'a documentation address'],
-  ['224.0.0.0', 4, 'a multicast address'],
-  ['240.0.0.0', 4, 'a reserved address'],
-];
+// One rule, from a maintained address library (ipaddr.js, which tracks the
+// IANA special-purpose registries): a webhook may reach global unicast
+// addresses and nothing else. IPv6 must also lie in 2000::/3, the only space
+// allocated for global unicast, so a form that embeds an IPv4 address
+// (IPv4-mapped, IPv4-compatible, SIIT, NAT64 incl. 64:ff9b:1::/48, 6to4,
+// Teredo) is refused whatever address it carries: none of them is needed to
+// reach a public receiver, which has an address of its own.
 
-const v4ToInt = (ip: string) => ip.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+/** Words for the ranges ipaddr.js names. */
+const RANGE_WORDS: Record<string, string> = {
+  unspecified: 'an unspecified ("this network") address',
+  broadcast: 'the broadcast address (reserved)',
+  multicast: 'a multicast address',
+  linkLocal: 'a link-local address (the range of the cloud metadata service)',
+  loopback: 'a loopback address',
+  carrierGradeNat: 'a carrier-grade NAT (shared) address',
+  private: 'a private address',
+  reserved: 'a reserved or documentation address',
+  as112: 'an AS112 (DNS sink) address',
+  amt: 'an AMT relay address',
+  uniqueLocal: 'a unique-local (private) address, the range of the cloud metadata service over IPv6',
+  ipv4Mapped: 'an IPv4-mapped IPv6 address',
+  deprecatedSiteLocal: 'a site-local (private) address',
+  discard: 'a discard-only address',
+  rfc6145: 'an IPv4-translated (SIIT) IPv6 address',
+  rfc6052: 'a NAT64 address, which embeds an IPv4 address',
+  '6to4': 'a 6to4 address, which embeds an IPv4 address',
+  teredo: 'a Teredo address, which embeds an IPv4 address',
+  benchmarking: 'a benchmarking address',
+  as112v6: 'an AS112 (DNS sink) address',
+  deprecatedOrchid: 'an ORCHID (non-routable) address',
+  orchid2: 'an ORCHID (non-routable) address',
+  droneRemoteIdProtocolEntityTags: 'a non-routable identifier address',
+  segmentRouting: 'a segment-routing address',
+};
 
-function v4Refusal(ip: string): string | null {
-  const value = v4ToInt(ip);
-  for (const [base, bits, why] of V4_REFUSED) {
-    const size = 2 ** (32 - bits);
-    const start = v4ToInt(base);
-    if (value >= start && value < start + size) return why;
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
+/** The address's kind when it is not global unicast (a key of RANGE_WORDS, or a description), or null when it is. */
+function nonGlobal(ip: string): string | null {
+  let address: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    address = ipaddr.parse(ip.split('%')[0]!);
+  } catch {
+    return 'not an IP address';
   }
+  const range = address.range();
+  if (address.kind() === 'ipv6') {
+    const g = (address as ipaddr.IPv6).parts;
+    const compatible = range === 'unicast' && g.slice(0, 6).every((x) => x === 0);
+    const embedded = compatible ? 'an IPv4-compatible IPv6 address' : EMBEDS_V4.has(range) ? RANGE_WORDS[range]! : null;
+    if (embedded) {
+      const v4 = embeddedV4(g, range);
+      const v4Kind = nonGlobal(v4);
+      return `${embedded.replace(/, which embeds an IPv4 address$/, '')} (it embeds ${v4}${v4Kind ? `, ${v4Kind}` : ''}); use the receiver's own address`;
+    }
+    if (range === 'unicast' && !address.match(GLOBAL_UNICAST_V6)) return 'outside the global unicast space (2000::/3)';
+  }
+  if (range !== 'unicast') return RANGE_WORDS[range] ?? `a special-purpose address (${range})`;
   return null;
 }
 
-/** The eight 16-bit groups of an IPv6 address (with any dotted IPv4 tail folded in). */
-function v6Groups(ip: string): number[] {
-  let text = ip.toLowerCase().split('%')[0]!;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const v = v4ToInt(dotted[1]!);
-    text = text.slice(0, -dotted[1]!.length) + `${(v >>> 16).toString(16)}:${(v & 0xffff).toString(16)}`;
-  }
-  const [head, tail] = text.includes('::') ? text.split('::') : [text, null];
-  const left = head ? head.split(':').filter(Boolean) : [];
-  const right = tail ? tail.split(':').filter(Boolean) : [];
-  const fill = tail === null ? [] : Array(8 - left.length - right.length).fill('0');
-  return [...left, ...fill, ...right].map((g) => parseInt(g, 16));
+/** The IPv6 forms that carry an IPv4 address. */
+const EMBEDS_V4 = new Set(['ipv4Mapped', 'rfc6145', 'rfc6052', '6to4', 'teredo']);
+
+/** The IPv4 address an embedding IPv6 address carries (for the message). */
+function embeddedV4(g: number[], range: string): string {
+  const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  if (range === '6to4') return v4(g[1]!, g[2]!);
+  // Teredo stores the client's address with every bit inverted.
+  if (range === 'teredo') return v4(~g[6]! & 0xffff, ~g[7]! & 0xffff);
+  return v4(g[6]!, g[7]!);
 }
 
-const v4FromGroups = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-
-function v6Refusal(ip: string): { why: string; loopback: boolean } | null {
-  const g = v6Groups(ip);
-  const zeroUpTo = (n: number) => g.slice(0, n).every((x) => x === 0);
-  if (zeroUpTo(7) && g[7] === 1) return { why: 'a loopback address', loopback: true };
-  if (zeroUpTo(8)) return { why: 'an unspecified address', loopback: false };
-  // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and 6to4 (2002:AABB:CCDD::)
-  // all reach an IPv4 address: judge that address.
-  const embedded =
-    zeroUpTo(5) && (g[5] === 0xffff || g[5] === 0)
-      ? v4FromGroups(g[6]!, g[7]!)
-      : g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)
-        ? v4FromGroups(g[6]!, g[7]!)
-        : g[0] === 0x2002
-          ? v4FromGroups(g[1]!, g[2]!)
-          : null;
-  if (embedded) {
-    const why = v4Refusal(embedded);
-    return why ? { why: `${why} (${embedded}, embedded in an IPv6 address)`, loopback: embedded.startsWith('127.') } : null;
+/** 127.0.0.0/8, ::1, and 127.x written as an IPv4-mapped IPv6 address (how a dual-stack socket reports it). */
+export function isLoopbackAddress(ip: string): boolean {
+  try {
+    const address = ipaddr.parse(ip.split('%')[0]!);
+    if (address.kind() === 'ipv4') return address.range() === 'loopback';
+    const v6 = address as ipaddr.IPv6;
+    return v6.range() === 'loopback' || (v6.isIPv4MappedAddress() && v6.toIPv4Address().range() === 'loopback');
+  } catch {
+    return false;
   }
-  if ((g[0]! & 0xffc0) === 0xfe80) return { why: 'a link-local address', loopback: false };
-  if ((g[0]! & 0xfe00) === 0xfc00) return { why: 'a unique-local (private) address, the range of the cloud metadata service over IPv6', loopback: false };
-  if ((g[0]! & 0xff00) === 0xff00) return { why: 'a multicast address', loopback: false };
-  if (g[0] === 0x2001 && g[1] === 0xdb8) return { why: 'a documentation address', loopback: false };
-  return null;
 }
 
-export const isLoopbackAddress = (ip: string): boolean =>
-  net.isIPv4(ip) ? ip.startsWith('127.') : net.isIPv6(ip) ? (v6Refusal(ip)?.loopback ?? false) : false;
-
-/** Why a delivery must not connect to `ip`, or null when it may. */
+/** Why a delivery must not connect to `ip`, or null when it may: anything but global unicast is refused. */
 export function addressRefusal(ip: string, policy: AddressPolicy): string | null {
+  if (!net.isIP(ip.split('%')[0]!)) return `${ip} is not an IP address`;
   if (policy.allowLoopback && isLoopbackAddress(ip)) return null;
-  if (net.isIPv4(ip)) {
-    const why = v4Refusal(ip);
-    return why ? `${ip} is ${why}` : null;
-  }
-  if (net.isIPv6(ip)) {
-    const refusal = v6Refusal(ip);
-    return refusal ? `${ip} is ${refusal.why}` : null;
-  }
-  return `${ip} is not an IP address`;
+  const why = nonGlobal(ip);
+  return why ? `${ip} is ${why}` : null;
 }
 
 /** A URL's host as an IP literal (brackets stripped), or null when it is a name to resolve. */

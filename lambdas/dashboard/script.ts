@@ -21,6 +21,13 @@ export const script = String.raw`
     (children || []).forEach(function (child) { if (child !== null) el.append(child); });
     return el;
   }
+  // Each cell carries its column's header, which a phone-width layout shows beside it (styles.ts).
+  function label(tbody) {
+    var heads = Array.prototype.map.call(tbody.closest('table').querySelectorAll('thead th'), function (th) { return th.textContent; });
+    Array.prototype.forEach.call(tbody.rows, function (row) {
+      Array.prototype.forEach.call(row.cells, function (cell, i) { cell.setAttribute('data-label', heads[i] || ''); });
+    });
+  }
   function say(id, text, isError) {
     var el = $(id);
     el.textContent = text;
@@ -36,10 +43,19 @@ export const script = String.raw`
   }
 
   // Paths are made relative, so the page works under an API Gateway stage (/prod/dashboard) as at the root.
-  function api(method, path, body, key) {
+  // A 429 on a read (a job polled twice inside a second) is waited out as the SDK does: at least its
+  // Retry-After, doubling from 1 s, a few times, before the page says anything.
+  var MAX_RETRIES = 4;
+  function api(method, path, body, key, attempt) {
+    attempt = attempt || 0;
     var headers = { authorization: 'Bearer ' + (key || sessionStorage.getItem(STORAGE)) };
     if (body !== undefined) headers['content-type'] = 'application/json';
     return fetch(path.replace(/^\//, ''), { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(function (res) {
+      if (res.status === 429 && method === 'GET' && attempt < MAX_RETRIES) {
+        var retryAfter = Number(res.headers.get('retry-after')) || 0;
+        var waitMs = Math.max(1000 * Math.pow(2, attempt), retryAfter * 1000);
+        return new Promise(function (resolve) { setTimeout(resolve, waitMs); }).then(function () { return api(method, path, body, key, attempt + 1); });
+      }
       return res.text().then(function (text) {
         var data = text ? JSON.parse(text) : null;
         if (!res.ok) {
@@ -74,7 +90,7 @@ export const script = String.raw`
       showApp(true);
     }, function (error) { say('signin-message', error.message, true); });
   });
-  $('signout').addEventListener('click', function () { sessionStorage.removeItem(STORAGE); showApp(false); $('api-key').focus(); });
+  $('signout').addEventListener('click', function () { sessionStorage.removeItem(STORAGE); clearShownKey(); showApp(false); $('api-key').focus(); });
 
   // API keys
   function loadKeys() {
@@ -92,10 +108,18 @@ export const script = String.raw`
         ]);
       });
       $('keys-body').replaceChildren.apply($('keys-body'), rows);
+      label($('keys-body'));
     }, function (error) { say('keys-message', error.message, true); });
+  }
+  var shownKeyId = null;
+  function clearShownKey() {
+    shownKeyId = null;
+    $('new-key').textContent = '';
+    $('new-key-box').hidden = true;
   }
   $('create-key').addEventListener('click', function () {
     api('POST', '/v1/keys', {}).then(function (created) {
+      shownKeyId = created.id;
       $('new-key').textContent = created.api_key;
       $('new-key-box').hidden = false;
       $('copy-key').focus();
@@ -118,7 +142,12 @@ export const script = String.raw`
     dialog.returnValue = '';
     dialog.onclose = function () {
       if (dialog.returnValue !== 'revoke') return;
-      api('DELETE', '/v1/keys/' + encodeURIComponent(id)).then(function () { say('keys-message', 'Key revoked.', false); loadKeys(); },
+      api('DELETE', '/v1/keys/' + encodeURIComponent(id)).then(function () {
+        // A revoked key's plaintext is of no use any more: it leaves the page.
+        if (id === shownKeyId) clearShownKey();
+        say('keys-message', 'Key revoked.', false);
+        loadKeys();
+      },
         function (error) { say('keys-message', error.message, true); });
     };
     dialog.showModal();
@@ -143,6 +172,7 @@ export const script = String.raw`
         ]);
       });
       $('webhooks-body').replaceChildren.apply($('webhooks-body'), rows);
+      label($('webhooks-body'));
     }, function (error) { say('webhooks-message', error.message, true); });
   }
   function sendTest(id, output) {
@@ -183,6 +213,7 @@ export const script = String.raw`
         ]);
       });
       $('deliveries-body').replaceChildren.apply($('deliveries-body'), rows);
+      label($('deliveries-body'));
       $('deliveries-empty').hidden = rows.length > 0;
     });
   }
@@ -196,7 +227,10 @@ export const script = String.raw`
         var holder = h('div', {});
         return h('tr', {}, [
           h('td', { text: j.filename }),
-          h('td', {}, [h('span', { class: 'status status-' + j.status, text: j.status })]),
+          h('td', {}, [
+            h('span', { class: 'status status-' + j.status, text: j.status }),
+            j.error_message ? h('div', { class: 'error job-error', text: j.error_message }) : null,
+          ]),
           h('td', { text: j.pages === undefined || j.pages === null ? '-' : String(j.pages) }),
           h('td', {}, [h('time', { datetime: j.created_at, text: age(j.created_at) })]),
           h('td', {}, [h('button', { type: 'button', class: 'secondary', 'aria-label': 'Result JSON of ' + j.filename, onclick: function () { showResult(j.id, holder); } }, ['Result JSON']), holder]),
@@ -206,6 +240,9 @@ export const script = String.raw`
       else rows.forEach(function (r) { $('jobs-body').append(r); });
       jobsCursor = data.next_cursor;
       $('more-jobs').hidden = !jobsCursor;
+      label($('jobs-body'));
+      var filtered = Boolean($('job-status').value);
+      $('jobs-empty').textContent = filtered ? 'No jobs match this filter (status ' + $('job-status').value + '). Choose "all" to see every job.' : 'No jobs yet.';
       $('jobs-empty').hidden = $('jobs-body').children.length > 0;
       if (reset) loadDeliveries(data.jobs);
     }, function (error) { say('jobs-message', error.message, true); });

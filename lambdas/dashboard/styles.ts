@@ -34,5 +34,17 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 .stat strong { display: block; font-size: 1.6rem; }
 pre { background: var(--panel); padding: .75rem; overflow: auto; max-height: 24rem; }
 dialog { border: 1px solid var(--line); border-radius: 8px; max-width: 28rem; }
+td { overflow-wrap: anywhere; }
+.job-error { font-size: .9rem; margin-top: .2rem; }
+/* Phone width: every table becomes one card per row, each cell under its column's name, so no column is off-screen. */
+@media (max-width: 40rem) {
+  table, tbody, tr, td { display: block; width: 100%; }
+  thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  .table-wrap { overflow-x: visible; }
+  tr { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 .75rem; padding: .25rem .5rem; }
+  td { border: 0; padding: .2rem 0; display: grid; grid-template-columns: 7rem minmax(0, 1fr); gap: .5rem; }
+  td::before { content: attr(data-label); font-weight: 600; color: var(--muted); }
+  td > * { min-width: 0; }
+}
 [hidden] { display: none !important; }
 `;

@@ -75,15 +75,19 @@ const KNOWN_BINARY: Array<{ magic: number[]; name: string }> = [
 
 const CFB_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 
-/** Acrobat accepts a PDF header anywhere in the first 1024 bytes. */
+const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d];
+
+/** Acrobat accepts a PDF header anywhere in the first 1024 bytes (but a ZIP signature at byte 0 wins: see detect). */
 const PDF_HEADER_WINDOW = 1024;
 
 export function detect(input: ExtractInput): Detected {
   const { bytes } = input;
   if (bytes.length === 0) throw new ExtractionError('empty_file', 'The file is empty (0 bytes).');
   const found = (format: Format): Detected => ({ format, mime_type: MIME_TYPES[format] });
+  // A ZIP's signature at byte 0 decides before the PDF header window: an archive whose first
+  // member is a stored (uncompressed) PDF has "%PDF-" within its first 1024 bytes.
+  if (isZip(bytes) && !startsWith(bytes, PDF_MAGIC)) return found(zipFormat(bytes));
   if (hasPdfHeader(bytes)) return found('pdf');
-  if (isZip(bytes)) return found(zipFormat(bytes));
   if (startsWith(bytes, [0x7b, 0x5c, 0x72, 0x74, 0x66])) return found('rtf');
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return found('png');
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return found('jpeg');

@@ -1,5 +1,7 @@
-// Page counting for the quota. Runs at submission, in the API Lambda, on
-// untrusted bytes: it must be cheap, never load a parser, and never throw.
+// Page counting for the quota. Runs at submission, on untrusted bytes: it
+// must be cheap, never load a parser, and stay within a budget (bytes
+// inflated, objects collected, time spent). countPagesWithin says when a
+// document is over that budget; countPages never throws.
 
 import { constants, inflateSync } from 'node:zlib';
 import { CompoundFile, countWorkbookSheets, pptDocument, pptSlideList } from './cfb.ts';
@@ -12,11 +14,73 @@ import type { ExtractInput } from './types.ts';
 /** Text formats count one page per this many decoded characters (code points). */
 export const TEXT_PAGE_CHARS = 3000;
 
-/** Object streams are inflated up to this many bytes in total. */
-const MAX_INFLATED_BYTES = 50 * 1024 * 1024;
+/** What one count may spend. */
+export interface CountBudget {
+  /** Bytes inflated in total: PDF object streams, or the parts of a ZIP-based document. */
+  inflatedBytes: number;
+  /** Objects (PDF objects, ZIP entries) collected. */
+  objects: number;
+  /** Wall-clock milliseconds. */
+  timeMs: number;
+}
 
-/** Inflated bytes a submission-time count may read from a ZIP-based document. */
-const COUNT_INFLATE_BUDGET = 64 * 1024 * 1024;
+/**
+ * The budget at submission. A real PDF's object streams hold a few kilobytes
+ * per page (a 2,000-page document inflates to a few MB); 16 MB or 500,000
+ * objects is far past any real document and far below what stalls a server.
+ */
+export const COUNT_BUDGET: CountBudget = { inflatedBytes: 16 * 1024 * 1024, objects: 500_000, timeMs: 5000 };
+
+/** The submission budget for a document of `size` bytes: the time grows by 200 ms per MB (reading a large upload is slow, not hostile). */
+export const countBudgetFor = (size: number): CountBudget => ({ ...COUNT_BUDGET, timeMs: COUNT_BUDGET.timeMs + Math.ceil(size / (1024 * 1024)) * 200 });
+
+/** countPages in the extraction workers (chunk plans), which read a document already accepted: bounded in bytes only, as before. */
+const WORKER_BUDGET: CountBudget = { inflatedBytes: 50 * 1024 * 1024, objects: Number.POSITIVE_INFINITY, timeMs: Number.POSITIVE_INFINITY };
+
+/** Inflated bytes a count may read from a ZIP-based document (its XML parts are large and legitimate). */
+const ZIP_INFLATE_BUDGET = 64 * 1024 * 1024;
+
+/** A document that page counting cannot measure within its budget; `message` says why and what to do. */
+export class PageCountBudgetExceeded extends Error {
+  constructor(readonly reason: string) {
+    super(
+      `The document could not be page-counted within the submission budget: ${reason}. ` +
+        'A well-formed document never needs this much; repair or re-save the file (for a PDF, print it to a new PDF) and submit it again.',
+    );
+    this.name = 'PageCountBudgetExceeded';
+  }
+}
+
+/** The budget as it is spent. */
+class Meter {
+  private readonly deadline: number;
+  inflated = 0;
+  objects = 0;
+  private ticks = 0;
+  constructor(readonly budget: CountBudget) {
+    this.deadline = Date.now() + budget.timeMs;
+  }
+  inflatedLeft(): number {
+    return this.budget.inflatedBytes - this.inflated;
+  }
+  addInflated(n: number): void {
+    this.inflated += n;
+    if (this.inflated > this.budget.inflatedBytes) throw new PageCountBudgetExceeded(`its compressed objects inflate past ${mb(this.budget.inflatedBytes)}`);
+  }
+  addObject(): void {
+    if (++this.objects > this.budget.objects) throw new PageCountBudgetExceeded(`it holds more than ${this.budget.objects.toLocaleString('en-US')} objects`);
+    this.tick();
+  }
+  /** Checks the clock every 256 calls. */
+  tick(): void {
+    if ((++this.ticks & 255) === 0) this.checkTime();
+  }
+  checkTime(): void {
+    if (Date.now() > this.deadline) throw new PageCountBudgetExceeded(`counting took longer than ${this.budget.timeMs / 1000} s`);
+  }
+}
+
+const mb = (n: number) => `${Math.round(n / (1024 * 1024))} MB`;
 
 /**
  * The pages to reserve at submission. Exact where the unit is structural
@@ -24,12 +88,25 @@ const COUNT_INFLATE_BUDGET = 64 * 1024 * 1024;
  * documents that flow (DOCX, ODT, EPUB, HTML), settled to metadata.pages when
  * the job finishes.
  */
-export function countPages(input: ExtractInput): number {
+export function countPages(input: ExtractInput, budget: CountBudget = WORKER_BUDGET): number {
+  try {
+    return countPagesWithin(input, budget);
+  } catch {
+    return 1;
+  }
+}
+
+/**
+ * countPages, but a document over the budget throws PageCountBudgetExceeded
+ * (any other failure to count still counts one page).
+ */
+export function countPagesWithin(input: ExtractInput, budget: CountBudget = countBudgetFor(input.bytes.byteLength)): number {
+  const meter = new Meter(budget);
   try {
     const { format } = detect(input);
     switch (format) {
       case 'pdf':
-        return countPdfPages(input.bytes);
+        return countPdfPagesMetered(input.bytes, meter);
       case 'text':
       case 'markdown':
       case 'csv':
@@ -53,18 +130,27 @@ export function countPages(input: ExtractInput): number {
         return Math.max(1, doc ? pptSlideList(doc, 0).length : 1);
       }
       default:
-        return countZipPages(input.bytes, format);
+        return countZipPages(input.bytes, format, meter);
     }
-  } catch {
+  } catch (error) {
+    if (error instanceof PageCountBudgetExceeded) throw error;
     return 1;
   }
 }
 
-function countZipPages(bytes: Uint8Array, format: string): number {
-  const zip = new SafeZip(bytes, { remaining: COUNT_INFLATE_BUDGET });
+function countZipPages(bytes: Uint8Array, format: string, meter: Meter): number {
+  const zip = new SafeZip(bytes, { remaining: ZIP_INFLATE_BUDGET });
+  if (zip.entries.length > meter.budget.objects) throw new PageCountBudgetExceeded(`it holds more than ${meter.budget.objects.toLocaleString('en-US')} entries`);
+  meter.checkTime();
   const names = zip.names();
   const count = (re: RegExp) => Math.max(1, names.filter((n) => re.test(n)).length);
-  const textOf = (parts: string[]) => textPages(parts.reduce((sum, part) => sum + markupTextLength(zip.readText(part) ?? ''), 0));
+  const textOf = (parts: string[]) =>
+    textPages(
+      parts.reduce((sum, part) => {
+        meter.checkTime();
+        return sum + markupTextLength(zip.readText(part) ?? '');
+      }, 0),
+    );
   switch (format) {
     // Slides and sheets as the extractor lists them (the presentation's slide list, the workbook's
     // sheets, chartsheets included), so a large document's chunk plan covers exactly what it reads.
@@ -105,15 +191,21 @@ export function textPages(codePoints: number): number {
  * A structural count: the /Count of the root page tree if it can be found,
  * else the number of page objects; object streams are inflated to look inside.
  */
-export function countPdfPages(bytes: Uint8Array): number {
+export function countPdfPages(bytes: Uint8Array, budget: CountBudget = WORKER_BUDGET): number {
+  return countPdfPagesMetered(bytes, new Meter(budget));
+}
+
+function countPdfPagesMetered(bytes: Uint8Array, meter: Meter): number {
   const src = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  const { objects, objectStreams } = collectObjects(src);
+  const { objects, objectStreams } = collectObjects(src, meter);
   let count = findCount(src, objects);
   if (count === null && objectStreams.length > 0) {
-    addObjectStreamContents(bytes, src, objectStreams, objects);
+    addObjectStreamContents(bytes, src, objectStreams, objects, meter);
+    meter.checkTime();
     count = findCount(src, objects);
   }
-  return count ?? Math.max(1, countPageObjects(objects));
+  meter.checkTime();
+  return count ?? Math.max(1, countPageObjects(objects, meter));
 }
 
 /** Object number to its dictionary text (stream data left out). */
@@ -126,12 +218,13 @@ interface ObjectStreamRef {
 }
 
 /** Top-level objects; a later definition (incremental update) replaces an earlier one. */
-function collectObjects(src: string): { objects: ObjectMap; objectStreams: ObjectStreamRef[] } {
+function collectObjects(src: string, meter: Meter): { objects: ObjectMap; objectStreams: ObjectStreamRef[] } {
   const objects: ObjectMap = new Map();
   const objectStreams: ObjectStreamRef[] = [];
   const header = /(\d+)\s+\d+\s+obj\b/g;
   let m: RegExpExecArray | null;
   while ((m = header.exec(src))) {
+    meter.addObject();
     const start = m.index + m[0].length;
     // The dictionary ends where stream data or the object ends; binary data is never scanned.
     const stop = /\bstream(\r\n|\n|\r)|\bendobj\b|\d+\s+\d+\s+obj\b/g;
@@ -171,17 +264,19 @@ function findCount(src: string, objects: ObjectMap): number | null {
   return null;
 }
 
-function countPageObjects(objects: ObjectMap): number {
+function countPageObjects(objects: ObjectMap, meter: Meter): number {
   let n = 0;
-  for (const dict of objects.values()) if (/\/Type\s*\/Page(?![A-Za-z])/.test(dict)) n++;
+  for (const dict of objects.values()) {
+    meter.tick();
+    if (/\/Type\s*\/Page(?![A-Za-z])/.test(dict)) n++;
+  }
   return n;
 }
 
 /** Adds the objects held in object streams to the map, within the inflation budget. */
-function addObjectStreamContents(bytes: Uint8Array, src: string, streams: ObjectStreamRef[], objects: ObjectMap): void {
-  let budget = MAX_INFLATED_BYTES;
+function addObjectStreamContents(bytes: Uint8Array, src: string, streams: ObjectStreamRef[], objects: ObjectMap, meter: Meter): void {
   for (const { dict, dataStart } of streams) {
-    if (budget <= 0) return;
+    meter.checkTime();
     const filters = [...dict.matchAll(/\/(\w+Decode)\b/g)].map((f) => f[1]);
     if (filters.some((f) => f !== 'FlateDecode')) continue;
     const end = src.indexOf('endstream', dataStart);
@@ -189,15 +284,15 @@ function addObjectStreamContents(bytes: Uint8Array, src: string, streams: Object
     let data: Buffer;
     if (filters.length === 0) data = raw;
     else {
-      const inflated = inflateBounded(raw, budget);
-      if (inflated === 'over_budget') return;
-      if (!inflated) continue;
+      const inflated = inflateBounded(raw, Math.max(1, meter.inflatedLeft() + 1));
+      if (inflated === 'over_budget') meter.addInflated(meter.inflatedLeft() + 1);
+      if (!inflated || inflated === 'over_budget') continue;
       data = inflated;
     }
-    budget -= data.length;
+    meter.addInflated(data.length);
     const first = Number(/\/First\s+(\d+)/.exec(dict)?.[1]);
     const count = Number(/\/N\s+(\d+)/.exec(dict)?.[1]);
-    if (Number.isSafeInteger(first) && Number.isSafeInteger(count)) parseObjectStream(data.toString('latin1'), first, count, objects);
+    if (Number.isSafeInteger(first) && Number.isSafeInteger(count)) parseObjectStream(data.toString('latin1'), first, count, objects, meter);
   }
 }
 
@@ -210,10 +305,11 @@ function inflateBounded(data: Buffer, maxOutputLength: number): Buffer | null | 
   }
 }
 
-function parseObjectStream(text: string, first: number, count: number, objects: ObjectMap): void {
+function parseObjectStream(text: string, first: number, count: number, objects: ObjectMap, meter: Meter): void {
   const nums = text.slice(0, first).trim().split(/\s+/).map(Number);
   const n = Math.min(count, Math.floor(nums.length / 2));
   for (let i = 0; i < n; i++) {
+    meter.addObject();
     const num = nums[2 * i]!;
     const start = first + nums[2 * i + 1]!;
     const end = i + 1 < n ? first + nums[2 * i + 3]! : text.length;

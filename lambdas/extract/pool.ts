@@ -16,6 +16,8 @@ export interface Extractor {
   extract(input: ExtractInput): Promise<ExtractionResult>;
   /** One PDF per list of page numbers, or null where those pages cannot be copied (pdf-split.ts), in a worker under the same limits as an extraction. */
   splitPdf(bytes: Uint8Array, pageLists: number[][]): Promise<Array<Uint8Array | null>>;
+  /** A PDF's document metadata (title, author, subject, keywords, creator, producer, dates) as PDFium reads it, in a worker; the buffer is taken over. */
+  pdfMetadata?(bytes: Uint8Array): Promise<PdfDocumentMetadata>;
   close(): Promise<void>;
 }
 
@@ -43,11 +45,21 @@ interface WorkerData {
   docexExtractWorker: true;
   testFaults: boolean;
   prewarm: boolean;
+  /** A page counter's worker: loads page-count.ts only, never the extraction engine. */
+  counter?: boolean;
 }
 
 type Task =
   | { op: 'extract'; filename: string; contentType: string | null; config: ExtractionConfig | null }
-  | { op: 'split'; pageLists: number[][] };
+  | { op: 'split'; pageLists: number[][] }
+  | { op: 'count'; filename: string; contentType: string | null }
+  | { op: 'metadata' };
+
+/** The document-level fields of a PDF's metadata. */
+export type PdfDocumentMetadata = Partial<Record<'title' | 'author' | 'subject' | 'keywords' | 'creator' | 'producer' | 'created_at' | 'modified_at', string | null>>;
+const PDF_METADATA_FIELDS = ['title', 'author', 'subject', 'keywords', 'creator', 'producer', 'created_at', 'modified_at'] as const;
+/** What a count answers: the pages, or why the document is over the counting budget. */
+type CountAnswer = { pages: number } | { overBudget: string };
 type Request = Task & { id: number; bytes: Uint8Array };
 type Reply =
   | { type: 'ready' }
@@ -65,6 +77,8 @@ interface Job {
   id: number;
   bytes: Uint8Array;
   task: Task;
+  /** This job's own time limit, when not the pool's. */
+  timeoutMs?: number;
   resolve(result: unknown): void;
   reject(err: Error): void;
 }
@@ -78,13 +92,52 @@ interface Slot {
 }
 
 export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
+  const pool = createPool(opts);
+  return { extract: pool.extract, splitPdf: pool.splitPdf, pdfMetadata: (bytes) => pool.run<PdfDocumentMetadata>(bytes, { op: 'metadata' }), close: pool.close };
+}
+
+export interface PageCounter {
+  /**
+   * countPagesWithin (page-count.ts) in a worker thread, off the caller's
+   * event loop: the pages, or a PageCountBudgetExceeded rejection when the
+   * document is over the budget, took longer than it allows, or needed more
+   * than the worker's memory. The bytes are copied, never taken over.
+   */
+  count(input: { bytes: Uint8Array; filename: string; contentType: string | null }): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Workers that only count pages, for the API: a hostile document costs a worker thread, never the server's main thread. */
+export function createPageCounter(opts: { size: number; maxMemoryMb: number; prewarm?: boolean }): PageCounter {
+  const pool = createPool({ size: opts.size, maxMemoryMb: opts.maxMemoryMb, prewarm: opts.prewarm, timeoutMs: 60_000, counter: true });
+  return {
+    async count({ bytes, filename, contentType }) {
+      const { countBudgetFor, PageCountBudgetExceeded } = await import('./page-count.ts');
+      // The worker keeps to the budget's time itself; this is the backstop for one that cannot (a stuck regex).
+      const timeoutMs = countBudgetFor(bytes.byteLength).timeMs + 5000;
+      let answer: CountAnswer;
+      try {
+        answer = await pool.run<CountAnswer>(new Uint8Array(bytes), { op: 'count', filename, contentType }, timeoutMs);
+      } catch (error) {
+        if (error instanceof ExtractionError && error.code === 'timeout') throw new PageCountBudgetExceeded(`counting took longer than ${Math.round(timeoutMs / 1000)} s`);
+        if (error instanceof ExtractionError && error.code === 'out_of_memory') throw new PageCountBudgetExceeded(`counting needed more than ${opts.maxMemoryMb} MB of memory`);
+        throw error;
+      }
+      if ('overBudget' in answer) throw new PageCountBudgetExceeded(answer.overBudget);
+      return answer.pages;
+    },
+    close: pool.close,
+  };
+}
+
+function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
   const slots = new Set<Slot>();
   const queue: Job[] = [];
   let closed = false;
   let nextId = 1;
 
   function spawn(): void {
-    const data: WorkerData = { docexExtractWorker: true, testFaults: opts.testFaults === true, prewarm: opts.prewarm === true };
+    const data: WorkerData = { docexExtractWorker: true, testFaults: opts.testFaults === true, prewarm: opts.prewarm === true, counter: opts.counter === true };
     const self = import.meta.url;
     const typescript = self.endsWith('.ts');
     const worker = new Worker(typescript ? tsxBootstrap(self) : new URL(self), {
@@ -162,11 +215,11 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
       job.reject(
         new ExtractionError(
           'timeout',
-          `Extraction took longer than ${opts.timeoutMs / 1000} s; the document may be malformed or too complex.`,
+          `Extraction took longer than ${(job.timeoutMs ?? opts.timeoutMs) / 1000} s; the document may be malformed or too complex.`,
         ),
       );
       pump();
-    }, opts.timeoutMs);
+    }, job.timeoutMs ?? opts.timeoutMs);
     post(slot.worker, job);
   }
 
@@ -183,11 +236,11 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
     }
   }
 
-  function run<T>(bytes: Uint8Array, task: Task): Promise<T> {
+  function run<T>(bytes: Uint8Array, task: Task, timeoutMs?: number): Promise<T> {
     if (closed) return Promise.reject(new Error('The extractor pool is closed.'));
     if (isDetached(bytes)) return Promise.reject(detachedError());
     return new Promise<T>((resolve, reject) => {
-      queue.push({ id: nextId++, bytes, task, resolve: resolve as (result: unknown) => void, reject });
+      queue.push({ id: nextId++, bytes, task, timeoutMs, resolve: resolve as (result: unknown) => void, reject });
       pump();
     });
   }
@@ -217,7 +270,8 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
 
   return {
     extract,
-    splitPdf: (bytes, pageLists) => run<Array<Uint8Array | null>>(bytes, { op: 'split', pageLists }),
+    run,
+    splitPdf: (bytes: Uint8Array, pageLists: number[][]) => run<Array<Uint8Array | null>>(bytes, { op: 'split', pageLists }),
     async close() {
       closed = true;
       const reason = new Error('The extractor pool was closed.');
@@ -303,7 +357,28 @@ const FAULTS: Record<string, () => unknown> = {
   },
 };
 
+async function runCounter(port: NonNullable<typeof parentPort>): Promise<void> {
+  const { countPagesWithin, PageCountBudgetExceeded } = await import('./page-count.ts');
+  port.on('message', (req: Request) => {
+    try {
+      if (req.op !== 'count') throw new Error(`a page counter does not ${req.op}`);
+      let result: CountAnswer;
+      try {
+        result = { pages: countPagesWithin({ bytes: req.bytes, filename: req.filename, contentType: req.contentType }) };
+      } catch (err) {
+        if (!(err instanceof PageCountBudgetExceeded)) throw err;
+        result = { overBudget: err.reason };
+      }
+      port.postMessage({ type: 'done', id: req.id, result, engineBytes: 0 } satisfies Reply);
+    } catch (err) {
+      port.postMessage({ type: 'failed', id: req.id, code: null, message: err instanceof Error ? err.message : String(err), engineBytes: 0 } satisfies Reply);
+    }
+  });
+  port.postMessage({ type: 'ready' } satisfies Reply);
+}
+
 async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData): Promise<void> {
+  if (data.counter) return runCounter(port);
   const { extract } = await import('./index.ts');
   // Loaded once and shared by every PDF this worker reads; a job that comes first waits for the same load.
   if (data.prewarm) void import('./pdfium.ts').then(({ loadPdfium }) => loadPdfium()).catch(() => undefined);
@@ -313,6 +388,14 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData)
         const { splitPdf } = await import('./pdf-split.ts');
         const parts = await splitPdf(req.bytes, req.pageLists);
         port.postMessage({ type: 'done', id: req.id, result: parts, engineBytes: engineMemoryBytes() } satisfies Reply, parts.flatMap((p) => (p ? [p.buffer as ArrayBuffer] : [])));
+        return;
+      }
+      if (req.op === 'count') throw new Error('page counts run in a page counter (createPageCounter)');
+      if (req.op === 'metadata') {
+        // The first page only, without OCR: what is wanted is the document's own metadata, which PDFium reads from the file.
+        const first = await extract({ bytes: req.bytes, filename: 'document.pdf', contentType: 'application/pdf', config: { ...DEFAULT_CONFIG, pages: [1], ocr: 'never' } });
+        const picked = Object.fromEntries(PDF_METADATA_FIELDS.map((f) => [f, first.metadata[f] ?? null])) as PdfDocumentMetadata;
+        port.postMessage({ type: 'done', id: req.id, result: picked, engineBytes: engineMemoryBytes() } satisfies Reply);
         return;
       }
       const fault = data.testFaults ? FAULTS[req.filename] : undefined;

@@ -1,7 +1,7 @@
 import { awsStore } from '../adapters/aws-dynamodb.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
 import { createKey, listKeys, revokeKey } from '../core/api-keys.ts';
-import { authenticate } from '../core/auth.ts';
+import { authenticate, requireLive } from '../core/auth.ts';
 import { header, route, sourceIp } from '../core/http.ts';
 import { listJobs } from '../core/job-list.ts';
 import { systemClock, type Clock, type Store } from '../core/ports.ts';
@@ -20,8 +20,10 @@ export const makeHandler = (deps: { store: Store; clock: Clock }) =>
         await revokeKey(deps, principal, event.pathParameters?.id ?? '');
         return { status: 204, body: null };
       case 'GET /v1/jobs':
+        requireLive(principal, "list the project's jobs");
         return { status: 200, body: await listJobs(deps, principal, event.queryStringParameters ?? {}) };
       case 'GET /v1/usage':
+        requireLive(principal, "read the project's usage");
         return { status: 200, body: await usage(deps, principal) };
       default:
         throw new Error(`the project function has no route ${event.httpMethod} ${event.resource}; lib/wiring.ts and this switch disagree`);

@@ -9,7 +9,7 @@ import { systemClock } from '../core/ports.ts';
 import { parseSubmission } from '../core/submission-form.ts';
 import { submitJobs, type SubmitDeps } from '../core/submit.ts';
 import type { WebhookIntake } from '../core/webhook-target.ts';
-import { countPages } from '../extract/page-count.ts';
+import { countPagesWithin } from '../extract/page-count.ts';
 
 /** POST /v1/extract: one job per file part, pages reserved first. */
 export const makeHandler = (deps: SubmitDeps & { webhookPolicy: WebhookIntake }) =>
@@ -25,7 +25,8 @@ export const handler = onColdStart(() =>
     blobs: awsBlobs(),
     queue: awsExtractionQueue(),
     clock: systemClock,
-    countPages: (upload) => countPages({ bytes: upload.bytes, filename: upload.filename, contentType: upload.contentType }),
+    // A Lambda serves one request at a time: the budget alone keeps a hostile document from costing more than this request.
+    countPages: async (upload) => countPagesWithin({ bytes: upload.bytes, filename: upload.filename, contentType: upload.contentType }),
     webhookPolicy: awsWebhookIntake(),
   }),
 );

@@ -5,7 +5,7 @@ import { awsExtractionQueue, awsJobEvents } from '../adapters/aws-sqs.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
 import { systemClock } from '../core/ports.ts';
 import { uploadArrived, type ArrivalDeps } from '../core/uploads.ts';
-import { countPages } from '../extract/page-count.ts';
+import { countPagesWithin } from '../extract/page-count.ts';
 
 /** The bucket's object-created event for uploads/: moves the waiting job on. Throwing lets Lambda retry the event. */
 export const makeHandler = (deps: ArrivalDeps) => async (event: S3Event): Promise<void> => {
@@ -24,6 +24,6 @@ export const handler = onColdStart(() => {
     queue: awsExtractionQueue(),
     clock: systemClock,
     events: awsJobEvents(store),
-    countPages,
+    countPages: async (input) => countPagesWithin(input),
   });
 });

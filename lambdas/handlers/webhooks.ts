@@ -2,7 +2,7 @@ import { awsStore } from '../adapters/aws-dynamodb.ts';
 import { awsWebhookIntake } from '../adapters/aws-webhooks.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
 import { createWebhookSender } from '../adapters/webhook-http.ts';
-import { authenticate } from '../core/auth.ts';
+import { authenticate, requireLive } from '../core/auth.ts';
 import { header, requestBody, route, sourceIp } from '../core/http.ts';
 import { systemClock } from '../core/ports.ts';
 import {
@@ -19,6 +19,8 @@ export const makeHandler = (deps: RegistrationDeps) =>
   route(async (event) => {
     const principal = await authenticate(deps.store, header(event, 'authorization'), sourceIp(event), deps.clock.now());
     const id = event.pathParameters?.id ?? '';
+    // Registered webhooks are the project's: a live key's. A sandbox key's inline webhook and its jobs' deliveries are its own.
+    if (event.resource.startsWith('/v1/webhooks')) requireLive(principal, "manage the project's webhooks (send an inline webhook field with the submission instead)");
     switch (`${event.httpMethod} ${event.resource}`) {
       case 'POST /v1/webhooks':
         return { status: 201, body: await createWebhook(deps, principal, requestBody(event).toString('utf8')) };

@@ -5,7 +5,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, EventType, HttpMethods } from 'aws-cdk-lib/aws-s3';
 import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import { Construct } from 'constructs';
-import { tableSchema, type BucketNotificationSpec, type FunctionName } from '../wiring.ts';
+import { bucketExpiry, tableSchema, type BucketNotificationSpec, type FunctionName } from '../wiring.ts';
 
 /**
  * The job table, the bucket for documents and results, and the key for
@@ -46,11 +46,7 @@ export class Storage extends Construct {
       enforceSSL: true,
       removalPolicy: RemovalPolicy.RETAIN,
       lifecycleRules: [
-        { id: 'documents', prefix: 'documents/', expiration: Duration.days(1) },
-        { id: 'results', prefix: 'results/', expiration: Duration.days(2) },
-        { id: 'uploads', prefix: 'uploads/', expiration: Duration.days(1) },
-        // Chunk parts of large documents: deleted when the job ends; this catches a cancelled job's stragglers.
-        { id: 'parts', prefix: 'parts/', expiration: Duration.days(2) },
+        ...bucketExpiry.map(({ id, prefix, days }) => ({ id, prefix, expiration: Duration.days(days) })),
         { id: 'abort-multipart', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       // Browsers PUT large documents straight to a presigned URL. The signature,

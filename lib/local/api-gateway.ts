@@ -35,9 +35,18 @@ const send = (res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(JSON.stringify(body));
 };
 
+/**
+ * How long an idle keep-alive connection stays open. Longer than the idle
+ * timeouts of common clients (undici/fetch 4 s, Node's agent, curl, browsers,
+ * load balancers' 60 s), so it is always the client that closes an idle
+ * connection: with Node's default of 5 s, a request written just as the
+ * server closed the socket failed with EPIPE or ECONNRESET.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export function createApiGateway(routes: RouteSpec[], handlers: Record<FunctionName, ApiHandler>): http.Server {
   const compiled = routes.map(compile);
-  return http.createServer(async (req, res) => {
+  const server = http.createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const candidates = compiled.filter((r) => r.pattern.test(url.pathname));
@@ -57,8 +66,12 @@ export function createApiGateway(routes: RouteSpec[], handlers: Record<FunctionN
         const error = tooLarge();
         return send(res, 413, { error: error.code, message: error.message });
       }
-      const values = match.pattern.exec(url.pathname)!.slice(1);
-      const event = toEvent(req, url, match, values, encoded ?? null, binary);
+      // API Gateway answers a path parameter that is not valid percent-encoding with a 400 before any Lambda runs.
+      const values = match.pattern.exec(url.pathname)!.slice(1).map(decodePathPart);
+      if (values.some((v) => v === null)) {
+        return send(res, 400, { error: 'invalid_request', message: `The path ${url.pathname} is not valid percent-encoding (UTF-8); encode ids with encodeURIComponent.` });
+      }
+      const event = toEvent(req, url, match, values as string[], encoded ?? null, binary);
       const result = await handlers[match.fn](event);
       res.writeHead(result.statusCode, result.headers as Record<string, string>);
       res.end(result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined);
@@ -68,6 +81,17 @@ export function createApiGateway(routes: RouteSpec[], handlers: Record<FunctionN
       else res.end();
     }
   });
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  return server;
+}
+
+/** A path segment decoded, or null when it is not valid percent-encoded UTF-8 (`%E0` alone). */
+function decodePathPart(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
 }
 
 /** Reads the body, or returns null (after draining) once it passes what a Lambda event can carry. */
@@ -105,7 +129,7 @@ function toEvent(req: IncomingMessage, url: URL, route: CompiledRoute, values: s
     multiValueHeaders,
     queryStringParameters: Object.keys(query).length ? query : null,
     multiValueQueryStringParameters: null,
-    pathParameters: route.params.length ? Object.fromEntries(route.params.map((p, i) => [p, decodeURIComponent(values[i]!)])) : null,
+    pathParameters: route.params.length ? Object.fromEntries(route.params.map((p, i) => [p, values[i]!])) : null,
     stageVariables: null,
     body: body === '' ? null : body,
     isBase64Encoded: binary,

@@ -18,8 +18,7 @@ import { systemClock } from '../../lambdas/core/ports.ts';
 import { ATTEMPT_TIMEOUT_MS } from '../../lambdas/core/webhook-delivery.ts';
 import { EVENT_REQUEUE_AFTER_MS, WebhookEvents } from '../../lambdas/core/webhook-events.ts';
 import type { WebhookIntake } from '../../lambdas/core/webhook-target.ts';
-import { countPages } from '../../lambdas/extract/page-count.ts';
-import { createExtractorPool } from '../../lambdas/extract/pool.ts';
+import { createExtractorPool, createPageCounter } from '../../lambdas/extract/pool.ts';
 import * as extractWorker from '../../lambdas/handlers/extract-worker.ts';
 import * as getJob from '../../lambdas/handlers/get-job.ts';
 import * as project from '../../lambdas/handlers/project.ts';
@@ -42,9 +41,10 @@ import { limits } from '../../lambdas/core/limits.ts';
 import { LocalAggregationStarter } from './local-aggregation.ts';
 import { LocalStateMachine } from './state-machine.ts';
 import { TwinChunkQueue } from './twin-chunk-queue.ts';
-import { bucketNotifications, functions, queues, routes, type FunctionName, type QueueName } from '../wiring.ts';
+import { bucketExpiry, bucketNotifications, functions, queues, routes, type FunctionName, type QueueName } from '../wiring.ts';
 import { createApiGateway } from './api-gateway.ts';
-import { LOCAL_CREDENTIALS, LOCAL_REGION, startEmbeddedAws } from './embedded-aws.ts';
+import { startLifecycleSweeps } from './bucket-lifecycle.ts';
+import { LOCAL_REGION, startEmbeddedAws } from './embedded-aws.ts';
 import { startWiredMapping } from './event-source.ts';
 import { QueueTwin } from './sqs-twin.ts';
 import { TwinExtractionQueue } from './twin-extraction-queue.ts';
@@ -105,7 +105,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   refuseIfInUse(dataDir);
   const timeScale = options.timeScale ?? 1;
   const aws = await startEmbeddedAws(dataDir);
-  const clientOptions = { dynamodbEndpoint: aws.dynamodbEndpoint, s3Endpoint: aws.s3Endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+  const clientOptions = { dynamodbEndpoint: aws.dynamodbEndpoint, s3Endpoint: aws.s3Endpoint, region: LOCAL_REGION, credentials: aws.credentials };
   const store = new DynamoStore(dynamoClient(clientOptions), aws.table);
   const s3 = s3Client(clientOptions);
   const blobs = new S3Blobs(s3, aws.bucket);
@@ -160,6 +160,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   );
   const aggregation = new LocalAggregationStarter(stateMachine);
 
+  // Page counting at submission and on an upload's arrival: in worker threads of their own, so a
+  // hostile document costs a worker, never the event loop every project's requests share, and
+  // never waits behind extractions.
+  const pageCounter = createPageCounter({ size: Math.max(1, Math.min(2, workers)), maxMemoryMb: 512, prewarm: true });
+  const countPages = (upload: { bytes: Uint8Array; filename: string; contentType: string | null }) => pageCounter.count(upload);
+
   const apiHandlers = {
     'sandbox-key': sandboxKey.makeHandler({ store, clock }),
     submit: submit.makeHandler({
@@ -167,7 +173,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       blobs,
       clock,
       queue: extractionQueuePort,
-      countPages: (upload) => countPages({ bytes: upload.bytes, filename: upload.filename, contentType: upload.contentType }),
+      countPages,
       webhookPolicy: intake,
     }),
     'get-job': getJob.makeHandler({ store, blobs, clock }),
@@ -230,6 +236,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     visibility: new TwinMessageVisibility([webhookQueue]),
   });
   const deliveryMapping = startWiredMapping('webhooks', webhookQueue, deliveryHandler);
+  // The bucket's lifecycle rules, as S3 applies them in AWS (documents, results, uploads, parts).
+  const lifecycle = startLifecycleSweeps(s3, aws.bucket, bucketExpiry, { timeScale, log: (m) => console.error(m) });
   const admin = await startAdminServer({ redriveWebhooks: () => webhookDlq.moveMessagesTo(webhookQueue) });
 
   const server = createApiGateway(routes, apiHandlers);
@@ -257,11 +265,13 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
       await admin.close();
+      await lifecycle.stop();
       await mapping.stop();
       await chunkMapping.stop();
       await stateMachine.close();
       await deliveryMapping.stop();
       await extractor.close();
+      await pageCounter.close();
       await extractionQueue.close();
       await extractionDlq.close();
       await chunkQueue.close();

@@ -40,7 +40,10 @@ Run "docex <command> --help" for a command's options.`,
   --wait            wait for every job and print (or write) its result
   --format F        text (default): the content; markdown: the content as Markdown;
                     json: the whole job object
-  --out DIR         write each result to DIR/<file name>.<txt|md|json> instead of stdout
+  --out DIR         write each result to DIR/<file name>.<txt|md|json> instead of stdout;
+                    never overwrites: a name already there gets " (2)", " (3)", ...
+                    (on stdout, several results come each under "==> name <==",
+                    or as one JSON array with --format json)
   --webhook URL     inline webhook for these jobs
 
 Without --wait, prints one line per file: <job id> <file name>.
@@ -106,17 +109,38 @@ async function extract(args: string[]): Promise<number> {
   );
   progress.close();
   if (values.out) fs.mkdirSync(values.out, { recursive: true });
+  const extension = format === 'json' ? 'json' : format === 'markdown' ? 'md' : 'txt';
+  // On stdout, several results are told apart: JSON as one array, text and Markdown each under a "==> name <==" line (as head and tail do).
+  if (!values.out && format === 'json' && jobs.length > 1) out(JSON.stringify(jobs, null, 2));
   for (const job of jobs) {
     const rendered = format === 'json' ? JSON.stringify(job, null, 2) : (job.result?.content ?? '');
     if (values.out) {
-      const file = path.join(values.out, `${path.basename(job.filename)}.${format === 'json' ? 'json' : format === 'markdown' ? 'md' : 'txt'}`);
-      if (job.result || format === 'json') fs.writeFileSync(file, rendered);
-    } else if (job.result || format === 'json') {
-      out(rendered);
+      if (job.result || format === 'json') {
+        const file = writeNew(values.out, path.basename(job.filename), extension, rendered);
+        err(`wrote ${file}`);
+      }
+    } else if (format === 'json') {
+      if (jobs.length === 1) out(rendered);
+    } else if (job.result) {
+      if (jobs.length > 1) out(`==> ${job.filename} <==`);
+      out(jobs.length > 1 ? rendered.replace(/\n$/, '') : rendered);
     }
     if (job.status !== 'completed') err(`${job.filename}: ${job.status}${job.error_message ? `: ${job.error_message}` : ''}`);
   }
   return jobs.every((job) => job.status === 'completed') ? 0 : 1;
+}
+
+/** Writes DIR/<name>.<ext>, or <name> (2).<ext>, (3), ... when that exists: never overwrites a result. Returns the path written. */
+function writeNew(dir: string, name: string, extension: string, content: string): string {
+  for (let n = 1; ; n++) {
+    const file = path.join(dir, n === 1 ? `${name}.${extension}` : `${name} (${n}).${extension}`);
+    try {
+      fs.writeFileSync(file, content, { flag: 'wx' });
+      return file;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
 }
 
 /** A one-line display on a terminal; plain lines, one per finished job, when stderr is piped. */

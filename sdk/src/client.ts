@@ -74,10 +74,12 @@ export class Docex {
     const deadline = this.clock.now() + timeoutMs;
     let wait = initialIntervalMs;
     for (;;) {
-      if (this.clock.now() + wait > deadline) {
+      // The last wait is cut to the deadline, so the last poll is made at it and the message's time is the time waited.
+      const left = deadline - this.clock.now();
+      if (left <= 0) {
         throw new WaitTimeoutError(`Job ${id} was not finished after ${timeoutMs / 1000} s; call waitForJob again or use a webhook.`, 0, 'wait_timeout');
       }
-      await this.clock.sleep(wait, options.signal);
+      await this.clock.sleep(Math.min(wait, left), options.signal);
       try {
         const job = await this.getJob(id, options.signal);
         options.onPoll?.(job);

@@ -36,14 +36,15 @@ export const realClock: Clock = {
 
 export const DEFAULT_POLL = { initialIntervalMs: 1000, maxIntervalMs: 30_000, timeoutMs: 300_000 } as const;
 
-/** The waits before each poll, with no Retry-After involved: 1, 2, 4, 8, 16, 30, 30, ... s, cut at the timeout. */
+/** The waits before each poll, with no Retry-After involved: 1, 2, 4, 8, 16, 30, 30, ... s, the last one cut so they add up to the timeout. */
 export function* pollWaits(options: PollOptions = {}): Generator<number> {
   const { initialIntervalMs, maxIntervalMs, timeoutMs } = { ...DEFAULT_POLL, ...options };
   let elapsed = 0;
   let wait = initialIntervalMs;
-  while (elapsed + wait <= timeoutMs) {
-    yield wait;
-    elapsed += wait;
+  while (elapsed < timeoutMs) {
+    const next = Math.min(wait, timeoutMs - elapsed);
+    yield next;
+    elapsed += next;
     wait = Math.min(wait * 2, maxIntervalMs);
   }
 }

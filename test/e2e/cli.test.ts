@@ -60,6 +60,27 @@ describe('the docex CLI, piped', () => {
     expect(JSON.parse(job.stdout)).toMatchObject({ filename: 'notes.txt' });
   });
 
+  it('never overwrites a result in --out, and separates several results on stdout (issue #18 item 12)', async () => {
+    fs.mkdirSync(path.join(dir, 'a'), { recursive: true });
+    fs.mkdirSync(path.join(dir, 'b'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'a', 'same.txt'), 'first of the same name');
+    fs.writeFileSync(path.join(dir, 'b', 'same.txt'), 'second of the same name');
+    const out = path.join(dir, 'same-out');
+    const run = await docex(['extract', 'a/same.txt', 'b/same.txt', '--wait', '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    const written = fs.readdirSync(out).sort();
+    expect(written).toEqual(['same.txt (2).txt', 'same.txt.txt']);
+    expect(written.map((f) => fs.readFileSync(path.join(out, f), 'utf8')).sort()).toEqual(['first of the same name', 'second of the same name']);
+    // A second run adds, never replaces.
+    await docex(['extract', 'a/same.txt', '--wait', '--out', out]);
+    expect(fs.readdirSync(out)).toHaveLength(3);
+
+    const text = await docex(['extract', 'notes.txt', 'a/same.txt', '--wait']);
+    expect(text.stdout).toMatch(/^==> notes\.txt <==\nnotes from the cli\n==> same\.txt <==\nfirst of the same name\n/);
+    const json = await docex(['extract', 'notes.txt', 'a/same.txt', '--wait', '--format', 'json']);
+    expect(JSON.parse(json.stdout).map((j: { filename: string }) => j.filename)).toEqual(['notes.txt', 'same.txt']);
+  });
+
   it('exits 1 when a job fails, naming the reason', async () => {
     const run = await docex(['extract', 'blob.bin', '--wait']);
     expect(run.code).toBe(1);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart, request, submit } from '../support/api-client.ts';
-import { ROOT, startServer, type RunningServer } from '../support/local-server.ts';
+import { ROOT, startServer, waitFor, type RunningServer } from '../support/local-server.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.join(ROOT, 'test-artifacts');
@@ -78,6 +78,9 @@ describe('the dashboard in a real browser', () => {
     await page.getByRole('button', { name: `Revoke key kz_...${created.slice(-4)}` }).click();
     await page.getByRole('button', { name: 'Revoke', exact: true }).click();
     await expect.poll(() => page.locator('#keys-body').textContent()).toContain('revoked');
+    // The revoked key's plaintext leaves the page (issue #18 item 12).
+    expect(await page.locator('#new-key-box').isHidden()).toBe(true);
+    expect(await page.locator('#new-key').textContent()).toBe('');
     expect((await request(server.url, 'GET', '/v1/usage', { key: created })).status).toBe(401);
     expect((await request(server.url, 'GET', '/v1/usage', { key: project.api_key })).status).toBe(200);
   });
@@ -99,28 +102,45 @@ describe('the dashboard in a real browser', () => {
   });
 
   it('lists a submitted job reaching completed, with its result and the pages used', async () => {
+    // Every wait below is on an event (a job's status, an answer the page received), never on the machine's speed.
     const accepted = await submit(server.url, project.api_key, multipart([{ name: 'dash.txt', bytes: 'shown on the dashboard' }]));
     const id = accepted.body.job_ids[0];
-    await expect
-      .poll(async () => {
-        await page.getByRole('button', { name: 'Refresh' }).click();
-        return page.locator('#jobs-body tr').filter({ hasText: 'dash.txt' }).textContent();
-      }, { timeout: 30_000, interval: 1000 })
-      .toContain('completed');
+    const failedJob = (await submit(server.url, project.api_key, multipart([{ name: 'blob.bin', bytes: Buffer.from([0, 1, 2, 255, 254, 0, 0, 9]) }]))).body.job_ids[0];
+    // Polled here until terminal: the page's own read of the job right after may well be its second poll inside a second (a 429).
+    await waitFor(() => request(server.url, 'GET', `/v1/jobs/${id}`, { key: project.api_key }), (a) => a.body?.status === 'completed', { timeoutMs: 120_000 });
+    await waitFor(() => request(server.url, 'GET', `/v1/jobs/${failedJob}`, { key: project.api_key }), (a) => a.body?.status === 'failed', { timeoutMs: 120_000 });
+    const listed = page.waitForResponse((r) => /\/v1\/jobs\?/.test(r.url()));
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await listed;
+    await page.locator('#jobs-body tr').filter({ hasText: 'dash.txt' }).filter({ hasText: 'completed' }).waitFor();
+    // A failed job says why, in the table (issue #18 item 12).
+    expect(await page.locator('#jobs-body tr').filter({ hasText: 'blob.bin' }).textContent()).toMatch(/failed.*Unsupported format/);
+
+    // The page waits out a 429 as the SDK does (issue #18 item 13): the job was just polled above.
+    await request(server.url, 'GET', `/v1/jobs/${id}`, { key: project.api_key });
     await page.getByRole('button', { name: 'Result JSON of dash.txt' }).click();
-    await expect.poll(() => page.locator('#jobs-body pre').textContent()).toContain('shown on the dashboard');
+    await page.locator('#jobs-body pre').waitFor({ timeout: 60_000 });
+    expect(await page.locator('#jobs-body pre').textContent()).toContain('shown on the dashboard');
     expect(await page.locator('#jobs-body pre').textContent()).toContain(id);
-    await page.getByLabel('Status').selectOption('failed');
-    await expect.poll(() => page.locator('#jobs-empty').isVisible()).toBe(true);
+
+    // A filter that matches nothing says so (issue #18 item 12).
+    const filtered = page.waitForResponse((r) => /status=cancelled/.test(r.url()));
+    await page.getByLabel('Status').selectOption('cancelled');
+    await filtered;
+    await page.locator('#jobs-empty').waitFor();
+    expect(await page.locator('#jobs-empty').textContent()).toMatch(/No jobs match this filter/);
+    const all = page.waitForResponse((r) => /\/v1\/jobs\?limit=20$/.test(r.url()));
     await page.getByLabel('Status').selectOption('');
+    await all;
+    expect(await page.locator('#jobs-empty').isHidden()).toBe(true);
     await shot('jobs');
-    // Pages are counted just after the job completes, so the refresh that showed it completed may have read usage before.
-    await expect
-      .poll(async () => {
-        await page.getByRole('button', { name: 'Refresh' }).click();
-        return page.locator('#pages-today').textContent();
-      }, { timeout: 30_000, interval: 1000 })
-      .toBe('1');
+
+    // Pages are counted just after the job completes: wait for the API to count them, then for the page's read.
+    await waitFor(() => request(server.url, 'GET', '/v1/usage', { key: project.api_key }), (a) => a.body?.pages_today === 1, { timeoutMs: 60_000 });
+    const usage = page.waitForResponse((r) => r.url().endsWith('/v1/usage'));
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await usage;
+    await expect.poll(() => page.locator('#pages-today').textContent()).toBe('1');
     expect(await page.locator('#pages-month').textContent()).toBe('1');
     await shot('usage');
   });
@@ -130,6 +150,15 @@ describe('the dashboard in a real browser', () => {
     await page.reload();
     await page.locator('#app').waitFor({ state: 'visible' });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // No table column is off-screen, not even inside a scrolling box (issue #18 item 12): every cell is within the screen.
+    await page.locator('#jobs-body tr').first().waitFor();
+    const outside = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('td')).filter((td) => {
+        const box = td.getBoundingClientRect();
+        return box.width > 0 && (box.left < 0 || box.right > window.innerWidth + 0.5);
+      }).length,
+    );
+    expect(outside).toBe(0);
     await shot('phone');
   });
 });

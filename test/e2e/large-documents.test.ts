@@ -56,6 +56,18 @@ const pdfOf = (count: number, brokenPages?: number[]) =>
   makePdf({ pages: Array.from({ length: count }, (_, i) => pageText(i + 1)), padding: PADDING, brokenPages });
 
 describe('documents over 10 MB', () => {
+  it('keep the original PDF\'s metadata when cut into chunks, not PDFium\'s of the cut (issue #18 item 9)', async () => {
+    const pdf = makePdf({
+      pages: Array.from({ length: 120 }, (_, i) => pageText(i + 1)),
+      padding: PADDING,
+      info: { Title: 'The Large Original', Author: 'Ada Lovelace', Producer: 'docex tests', CreationDate: "D:20240102030405+00'00'" },
+    });
+    const done = (await follow(await upload(pdf))).at(-1)!;
+    expect(done.body.status, done.body.error_message).toBe('completed');
+    expect(done.body.result.metadata).toMatchObject({ pages: 120, title: 'The Large Original', author: 'Ada Lovelace', producer: 'docex tests' });
+    expect(done.body.result.metadata.created_at).toMatch(/^2024-01-02T03:04:05/);
+  });
+
   it('are split into chunks, extracted in parallel and merged into one result with every page in order', async () => {
     const id = await upload(pdfOf(180));
     const seen = await follow(id);

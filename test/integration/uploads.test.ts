@@ -38,7 +38,7 @@ describe.skipIf(skipWithoutEndpoint())('the upload flow over the real store and 
   const remaining = async (p: Principal) => (await store.getApiKey(p.key_hash))?.pages_remaining;
   const create = (principal: Principal, body: object) =>
     createUpload({ store, queue, urls: new S3UploadUrls(blobClient(backend), backend.bucket), clock: systemClock, intake: intake as never }, principal, JSON.stringify(body));
-  const arrivalDeps = () => ({ store, blobs, queue, clock: systemClock, events, countPages });
+  const arrivalDeps = () => ({ store, blobs, queue, clock: systemClock, events, countPages: async (input: Parameters<typeof countPages>[0]) => countPages(input) });
 
   it('reserves a page per started MB, then settles to the counted pages when the document arrives, once', async () => {
     const principal = await sandbox(50);

@@ -338,6 +338,11 @@ describe('the delivery client refuses addresses inside the network when it conne
     ['a name that resolves to loopback', '127.0.0.1', 4, /loopback/],
     ['a name that resolves to an IPv4-mapped loopback', '::ffff:127.0.0.1', 6, /loopback/],
     ['a name that resolves to the metadata service', '169.254.169.254', 4, /link-local/],
+    // Issue #18 item 5: the IPv6 forms that embed an IPv4 address are refused at connect time too.
+    ['a name that resolves to an SIIT address', '::ffff:0:7f00:1', 6, /SIIT/],
+    ['a name that resolves to a local-use NAT64 address', '64:ff9b:1::7f00:1', 6, /NAT64/],
+    ['a name that resolves to a Teredo address', '2001:0:4136:e378:8000:63bf:80ff:fffe', 6, /Teredo/],
+    ['a name that resolves to 6to4 of private space', '2002:a00:1::1', 6, /6to4.*10\.0\.0\.1/],
   ])('in the cloud: %s', async (_, address, family, why) => {
     const port = new URL(receiver.url).port;
     // The name resolved somewhere public at registration; now it answers with an inside address (DNS rebinding).
@@ -360,6 +365,8 @@ describe('the delivery client refuses addresses inside the network when it conne
     expect(await sender.post(`http://localhost:${new URL(receiver.url).port}/ok`, '{}', {})).toMatchObject({ kind: 'response', status: 200 });
     const privateSender = createWebhookSender({ allowLoopback: true, resolve: async () => [{ address: '10.0.0.8', family: 4 }] });
     expect(await privateSender.post('https://intranet.example/x', '{}', {})).toMatchObject({ kind: 'refused', message: expect.stringMatching(/private/) });
+    const nat64Sender = createWebhookSender({ allowLoopback: true, resolve: async () => [{ address: '64:ff9b::7f00:1', family: 6 }] });
+    expect(await nat64Sender.post('https://nat64.example/x', '{}', {})).toMatchObject({ kind: 'refused', message: expect.stringMatching(/NAT64/) });
   });
 
   it('does not follow redirects', async () => {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { dynamoClient, s3Client, type ClientOptions } from '../../lambdas/adapters/aws-clients.ts';
-import { createTableInput, LOCAL_CREDENTIALS, LOCAL_REGION, startEmbeddedAws } from '../../lib/local/embedded-aws.ts';
+import { createTableInput, LOCAL_REGION, startEmbeddedAws } from '../../lib/local/embedded-aws.ts';
 
 export interface Backend {
   name: string;
@@ -40,7 +40,7 @@ async function embeddedBackend(): Promise<Backend> {
   const aws = await startEmbeddedAws(dir);
   return {
     name: 'dynalite+s3rver',
-    clientOptions: { dynamodbEndpoint: aws.dynamodbEndpoint, s3Endpoint: aws.s3Endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS },
+    clientOptions: { dynamodbEndpoint: aws.dynamodbEndpoint, s3Endpoint: aws.s3Endpoint, region: LOCAL_REGION, credentials: aws.credentials },
     table: aws.table,
     bucket: aws.bucket,
     dispose: async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detect } from '../../../lambdas/extract/detect.ts';
 import { ExtractionError } from '../../../lambdas/extract/types.ts';
+import { makeZip } from '../../support/office-fixture.ts';
 import { makePdf } from '../../support/pdf-fixture.ts';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -61,6 +62,15 @@ describe('detect', () => {
     const err = rejection(() => detect({ bytes: gif, filename: 'report.docx' }));
     expect(err.code).toBe('unsupported_format');
     expect(err.message).toMatch(/GIF image/);
+  });
+
+  it('calls a ZIP whose first member is a stored PDF a ZIP, not a PDF (issue #18 item 8)', () => {
+    const zip = makeZip([
+      { name: 'a.pdf', data: makePdf({ pages: ['inside'] }), method: 0 },
+      { name: 'b.txt', data: 'more' },
+    ]);
+    expect(Buffer.from(zip.subarray(0, 1024)).toString('latin1')).toMatch(/%PDF-\d\.\d/);
+    expect(detect({ bytes: zip, filename: 'bundle.zip' }).format).toBe('zip');
   });
 
   it('calls a ZIP signature without a readable directory a damaged archive', () => {
