@@ -8,6 +8,7 @@
 
 import { tableText } from './blocks.ts';
 import { joinLines, type TextBlock } from './pdf-layout.ts';
+import { outlineKey, type OutlineEntry } from './pdf-outline.ts';
 import type { BBox, DraftElement, ElementType } from './types.ts';
 
 export interface PageTable {
@@ -29,6 +30,8 @@ export interface PageLayout {
   ocrText?: string;
   /** The page has a structure tree (a tagged PDF): its text is tagged, and untagged text is an artifact. */
   tagged?: boolean;
+  /** The outline entries that point at this page. */
+  outline?: OutlineEntry[];
 }
 
 interface Classified {
@@ -192,8 +195,11 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
     const base = { bbox, order: block.order, text, page, size: block.size, bold: block.bold, fullLastLine };
     const zone = furniture.get(block);
     const tagged = layout.tagged ? byTag(block, text, base) : null;
+    const listed = layout.outline && block.lines.length <= 3 ? layout.outline.find((e) => e.key === outlineKey(text)) : undefined;
     if (zone) out.push({ ...base, type: zone });
     else if (tagged) out.push(tagged);
+    // The outline lists it: a heading at the outline's depth.
+    else if (listed) out.push({ ...base, type: 'heading', level: listed.level, tagLevel: true });
     // One line in a fixed-pitch font is an address or a name more often than code.
     else if (block.mono && (block.lines.length > 1 || /[{}();=<>]/.test(text)) && !block.marker) out.push({ ...base, type: 'code', lines: block.lines.map((l) => l.text) });
     // Rotated text (a margin stamp, a label along an axis) is kept as a paragraph, after the page's flow.

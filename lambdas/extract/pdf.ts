@@ -9,6 +9,7 @@ import { findRuledTables } from './pdf-ruled-tables.ts';
 import { renderPdfPages, type PageLayout } from './pdf-structure.ts';
 import { pageRulings } from './pdf-rulings.ts';
 import { findTables, type PlacedTable, type TextRun } from './pdf-tables.ts';
+import { readOutline } from './pdf-outline.ts';
 import { pageTags } from './pdf-tags.ts';
 import { pageWords, type Word } from './pdf-words.ts';
 import { copyIn, heapBytes, loadPdfium, PAGE_OBJECT, PDFIUM_ERROR, withBuffer, type Pdfium } from './pdfium.ts';
@@ -53,6 +54,7 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
       );
     }
     const info = Object.fromEntries(INFO_KEYS.map((key) => [key, metaText(m, doc, key)]));
+    const outline = readOutline(m, doc);
     const wanted = opts.pages ? opts.pages.filter((n) => n <= total) : Array.from({ length: total }, (_, i) => i + 1);
     const ocrMode = opts.ocr ?? 'auto';
     const layouts: PageLayout[] = [];
@@ -73,6 +75,7 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
       }
       try {
         const layout = readLayout(m, page, n, tables);
+        layout.outline = outline.get(n - 1);
         pageSizes.push({ page: n, width: round2(layout.width), height: round2(layout.height) });
         const chars = layout.blocks.reduce((sum, b) => sum + b.lines.reduce((k, l) => k + l.text.replace(/\s/g, '').length, 0), 0);
         if (ocrMode === 'always' || (ocrMode === 'auto' && chars < MIN_TEXT_LAYER_CHARS && layout.tables.length === 0 && hasImages(m, page))) {
