@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/index.ts';
 import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/types.ts';
-import { layoutPdf, type PlacedText } from '../../support/pdf-fixture.ts';
+import { layoutPdf, taggedPdf, type PlacedText } from '../../support/pdf-fixture.ts';
 
 const markdown: ExtractionConfig = { ...DEFAULT_CONFIG, output: 'markdown' };
 
@@ -213,5 +213,39 @@ describe('right-to-left PDFs', () => {
       'هذه فقرة باللغة العربية تحتوي على الرقم 42 وكلمة English داخلها، وتستمر لتكون طويلة بما يكفي.',
     ]);
     expect(result.content).toContain('# مقدمة');
+  });
+});
+
+describe('tagged PDFs and outlines', () => {
+  it('takes headings, paragraphs and list items from the structure tree, and untagged running text for an artifact', async () => {
+    const bytes = taggedPdf([
+      { role: null, lines: ['Internal memo, not for circulation'], x: 72, y: 760 },
+      { role: 'H2', lines: ['Findings'], x: 72, y: 700 },
+      // Far apart, and each line short: the layout alone would make two paragraphs of it.
+      { role: 'P', lines: ['The wells are dry.', '', '', 'The pumps are broken.'], x: 72, y: 680 },
+      { role: 'LI', lines: ['First repair the pumps'], x: 72, y: 600 },
+      { role: 'LI', lines: ['Then dig new wells'], x: 72, y: 588 },
+    ]);
+    const result = await extract({ bytes, filename: 'tagged.pdf', config: markdown });
+    expect(result.elements!.map((e) => [e.type, e.level ?? null, e.text])).toEqual([
+      ['page_header', null, 'Internal memo, not for circulation'],
+      ['heading', 2, 'Findings'],
+      ['paragraph', null, 'The wells are dry. The pumps are broken.'],
+      ['list_item', 0, 'First repair the pumps'],
+      ['list_item', 0, 'Then dig new wells'],
+    ]);
+    expect(result.content).toBe('## Findings\n\nThe wells are dry. The pumps are broken.\n\n- First repair the pumps\n- Then dig new wells');
+  });
+
+  it('takes a line the outline lists on its page for a heading at the outline depth', async () => {
+    const bytes = taggedPdf(
+      [
+        { role: 'P', lines: ['Methods'], x: 72, y: 700 },
+        { role: 'P', lines: ['We measured every well twice.'], x: 72, y: 680 },
+      ],
+      [{ title: 'Methods' }],
+    );
+    const result = await extract({ bytes, filename: 'outline.pdf', config: markdown });
+    expect(result.content).toBe('# Methods\n\nWe measured every well twice.');
   });
 });
