@@ -2,7 +2,7 @@
 // are read from the header first, so an image that would decode to gigabytes
 // is refused before any decoding.
 
-import { MAX_OCR_PIXELS, ocrImage } from './ocr.ts';
+import { MAX_OCR_PIXELS, ocrImage, ocrPage } from './ocr.ts';
 import { ExtractionError, type ExtractionConfig, type FormatOutput } from './types.ts';
 
 export async function extractImage(bytes: Uint8Array, config: ExtractionConfig): Promise<FormatOutput> {
@@ -17,14 +17,16 @@ export async function extractImage(bytes: Uint8Array, config: ExtractionConfig):
       `Refused: the image is ${size.width} x ${size.height} pixels; the limit for OCR is ${MAX_OCR_PIXELS / 1e6} megapixels.`,
     );
   }
-  let text: string;
+  let read: Awaited<ReturnType<typeof ocrImage>>;
   try {
-    text = await ocrImage(bytes);
+    read = await ocrImage(bytes);
   } catch (err) {
     if (err instanceof ExtractionError) throw err;
     throw new ExtractionError('corrupt_file', `The image could not be read: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return { pages: [text], pageSeparator: '', metadata: { ocr_pages: [1] } };
+  // Tesseract's paragraphs are the page's blocks; boxes are in the image's pixels, taken as points.
+  const { text, elements } = read.paragraphs.length > 0 ? ocrPage(read.paragraphs, 1) : { text: read.text, elements: undefined };
+  return { pages: [text], pageSeparator: '', elements, metadata: { ocr_pages: [1], page_sizes: [{ page: 1, ...size }] } };
 }
 
 /** Width and height from a PNG, JPEG or TIFF header; null when the header cannot be read. */

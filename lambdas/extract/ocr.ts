@@ -5,7 +5,7 @@
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ExtractionError } from './types.ts';
+import { ExtractionError, type DraftElement } from './types.ts';
 
 type TesseractWorker = Awaited<ReturnType<typeof import('tesseract.js')['createWorker']>>;
 
@@ -42,11 +42,45 @@ function worker(): Promise<TesseractWorker> {
   return starting;
 }
 
-/** The text tesseract reads in an encoded image (PNG, JPEG, TIFF, BMP). */
-export async function ocrImage(image: Uint8Array): Promise<string> {
+/** A paragraph tesseract found, its lines joined, with its box in the image's pixels ([x0, y0, x1, y1], top-left origin). */
+export interface OcrParagraph {
+  text: string;
+  bbox: [number, number, number, number];
+}
+
+/** The text tesseract reads in an encoded image (PNG, JPEG, TIFF, BMP): whole, and by its own paragraphs. */
+export async function ocrImage(image: Uint8Array): Promise<{ text: string; paragraphs: OcrParagraph[] }> {
   const w = await worker();
-  const { data } = await w.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
-  return tidy(data.text);
+  const { data } = await w.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), {}, { text: true, blocks: true });
+  const paragraphs: OcrParagraph[] = [];
+  for (const block of data.blocks ?? []) {
+    for (const p of block.paragraphs) {
+      const text = p.lines
+        .map((l) => l.text.trim())
+        .filter((l) => l !== '')
+        .join(' ')
+        .replace(/\s+/g, ' ')
+        .trim();
+      if (text) paragraphs.push({ text, bbox: [p.bbox.x0, p.bbox.y0, p.bbox.x1, p.bbox.y1] });
+    }
+  }
+  return { text: tidy(data.text), paragraphs };
+}
+
+/**
+ * A page read by OCR as text and element drafts: tesseract's paragraphs a
+ * blank line apart, boxes scaled from pixels to points by `pixelsPerPoint`.
+ */
+export function ocrPage(paragraphs: OcrParagraph[], pixelsPerPoint: number): { text: string; elements: DraftElement[] } {
+  let text = '';
+  const elements: DraftElement[] = [];
+  for (const p of paragraphs) {
+    if (text !== '') text += '\n\n';
+    const [x0, y0, x1, y1] = p.bbox.map((v) => Math.round((v / pixelsPerPoint) * 100) / 100) as [number, number, number, number];
+    elements.push({ type: 'paragraph', page: 0, start: text.length, end: text.length + p.text.length, bbox: [x0, y0, x1, y1] });
+    text += p.text;
+  }
+  return { text, elements };
 }
 
 function tidy(text: string): string {

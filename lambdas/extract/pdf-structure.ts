@@ -26,8 +26,8 @@ export interface PageLayout {
   blocks: TextBlock[];
   tables: PageTable[];
   figures: BBox[];
-  /** Text read by OCR: the page's paragraphs, without boxes. */
-  ocrText?: string;
+  /** A page read by OCR: tesseract's paragraphs as text, and their element drafts with boxes in points. */
+  ocr?: { text: string; elements: DraftElement[] };
   /** The page has a structure tree (a tagged PDF): its text is tagged, and untagged text is an artifact. */
   tagged?: boolean;
   /** The outline entries that point at this page. */
@@ -69,15 +69,15 @@ export function renderPdfPages(layouts: PageLayout[], numbers: number[], mode: '
   const classified = layouts.map((layout, p) => classifyPage(layout, p, body, furniture[p]!));
   assignHeadingLevels(classified.flat(), body.size);
   for (let p = 1; p < classified.length; p++) {
-    if (numbers[p] === numbers[p - 1]! + 1 && layouts[p]!.ocrText === undefined && layouts[p - 1]!.ocrText === undefined) joinAcrossPages(classified[p - 1]!, classified[p]!);
+    if (numbers[p] === numbers[p - 1]! + 1 && layouts[p]!.ocr === undefined && layouts[p - 1]!.ocr === undefined) joinAcrossPages(classified[p - 1]!, classified[p]!);
   }
   const pages: string[] = [];
   const elements: DraftElement[] = [];
   classified.forEach((blocks, p) => {
     const layout = layouts[p]!;
-    if (layout.ocrText !== undefined) {
-      pages.push(layout.ocrText);
-      for (const m of layout.ocrText.matchAll(/[^\n]*\S[^\n]*(?:\n[^\n]*\S[^\n]*)*/g)) elements.push({ type: 'paragraph', page: p, start: m.index, end: m.index + m[0].length });
+    if (layout.ocr) {
+      pages.push(layout.ocr.text);
+      for (const d of layout.ocr.elements) elements.push({ ...d, page: p });
       return;
     }
     const written = writePage(blocks, mode);

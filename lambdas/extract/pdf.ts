@@ -79,8 +79,9 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
         pageSizes.push({ page: n, width: round2(layout.width), height: round2(layout.height) });
         const chars = layout.blocks.reduce((sum, b) => sum + b.lines.reduce((k, l) => k + l.text.replace(/\s/g, '').length, 0), 0);
         if (ocrMode === 'always' || (ocrMode === 'auto' && chars < MIN_TEXT_LAYER_CHARS && layout.tables.length === 0 && hasImages(m, page))) {
-          const { ocrImage } = await import('./ocr.ts');
-          layout.ocrText = await ocrImage(renderPage(m, page));
+          const { ocrImage, ocrPage } = await import('./ocr.ts');
+          const read = await ocrImage(renderPage(m, page));
+          layout.ocr = ocrPage(read.paragraphs, renderScale(m, page));
           ocrPages.push(n);
         }
         layouts.push(layout);
@@ -250,11 +251,16 @@ function hasImages(m: Pdfium, page: number): boolean {
   return false;
 }
 
+/** Pixels per point OCR renders the page at: 200 dpi, less for pages too large for OCR_RENDER_PIXELS. */
+export function renderScale(m: Pdfium, page: number): number {
+  return Math.min(200 / 72, Math.sqrt(OCR_RENDER_PIXELS / Math.max(1, m.FPDF_GetPageWidthF(page) * m.FPDF_GetPageHeightF(page))));
+}
+
 /** The page as a grayscale PNG at about 200 dpi (less for very large pages), for OCR. */
 export function renderPage(m: Pdfium, page: number): Uint8Array {
   const widthPt = m.FPDF_GetPageWidthF(page);
   const heightPt = m.FPDF_GetPageHeightF(page);
-  const scale = Math.min(200 / 72, Math.sqrt(OCR_RENDER_PIXELS / Math.max(1, widthPt * heightPt)));
+  const scale = renderScale(m, page);
   const width = Math.max(1, Math.ceil(widthPt * scale));
   const height = Math.max(1, Math.ceil(heightPt * scale));
   // Format 1 is 8-bit gray (FPDFBitmap_Gray): what OCR reads, a quarter of the memory of BGRA.
