@@ -55,7 +55,6 @@ export interface ListMarker {
 }
 
 const RTL_CHAR = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
-const isRtlCode = (code: number) => (code >= 0x0590 && code <= 0x08ff) || (code >= 0xfb1d && code <= 0xfdff) || (code >= 0xfe70 && code <= 0xfeff);
 
 /** Words (content order, page space y up) into lines, in content order. */
 export function toLines(words: Word[], pageHeight: number): Line[] {
@@ -161,7 +160,7 @@ function makeLine(words: Word[], pageHeight: number): Line {
     letters += n;
     if (w.bold) boldChars += n;
     if (w.mono) monoChars += n;
-    for (let k = 0; k < n; k++) if (isRtlCode(w.text.charCodeAt(k))) rtlChars++;
+    rtlChars += w.rtlChars;
     const size = Math.round(w.size * 2) / 2;
     bySize.set(size, (bySize.get(size) ?? 0) + n);
   }
@@ -367,10 +366,11 @@ function continues(
     return line.x0 >= block.marker.textX - 0.6 * em || line.x0 > block.x0 + 0.6 * em;
   }
   const rtl = prev.rtl;
-  const at = (l: Line) => ({ start: lineStart({ ...l, rtl }), end: lineEnd({ ...l, rtl }) });
-  const [p, n] = [at(prev), at(line)];
-  const left = Math.min(...block.lines.map((l) => at(l).start));
-  const right = Math.max(...block.lines.map((l) => at(l).end));
+  // Measured in the block's reading direction: mirrored for right-to-left text.
+  const p = { start: rtl ? -prev.x1 : prev.x0, end: rtl ? -prev.x0 : prev.x1 };
+  const n = { start: rtl ? -line.x1 : line.x0, end: rtl ? -line.x0 : line.x1 };
+  const left = rtl ? -block.x1 : block.x0;
+  const right = rtl ? -block.x0 : block.x1;
   // An indented line after a full one opens a new paragraph (right-to-left text is as often set
   // flush left as right, so where its lines start says nothing).
   if (!rtl && n.start > left + 0.9 * em && n.start - p.start > 0.9 * em && p.end > right - 2 * em && !centred(block, line)) return false;

@@ -20,6 +20,8 @@ export interface Word extends TextRun {
   hyphen: boolean;
   /** A space character stood before it in the content stream. */
   spaced: boolean;
+  /** How many of its letters are right-to-left (Hebrew, Arabic). */
+  rtlChars: number;
   /** The marked-content id its text object carries (-1 for none): the key to a tagged PDF's structure. */
   mcid: number;
   /** In a tagged PDF, the structure element the word belongs to; untagged words there are artifacts. */
@@ -138,6 +140,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
           if (right > word.x1) word.x1 = right;
           if (top > word.top) word.top = top;
           word.last = i;
+          if (rtl) word.rtlChars++;
           lastRtl = rtl;
           continue;
         }
@@ -172,6 +175,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
         italic: style.italic,
         mono: style.mono,
         hyphen: false,
+        rtlChars: rtl ? 1 : 0,
         spaced,
         mcid: object ? x.FPDFPageObj_GetMarkedContentID(object) : -1,
         rotated: turned,

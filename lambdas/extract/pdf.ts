@@ -55,6 +55,8 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
     }
     const info = Object.fromEntries(INFO_KEYS.map((key) => [key, metaText(m, doc, key)]));
     const outline = readOutline(m, doc);
+    // Only a tagged document has a structure tree worth reading page by page.
+    const tagged = m.FPDFCatalog_IsTagged(doc);
     const wanted = opts.pages ? opts.pages.filter((n) => n <= total) : Array.from({ length: total }, (_, i) => i + 1);
     const ocrMode = opts.ocr ?? 'auto';
     const layouts: PageLayout[] = [];
@@ -74,7 +76,7 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
         continue;
       }
       try {
-        const layout = readLayout(m, page, n, tables);
+        const layout = readLayout(m, page, n, tables, tagged);
         layout.outline = outline.get(n - 1);
         pageSizes.push({ page: n, width: round2(layout.width), height: round2(layout.height) });
         const chars = layout.blocks.reduce((sum, b) => sum + b.lines.reduce((k, l) => k + l.text.replace(/\s/g, '').length, 0), 0);
@@ -143,7 +145,7 @@ function openError(code: number): ExtractionError {
  * The page's words read into lines and blocks, with the tables their layout
  * shows (added to `tables`, numbered `n`) and the boxes of its images.
  */
-function readLayout(m: Pdfium, page: number, n: number, tables: Table[]): PageLayout {
+function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged: boolean): PageLayout {
   const width = m.FPDF_GetPageWidthF(page);
   const height = m.FPDF_GetPageHeightF(page);
   const layout: PageLayout = { width, height, blocks: [], tables: [], figures: figureBoxes(m, page, width, height) };
@@ -153,7 +155,7 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[]): PageLa
     const count = m.FPDFText_CountChars(textPage);
     if (count <= 0) return layout;
     const words = pageWords(m, textPage, count);
-    const tags = pageTags(m, page);
+    const tags = tagged ? pageTags(m, page) : null;
     if (tags) for (const w of words) w.tag = tags.get(w.mcid);
     layout.tagged = tags !== null;
     const inTables = new Set<TextRun>();
