@@ -62,7 +62,8 @@ interface FontStyle {
   mono: boolean;
 }
 
-export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
+/** `tagged`: read each word's marked-content id, the key into a tagged PDF's structure tree. */
+export function pageWords(m: Pdfium, textPage: number, count: number, tagged = false): Word[] {
   const x = m.pdfium.wasmExports as unknown as TextExports;
   const words: Word[] = [];
   // A font's style is read once a page: its name, flags and weight do not change from word to word.
@@ -177,7 +178,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number): Word[] {
         hyphen: false,
         rtlChars: rtl ? 1 : 0,
         spaced,
-        mcid: object ? x.FPDFPageObj_GetMarkedContentID(object) : -1,
+        mcid: tagged && object ? x.FPDFPageObj_GetMarkedContentID(object) : -1,
         rotated: turned,
       };
       words.push(word);

@@ -79,7 +79,7 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
         const layout = readLayout(m, page, n, tables, tagged);
         layout.outline = outline.get(n - 1);
         pageSizes.push({ page: n, width: round2(layout.width), height: round2(layout.height) });
-        const chars = layout.blocks.reduce((sum, b) => sum + b.lines.reduce((k, l) => k + l.text.replace(/\s/g, '').length, 0), 0);
+        const chars = layout.blocks.reduce((sum, b) => sum + b.lines.reduce((k, l) => k + l.words.reduce((w, word) => w + word.text.length, 0), 0), 0);
         if (ocrMode === 'always' || (ocrMode === 'auto' && chars < MIN_TEXT_LAYER_CHARS && layout.tables.length === 0 && hasImages(m, page))) {
           const { ocrImage, ocrPage } = await import('./ocr.ts');
           const read = await ocrImage(renderPage(m, page));
@@ -154,7 +154,7 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged:
   try {
     const count = m.FPDFText_CountChars(textPage);
     if (count <= 0) return layout;
-    const words = pageWords(m, textPage, count);
+    const words = pageWords(m, textPage, count, tagged);
     const tags = tagged ? pageTags(m, page) : null;
     if (tags) for (const w of words) w.tag = tags.get(w.mcid);
     layout.tagged = tags !== null;
