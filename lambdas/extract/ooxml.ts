@@ -4,6 +4,7 @@
 import { posix } from 'node:path';
 import { child, descendants, elements, parseXml, textContent, type XmlElement } from './xml.ts';
 import type { SafeZip } from './zip.ts';
+import type { Blocks } from './blocks.ts';
 import type { FormatOutput } from './types.ts';
 
 export function readXml(zip: SafeZip, name: string): XmlElement | null {
@@ -163,3 +164,13 @@ export function readDiagram(zip: SafeZip, part: string): string[] {
   }
   return out;
 }
+
+/** A chart as a reader sees it: its title as a caption, axis titles, and its series by category as a table. */
+export function chartBlocks(out: Blocks, zip: SafeZip, part: string): void {
+  const chart = readChart(zip, part);
+  if (!chart) return;
+  out.caption(chart.title);
+  if (chart.axisTitles.length > 0) out.paragraph(chart.axisTitles.join(', '));
+  out.table(chart.rows);
+}
+

@@ -8,7 +8,7 @@
 // presentation) reads only the selected slides' parts.
 
 import { Blocks, type OutputMode } from './blocks.ts';
-import { contentChildren, coreProperties, readChart, readDiagram, readXml, relationships } from './ooxml.ts';
+import { chartBlocks, contentChildren, coreProperties, readDiagram, readXml, relationships } from './ooxml.ts';
 import { child, descendants, elements, textContent, type XmlElement } from './xml.ts';
 import { SafeZip, type InflateBudget } from './zip.ts';
 import { ExtractionError, type DraftElement, type FormatOutput, type Table } from './types.ts';
@@ -163,15 +163,6 @@ function shape(ctx: SlideCtx, el: XmlElement): void {
     // A file name is what tools write when nobody described the picture.
     if (descr && !/^[^\s]+\.[a-z0-9]{2,4}$/i.test(descr.trim())) out.figure(descr);
   }
-}
-
-/** A chart as a reader sees it: its title as a caption, axis titles, and its series by category as a table. */
-export function chartBlocks(out: Blocks, zip: SafeZip, part: string): void {
-  const chart = readChart(zip, part);
-  if (!chart) return;
-  out.caption(chart.title);
-  if (chart.axisTitles.length > 0) out.paragraph(chart.axisTitles.join(', '));
-  out.table(chart.rows);
 }
 
 // ---- Bullets -----------------------------------------------------------------

@@ -60,7 +60,7 @@ export function makeZip(members: ZipMember[]): Uint8Array {
 export const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
-const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+export const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
 
 export function rels(items: Array<{ id: string; type: string; target: string }>): string {
   return (
@@ -102,6 +102,13 @@ export interface DocxOptions {
   created?: string;
   /** Replaces word/document.xml whole (for hostile parts). */
   documentXml?: string;
+  /** More w:style elements, and more w:abstractNum/w:num elements (abstract numbers before nums). */
+  styles?: string;
+  abstractNums?: string;
+  nums?: string;
+  /** More relationships of word/document.xml (targets relative to word/), and the parts they point to. */
+  rels?: Array<{ id: string; type: string; target: string }>;
+  parts?: PartOverrides;
 }
 
 export function makeDocx(o: DocxOptions): Uint8Array {
@@ -110,6 +117,7 @@ export function makeDocx(o: DocxOptions): Uint8Array {
     { id: 'rNum', type: 'numbering', target: 'numbering.xml' },
     ...(o.header ? [{ id: 'rH', type: 'header', target: 'header1.xml' }] : []),
     ...(o.footer ? [{ id: 'rF', type: 'footer', target: 'footer1.xml' }] : []),
+    ...(o.rels ?? []),
   ];
   const styles =
     XML +
@@ -117,15 +125,18 @@ export function makeDocx(o: DocxOptions): Uint8Array {
     '<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style>' +
     '<w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/></w:style>' +
     '<w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style>' +
+    (o.styles ?? '') +
     '</w:styles>';
   const numbering =
     XML +
     `<w:numbering ${W}>` +
     '<w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:numFmt w:val="bullet"/></w:lvl></w:abstractNum>' +
     '<w:abstractNum w:abstractNumId="1"><w:lvl w:ilvl="0"><w:numFmt w:val="decimal"/></w:lvl></w:abstractNum>' +
+    (o.abstractNums ?? '') +
     '<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num><w:num w:numId="2"><w:abstractNumId w:val="1"/></w:num>' +
+    (o.nums ?? '') +
     '</w:numbering>';
-  return makeZip([
+  return makeZip(withOverrides([
     { name: '[Content_Types].xml', data: XML + '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>' },
     { name: '_rels/.rels', data: rels([{ id: 'rId1', type: 'officeDocument', target: 'word/document.xml' }]) },
     { name: 'docProps/core.xml', data: coreXml(o) },
@@ -135,7 +146,7 @@ export function makeDocx(o: DocxOptions): Uint8Array {
     { name: 'word/numbering.xml', data: numbering },
     ...(o.header ? [{ name: 'word/header1.xml', data: XML + `<w:hdr ${W}>${w.p(o.header)}</w:hdr>` }] : []),
     ...(o.footer ? [{ name: 'word/footer1.xml', data: XML + `<w:ftr ${W}>${w.p(o.footer)}</w:ftr>` }] : []),
-  ]);
+  ], o.parts ?? {}));
 }
 
 // ---- XLSX -----------------------------------------------------------------

@@ -3,9 +3,10 @@
 // checked on the format modules' own output.
 
 import { describe, expect, it } from 'vitest';
+import { extractDocx } from '../../../lambdas/extract/docx.ts';
 import { extractPptx } from '../../../lambdas/extract/pptx.ts';
 import type { FormatOutput } from '../../../lambdas/extract/types.ts';
-import { makePptx, rels, XML } from '../../support/office-fixture.ts';
+import { makeDocx, makePptx, rels, w, W, XML } from '../../support/office-fixture.ts';
 
 const P = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"';
 const C = 'xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"';
@@ -149,6 +150,146 @@ describe('PPTX structure', () => {
       ['heading', 'One'],
       ['page_footer', 'ACME internal'],
       ['heading', 'Two'],
+    ]);
+  });
+});
+
+const M = 'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"';
+const run = (t: string, rPr = '') => `<w:r>${rPr ? `<w:rPr>${rPr}</w:rPr>` : ''}<w:t xml:space="preserve">${t}</w:t></w:r>`;
+const para = (inner: string, pPr = '') => `<w:p>${pPr ? `<w:pPr>${pPr}</w:pPr>` : ''}${inner}</w:p>`;
+
+describe('DOCX structure', () => {
+  it('reads a text box once where the document offers it as DrawingML and as VML, and a VML-only text box', () => {
+    const box = (t: string) => `<w:txbxContent>${w.p(t)}</w:txbxContent>`;
+    const alternate =
+      '<w:r><mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="wps"><w:drawing><wp:anchor xmlns:wp="x"><wp:docPr id="1" name="Shape 1"/><a:graphic xmlns:a="y"><a:graphicData><wps:wsp xmlns:wps="z"><wps:txbx>' +
+      box('Boxed text') +
+      '</wps:txbx></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice><mc:Fallback><w:pict><v:rect xmlns:v="v"><v:textbox>' +
+      box('Boxed text') +
+      '</v:textbox></v:rect></w:pict></mc:Fallback></mc:AlternateContent></w:r>';
+    const vml = `<w:r><w:pict><v:shape xmlns:v="v"><v:textbox>${box('Old-style box')}</v:textbox></v:shape></w:pict></w:r>`;
+    const out = extractDocx(makeDocx({ body: para(run('Anchor one.') + alternate) + para(run('Anchor two.') + vml) }), 'text');
+    expect(out.pages.join('')).toBe('Anchor one.\n\nBoxed text\n\nAnchor two.\n\nOld-style box');
+  });
+
+  it('writes equations as linear text: a display equation as a formula, an inline one inside its paragraph', () => {
+    const frac = '<m:f><m:num><m:r><m:t>a+b</m:t></m:r></m:num><m:den><m:r><m:t>2</m:t></m:r></m:den></m:f>';
+    const sup = '<m:sSup><m:e><m:r><m:t>x</m:t></m:r></m:e><m:sup><m:r><m:t>2</m:t></m:r></m:sup></m:sSup>';
+    const sum =
+      '<m:nary><m:naryPr><m:chr m:val="∑"/></m:naryPr><m:sub><m:r><m:t>i=1</m:t></m:r></m:sub><m:sup><m:r><m:t>n</m:t></m:r></m:sup><m:e><m:r><m:t>i</m:t></m:r></m:e></m:nary>';
+    const rad = '<m:rad><m:radPr><m:degHide m:val="1"/></m:radPr><m:deg/><m:e><m:r><m:t>y</m:t></m:r></m:e></m:rad>';
+    const body =
+      `<w:p><m:oMathPara ${M}><m:oMath>${frac}<m:r><m:t>=</m:t></m:r>${sum}</m:oMath></m:oMathPara></w:p>` +
+      `<w:p>${run('The area is ')}<m:oMath ${M}>${sup}<m:r><m:t>+</m:t></m:r>${rad}</m:oMath>${run(' square metres.')}</w:p>`;
+    const out = extractDocx(makeDocx({ body }), 'markdown');
+    expect(blocks(out)).toEqual([
+      ['formula', '$(a+b)/2=∑_(i=1)^n i$'],
+      ['paragraph', 'The area is  x^2+√y  square metres.'],
+    ]);
+  });
+
+  it('reads footnotes and endnotes as footnotes, and each distinct header and footer once as page header and footer', () => {
+    const hdr = (t: string) => XML + `<w:hdr ${W}>${w.p(t)}</w:hdr>`;
+    const notes = (kind: 'footnote' | 'endnote', t: string) =>
+      XML +
+      `<w:${kind}s ${W}><w:${kind} w:type="separator" w:id="-1">${w.p('----')}</w:${kind}><w:${kind} w:id="0">${w.p('sep')}</w:${kind}><w:${kind} w:id="1">${w.p(t)}</w:${kind}></w:${kind}s>`;
+    const docx = makeDocx({
+      body: para(run('Body text.') + '<w:r><w:footnoteReference w:id="1"/></w:r>'),
+      footer: 'Page footer',
+      rels: [
+        { id: 'rH1', type: 'header', target: 'header2.xml' },
+        { id: 'rH2', type: 'header', target: 'header3.xml' },
+        { id: 'rFn', type: 'footnotes', target: 'footnotes.xml' },
+        { id: 'rEn', type: 'endnotes', target: 'endnotes.xml' },
+      ],
+      parts: { 'word/header2.xml': hdr('Running head'), 'word/header3.xml': hdr('Running head'), 'word/footnotes.xml': notes('footnote', 'A footnote.'), 'word/endnotes.xml': notes('endnote', 'An endnote.') },
+    });
+    expect(blocks(extractDocx(docx, 'text'))).toEqual([
+      ['page_header', 'Running head'],
+      ['paragraph', 'Body text.'],
+      ['footnote', 'A footnote.'],
+      ['footnote', 'An endnote.'],
+      ['page_footer', 'Page footer'],
+    ]);
+  });
+
+  it('tells headings from lists: numbered heading styles, styles based on headings, numbering levels linked to a heading style; Title, Caption; list numbers restart per level', () => {
+    const styles =
+      '<w:style w:type="paragraph" w:styleId="Chapter"><w:name w:val="Chapter"/><w:basedOn w:val="Heading1"/></w:style>' +
+      '<w:style w:type="paragraph" w:styleId="Caption"><w:name w:val="caption"/></w:style>' +
+      '<w:style w:type="paragraph" w:styleId="Custom2"><w:name w:val="Section Head"/></w:style>';
+    const abstractNums =
+      '<w:abstractNum w:abstractNumId="5"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:pStyle w:val="Heading2"/></w:lvl></w:abstractNum>' +
+      '<w:abstractNum w:abstractNumId="6"><w:lvl w:ilvl="0"><w:numFmt w:val="decimal"/></w:lvl><w:lvl w:ilvl="1"><w:numFmt w:val="lowerLetter"/></w:lvl></w:abstractNum>';
+    const nums = '<w:num w:numId="5"><w:abstractNumId w:val="5"/></w:num><w:num w:numId="6"><w:abstractNumId w:val="6"/></w:num>';
+    const numbered = (t: string, numId: number, ilvl = 0, style?: string) =>
+      para(run(t), `${style ? `<w:pStyle w:val="${style}"/>` : ''}<w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${numId}"/></w:numPr>`);
+    const body = [
+      w.p('The Report', 'Title'),
+      numbered('Scope', 5, 0, 'Heading2'),
+      w.p('Background', 'Chapter'),
+      numbered('Methods', 5),
+      numbered('one', 6),
+      numbered('one-a', 6, 1),
+      numbered('one-b', 6, 1),
+      numbered('two', 6),
+      numbered('two-a', 6, 1),
+      w.p('Figure 1. A caption', 'Caption'),
+    ].join('');
+    const out = extractDocx(makeDocx({ body, styles, abstractNums, nums }), 'markdown');
+    expect(out.pages.join('')).toBe(
+      '# The Report\n\n## Scope\n\n# Background\n\n## Methods\n\n1. one\n  1. one-a\n  2. one-b\n2. two\n  1. two-a\n\nFigure 1. A caption',
+    );
+    expect(blocks(out).map((b) => b[0])).toEqual(['title', 'heading', 'heading', 'heading', 'list_item', 'list_item', 'list_item', 'list_item', 'list_item', 'caption']);
+  });
+
+  it('finds headings made by direct formatting (larger or bold short lines, numbered capitals) in a document without heading styles, and typed bullets', () => {
+    const body = [
+      para(run('Annual Review', '<w:b/><w:sz w:val="40"/>')),
+      para(run('This year went well for everyone involved, as the figures below show in detail.')),
+      para(run('A.\tPURPOSE')),
+      para(run('Short bold line', '<w:b/>')),
+      para(run('Not a heading, it is a sentence.', '<w:b/>')),
+      para(run('•\tTyped bullet')),
+    ].join('');
+    const out = extractDocx(makeDocx({ body }), 'markdown');
+    expect(blocks(out)).toEqual([
+      ['heading', '# Annual Review'],
+      ['paragraph', 'This year went well for everyone involved, as the figures below show in detail.'],
+      ['heading', '### A. PURPOSE'],
+      ['heading', '#### Short bold line'],
+      ['paragraph', 'Not a heading, it is a sentence.'],
+      ['list_item', '- Typed bullet', 0],
+    ]);
+  });
+
+  it('reads charts and SmartArt anchored in a paragraph, and picture descriptions', () => {
+    const chart =
+      XML +
+      `<c:chartSpace ${C}><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Sales</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:lineChart><c:ser><c:tx><c:v>Units</c:v></c:tx><c:cat><c:strRef><c:strCache><c:pt idx="0"><c:v>Jan</c:v></c:pt></c:strCache></c:strRef></c:cat><c:val><c:numRef><c:numCache><c:pt idx="0"><c:v>5</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser></c:lineChart></c:plotArea></c:chart></c:chartSpace>`;
+    const diagram =
+      XML +
+      '<dgm:dataModel xmlns:dgm="d" xmlns:a="a"><dgm:ptLst><dgm:pt modelId="1"><dgm:t><a:p><a:r><a:t>Step A</a:t></a:r></a:p></dgm:t></dgm:pt><dgm:pt modelId="2" type="sibTrans"><dgm:t><a:p><a:r><a:t>no</a:t></a:r></a:p></dgm:t></dgm:pt></dgm:ptLst></dgm:dataModel>';
+    const drawing = (inner: string, descr = '') =>
+      `<w:r><w:drawing><wp:inline xmlns:wp="wp"><wp:docPr id="1" name="Object 1"${descr ? ` descr="${descr}"` : ''}/><a:graphic xmlns:a="a"><a:graphicData>${inner}</a:graphicData></a:graphic></wp:inline></w:drawing></w:r>`;
+    const body =
+      para(drawing('<c:chart xmlns:c="c" r:id="rC"/>')) +
+      para(drawing('<dgm:relIds xmlns:dgm="d" r:dm="rD" r:lo="x" r:qs="y" r:cs="z"/>')) +
+      para(drawing('<pic:pic xmlns:pic="p"/>', 'A red bicycle')) +
+      para(drawing('<pic:pic xmlns:pic="p"/>', 'image3.jpeg'));
+    const docx = makeDocx({
+      body,
+      rels: [
+        { id: 'rC', type: 'chart', target: 'charts/chart1.xml' },
+        { id: 'rD', type: 'diagramData', target: 'diagrams/data1.xml' },
+      ],
+      parts: { 'word/charts/chart1.xml': chart, 'word/diagrams/data1.xml': diagram },
+    });
+    expect(blocks(extractDocx(docx, 'text'))).toEqual([
+      ['caption', 'Sales'],
+      ['table', '\tUnits\nJan\t5'],
+      ['paragraph', 'Step A'],
+      ['figure', 'A red bicycle'],
     ]);
   });
 });
