@@ -166,11 +166,16 @@ export function readDiagram(zip: SafeZip, part: string): string[] {
 }
 
 /** A chart as a reader sees it: its title as a caption, axis titles, and its series by category as a table. */
-export function chartBlocks(out: Blocks, zip: SafeZip, part: string): void {
+export function chartBlocks(out: Blocks, zip: SafeZip, part: string, data = true): void {
   const chart = readChart(zip, part);
   if (!chart) return;
+  writeChart(out, chart, data);
+}
+
+/** `data` false leaves out the series table (a spreadsheet's chart shows cells the sheet's table already has). */
+export function writeChart(out: Blocks, chart: ChartText, data = true): void {
   out.caption(chart.title);
   if (chart.axisTitles.length > 0) out.paragraph(chart.axisTitles.join(', '));
-  out.table(chart.rows);
+  if (data) out.table(chart.rows);
 }
 

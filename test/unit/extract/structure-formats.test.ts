@@ -5,8 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { extractDocx } from '../../../lambdas/extract/docx.ts';
 import { extractPptx } from '../../../lambdas/extract/pptx.ts';
+import { extractXlsx } from '../../../lambdas/extract/xlsx.ts';
 import type { FormatOutput } from '../../../lambdas/extract/types.ts';
-import { makeDocx, makePptx, rels, w, W, XML } from '../../support/office-fixture.ts';
+import { makeDocx, makePptx, makeXlsx, rels, w, W, XML } from '../../support/office-fixture.ts';
 
 const P = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"';
 const C = 'xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"';
@@ -291,5 +292,48 @@ describe('DOCX structure', () => {
       ['paragraph', 'Step A'],
       ['figure', 'A red bicycle'],
     ]);
+  });
+});
+
+describe('XLSX structure', () => {
+  it('writes each sheet name as a heading and its used range as a table, then its charts (titles only), text boxes and cell comments', () => {
+    const xdr = 'xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+    const drawing =
+      XML +
+      `<xdr:wsDr ${xdr}><xdr:twoCellAnchor><xdr:graphicFrame><a:graphic><a:graphicData><c:chart r:id="rC"/></a:graphicData></a:graphic></xdr:graphicFrame></xdr:twoCellAnchor>` +
+      '<xdr:twoCellAnchor><xdr:sp><xdr:txBody><a:p><a:r><a:t>Figures unaudited</a:t></a:r></a:p></xdr:txBody></xdr:sp></xdr:twoCellAnchor></xdr:wsDr>';
+    const chart =
+      XML +
+      `<c:chartSpace ${C}><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Units per month</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart><c:ser><c:tx><c:v>Units</c:v></c:tx></c:ser></c:barChart></c:plotArea></c:chart></c:chartSpace>`;
+    const comments =
+      XML +
+      '<comments xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><authors><author>Ann</author></authors><commentList><comment ref="C2" authorId="0"><text><r><t>Ann:</t></r><r><t xml:space="preserve"> check this</t></r></text></comment></commentList></comments>';
+    const xlsx = makeXlsx([{ name: 'Sales', rows: [[null, null], [null, null, 'Month', 'Units'], [null, null, 'Jan', 5]] }], {
+      'xl/worksheets/_rels/sheet1.xml.rels': rels([
+        { id: 'rD', type: 'drawing', target: '../drawings/drawing1.xml' },
+        { id: 'rK', type: 'comments', target: '../comments1.xml' },
+      ]),
+      'xl/drawings/drawing1.xml': drawing,
+      'xl/drawings/_rels/drawing1.xml.rels': rels([{ id: 'rC', type: 'chart', target: '../charts/chart1.xml' }]),
+      'xl/charts/chart1.xml': chart,
+      'xl/comments1.xml': comments,
+    });
+    const out = extractXlsx(xlsx, 'markdown');
+    expect(out.pages[0]).toBe('## Sales\n\n| Month | Units |\n| --- | --- |\n| Jan | 5 |\n\nUnits per month\n\nFigures unaudited\n\nC2: Ann: check this');
+    expect(blocks(out).map((b) => b[0])).toEqual(['heading', 'table', 'caption', 'paragraph', 'paragraph']);
+    expect(out.elements!.find((e) => e.type === 'table')).toMatchObject({ page: 0, table: 0 });
+  });
+
+  it('reads a chart sheet: its name and its chart title', () => {
+    const xlsx = makeXlsx([{ name: 'Data', rows: [['a']] }, { name: 'Chart1', rows: [] }], {
+      'xl/worksheets/sheet2.xml': XML + '<chartsheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><drawing r:id="rD"/></chartsheet>',
+      'xl/worksheets/_rels/sheet2.xml.rels': rels([{ id: 'rD', type: 'drawing', target: '../drawings/drawing2.xml' }]),
+      'xl/drawings/drawing2.xml': XML + '<xdr:wsDr xmlns:xdr="x" xmlns:c="c" xmlns:r="r"><xdr:absoluteAnchor><c:chart r:id="rC"/></xdr:absoluteAnchor></xdr:wsDr>',
+      'xl/drawings/_rels/drawing2.xml.rels': rels([{ id: 'rC', type: 'chart', target: '../charts/chart2.xml' }]),
+      'xl/charts/chart2.xml': XML + `<c:chartSpace ${C}><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Trend</a:t></a:r></a:p></c:rich></c:tx></c:title></c:chart></c:chartSpace>`,
+    });
+    const out = extractXlsx(xlsx, 'text');
+    expect(out.pages).toEqual(['Data\n\na', 'Chart1\n\nTrend']);
+    expect(blocks(out).map((b) => b[0])).toEqual(['heading', 'table', 'heading', 'caption']);
   });
 });
