@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { extractDocx } from '../../../lambdas/extract/docx.ts';
+import { extractHtml } from '../../../lambdas/extract/html.ts';
 import { extractPptx } from '../../../lambdas/extract/pptx.ts';
 import { extractXlsx } from '../../../lambdas/extract/xlsx.ts';
 import type { FormatOutput } from '../../../lambdas/extract/types.ts';
@@ -335,5 +336,76 @@ describe('XLSX structure', () => {
     const out = extractXlsx(xlsx, 'text');
     expect(out.pages).toEqual(['Data\n\na', 'Chart1\n\nTrend']);
     expect(blocks(out).map((b) => b[0])).toEqual(['heading', 'table', 'heading', 'caption']);
+  });
+});
+
+describe('HTML structure', () => {
+  const html = (s: string, mode: 'text' | 'markdown' = 'markdown') => extractHtml(new TextEncoder().encode(s), mode);
+
+  it('nests lists by their depth, continues an ordered list from its start, and keeps a list item written in a paragraph whole', () => {
+    const out = html('<ol start="3"><li><p>Third</p><ul><li>sub <b>bold</b></li></ul></li><li>Fourth<ol><li>deep</li></ol></li></ol>');
+    expect(out.pages.join('')).toBe('3. Third\n  - sub bold\n4. Fourth\n  1. deep');
+    expect(blocks(out)).toEqual([
+      ['list_item', '3. Third', 0],
+      ['list_item', '  - sub bold', 1],
+      ['list_item', '4. Fourth', 0],
+      ['list_item', '  1. deep', 1],
+    ]);
+  });
+
+  it('reads description lists, figures with captions, table captions, preformatted code, block equations and image-only blocks', () => {
+    const out = html(
+      '<dl><dt>Term</dt><dd>Its definition.</dd></dl><figure><img src="a.png" alt="A chart of sales"><figcaption>Figure 1. Sales</figcaption></figure>' +
+        '<table><caption>Table 2. Prices</caption><tr><th>Item</th><th>Price</th></tr><tr><td>Tea</td><td>3</td></tr></table>' +
+        '<pre><code>x = 1\n  y = 2</code></pre><math display="block" alttext="E = mc^2"><mi>E</mi></math>',
+      'text',
+    );
+    expect(blocks(out)).toEqual([
+      ['paragraph', 'Term'],
+      ['paragraph', 'Its definition.'],
+      ['figure', 'A chart of sales'],
+      ['caption', 'Figure 1. Sales'],
+      ['caption', 'Table 2. Prices'],
+      ['table', 'Item\tPrice\nTea\t3'],
+      ['code', 'x = 1\n  y = 2'],
+      ['formula', 'E = mc^2'],
+    ]);
+  });
+
+  it('reads a layout table (one that holds tables) as the flow it lays out, with each inner table in tables; rich cells flatten to their text', () => {
+    const out = html(
+      '<table><tr><td><h2>Report</h2><p>Intro text.</p></td><td><table><tr><th>A</th><th>B</th></tr>' +
+        '<tr><td><ul><li>one</li><li>two</li></ul></td><td>line<br>break <img alt="icon"></td></tr></table></td></tr></table>',
+    );
+    expect(blocks(out).map((b) => b[0])).toEqual(['heading', 'paragraph', 'table']);
+    expect(out.tables).toEqual([{ rows: [['A', 'B'], ['one two', 'line break icon']], markdown: expect.any(String) }]);
+  });
+
+  it('spreads colspan and rowspan so cells stay in their columns', () => {
+    const out = html('<table><tr><th colspan="2">Both</th><th>C</th></tr><tr><td rowspan="2">a</td><td>b</td><td>c</td></tr><tr><td>d</td><td>e</td></tr></table>');
+    expect(out.tables![0]!.rows).toEqual([['Both', '', 'C'], ['a', 'b', 'c'], ['', 'd', 'e']]);
+  });
+
+  it('reads select options, button labels and iframe srcdoc documents; two line breaks in a row start a new paragraph', () => {
+    const out = html(
+      '<p>Pick one: <select><option>Red</option><optgroup label="x"><option>Blue</option></optgroup></select></p><button>Send now</button>' +
+        '<iframe srcdoc="<h3>Embedded</h3><p>Inside the frame.</p>"></iframe><font>First part<br><br>Second part<br>same paragraph</font>',
+      'text',
+    );
+    expect(blocks(out)).toEqual([
+      ['paragraph', 'Pick one:'],
+      ['paragraph', 'Red'],
+      ['paragraph', 'Blue'],
+      ['paragraph', 'Send now'],
+      ['heading', 'Embedded'],
+      ['paragraph', 'Inside the frame.'],
+      ['paragraph', 'First part'],
+      ['paragraph', 'Second part\nsame paragraph'],
+    ]);
+  });
+
+  it('survives elements nested far deeper than it recurses', () => {
+    const deep = '<div>'.repeat(20000) + 'bottom text' + '</div>'.repeat(20000);
+    expect(html(deep, 'text').pages.join('')).toBe('bottom text');
   });
 });
