@@ -49,7 +49,8 @@ export function extractHtml(bytes: Uint8Array, mode: OutputMode): FormatOutput {
 /** A BOM or UTF-16 wins; else valid UTF-8; else the charset the page declares; else Windows-1252. */
 export function decodeHtml(bytes: Uint8Array): { text: string; encoding: string } {
   const detected = detectEncoding(bytes);
-  if (detected.bomLength > 0 || detected.encoding !== 'windows-1252') return decodeText(bytes);
+  // A BOM, UTF-8 or UTF-16/32 is certain; a guessed legacy encoding gives way to the one the page declares.
+  if (detected.bomLength > 0 || /^utf-/.test(detected.encoding)) return decodeText(bytes);
   const head = Buffer.from(bytes.subarray(0, 4096)).toString('latin1');
   const declared = /<meta[^>]+charset\s*=\s*["']?\s*([\w:.-]+)/i.exec(head)?.[1]?.toLowerCase();
   if (declared && !/^(utf-?8|iso-8859-1|latin-?1|us-ascii|windows-1252|cp1252)$/.test(declared)) {
