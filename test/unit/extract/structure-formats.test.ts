@@ -5,10 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { extractDocx } from '../../../lambdas/extract/docx.ts';
 import { extractHtml } from '../../../lambdas/extract/html.ts';
+import { extractOdt } from '../../../lambdas/extract/odf.ts';
 import { extractPptx } from '../../../lambdas/extract/pptx.ts';
 import { extractXlsx } from '../../../lambdas/extract/xlsx.ts';
 import type { FormatOutput } from '../../../lambdas/extract/types.ts';
-import { makeDocx, makePptx, makeXlsx, rels, w, W, XML } from '../../support/office-fixture.ts';
+import { makeDocx, makeOdf, makePptx, makeXlsx, rels, w, W, XML } from '../../support/office-fixture.ts';
 
 const P = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"';
 const C = 'xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"';
@@ -20,7 +21,7 @@ function blocks(out: FormatOutput): Array<[string, string, number?]> {
   return (out.elements ?? []).map((e) => {
     const base = e.page !== undefined ? starts[e.page]! : 0;
     const t = text.slice(base + e.start, base + e.end);
-    return e.level !== undefined && e.type !== 'heading' ? [e.type, t, e.level] : [e.type, t];
+    return e.level !== undefined && e.type === 'list_item' ? [e.type, t, e.level] : [e.type, t];
   });
 }
 
@@ -407,5 +408,56 @@ describe('HTML structure', () => {
   it('survives elements nested far deeper than it recurses', () => {
     const deep = '<div>'.repeat(20000) + 'bottom text' + '</div>'.repeat(20000);
     expect(html(deep, 'text').pages.join('')).toBe('bottom text');
+  });
+});
+
+describe('ODT structure', () => {
+  const NS =
+    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"';
+  const automatic =
+    '<office:automatic-styles><style:style style:name="P1" style:family="paragraph" style:parent-style-name="Title"/><style:style style:name="P2" style:family="paragraph" style:parent-style-name="Table"/>' +
+    '<text:list-style style:name="L1"><text:list-level-style-number text:level="1" style:num-format="1"/><text:list-level-style-bullet text:level="2" text:bullet-char="•"/></text:list-style></office:automatic-styles>';
+  const body =
+    '<text:p text:style-name="P1">Field Guide</text:p>' +
+    '<text:p>Written by <text:author-name>Ada</text:author-name> on <text:date text:date-value="2024-05-01">1 May 2024</text:date>.<text:note text:note-class="footnote"><text:note-citation>1</text:note-citation><text:note-body><text:p>See the appendix.</text:p></text:note-body></text:note></text:p>' +
+    '<text:list text:style-name="L1"><text:list-item><text:h text:outline-level="2">Numbered heading</text:h></text:list-item></text:list>' +
+    '<text:list text:style-name="L1"><text:list-item><text:p>first</text:p><text:list><text:list-item><text:p>nested</text:p></text:list-item></text:list></text:list-item><text:list-item><text:p>second</text:p></text:list-item></text:list>' +
+    '<text:p>Anchor<draw:frame><draw:text-box><text:p>Boxed note</text:p></draw:text-box></draw:frame></text:p>' +
+    '<text:p><draw:frame><draw:image/><svg:desc>A map of the coast</svg:desc></draw:frame></text:p>' +
+    '<text:p text:style-name="P2">Table 1: Tides</text:p>';
+  const content = XML + `<office:document-content ${NS}>${automatic}<office:body><office:text>${body}</office:text></office:body></office:document-content>`;
+  const styles =
+    XML +
+    `<office:document-styles ${NS}><office:styles><style:style style:name="Title" style:family="paragraph"/><style:style style:name="Caption" style:family="paragraph"/><style:style style:name="Table" style:family="paragraph" style:parent-style-name="Caption"/></office:styles>` +
+    '<office:master-styles><style:master-page style:name="Standard"><style:header><text:p>Guide header</text:p></style:header><style:footer><text:p><text:page-number>1</text:page-number></text:p></style:footer></style:master-page>' +
+    '<style:master-page style:name="Other"><style:header><text:p>Guide header</text:p></style:header></style:master-page></office:master-styles></office:document-styles>';
+
+  it('reads the title, field values, footnotes, numbered lists, headings in lists, text boxes, image descriptions, captions, and the header once', () => {
+    const odt = makeOdf('text', '', undefined, { 'content.xml': content, 'styles.xml': styles });
+    const out = extractOdt(odt, 'markdown');
+    expect(blocks(out)).toEqual([
+      ['page_header', 'Guide header'],
+      ['title', '# Field Guide'],
+      ['paragraph', 'Written by Ada on 1 May 2024.1'],
+      ['heading', '## Numbered heading'],
+      ['list_item', '1. first', 0],
+      ['list_item', '  - nested', 1],
+      ['list_item', '2. second', 0],
+      ['paragraph', 'Anchor'],
+      ['paragraph', 'Boxed note'],
+      ['figure', 'A map of the coast'],
+      ['caption', 'Table 1: Tides'],
+      ['footnote', 'See the appendix.'],
+    ]);
+  });
+
+  it('reads a flat OpenDocument text (.fodt), one XML file, rather than failing or giving its XML', () => {
+    const flat =
+      XML +
+      `<office:document ${NS} xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/" office:mimetype="application/vnd.oasis.opendocument.text"><office:meta><dc:title>Flat</dc:title></office:meta>` +
+      '<office:body><office:text><text:h text:outline-level="1">Intro</text:h><text:p>Plain XML package.</text:p></office:text></office:body></office:document>';
+    const out = extractOdt(new TextEncoder().encode(flat), 'markdown');
+    expect(out.pages.join('')).toBe('# Intro\n\nPlain XML package.');
+    expect(out.metadata.title).toBe('Flat');
   });
 });
