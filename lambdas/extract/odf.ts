@@ -8,8 +8,8 @@ import { Blocks, type OutputMode } from './blocks.ts';
 import { isoDate, readXml } from './ooxml.ts';
 import { decodeText } from './text.ts';
 import { odsSheetSpans } from './ods-sheets.ts';
-import { sheetsOutput, selectedNumbers, MAX_CELLS, type Sheet } from './xlsx.ts';
-import { child, elements, parseXml, textContent, type XmlElement } from './xml.ts';
+import { sheetsOutput, selectedNumbers, MAX_CELLS, type Drawing, type Sheet } from './xlsx.ts';
+import { child, descendants, elements, parseXml, textContent, type XmlElement } from './xml.ts';
 import { SafeZip, type InflateBudget } from './zip.ts';
 import { ExtractionError, type FormatOutput } from './types.ts';
 
@@ -82,7 +82,10 @@ export function extractOds(bytes: Uint8Array, mode: OutputMode, budget?: Inflate
   const cellBudget = { cells: MAX_CELLS };
   const sheets = kept.map((n): Sheet => {
     const span = spans[n - 1]!;
-    return { name: names[n - 1]!, rows: tableRows(parseXml(content.slice(span.start, span.end), part), cellBudget) };
+    const table = parseXml(content.slice(span.start, span.end), part);
+    const comments: Array<{ ref: string; text: string }> = [];
+    const rows = tableRows(table, cellBudget, undefined, comments);
+    return { name: names[n - 1]!, rows, comments, drawings: odsCharts(zip, table) };
   });
   return sheetsOutput(sheets, mode, odfMeta(zip), { names, kept, selected: pages !== null });
 }
@@ -323,12 +326,25 @@ function tableRowElements(el: XmlElement): XmlElement[] {
 }
 
 /** Repeated rows and columns are expanded only when they hold text: files end in a million repeated empty cells. */
-function tableRows(table: XmlElement, budget: { cells: number }, paragraphText: (p: XmlElement) => string = (p) => inline(null, p)): string[][] {
+function tableRows(
+  table: XmlElement,
+  budget: { cells: number },
+  paragraphText: (p: XmlElement) => string = (p) => inline(null, p),
+  comments?: Array<{ ref: string; text: string }>,
+): string[][] {
   const rows: string[][] = [];
+  let rowNumber = 0;
   for (const row of tableRowElements(table)) {
     const cells: string[] = [];
+    let colNumber = 0;
     for (const cell of row.children) {
       if (typeof cell === 'string' || (cell.name !== 'table-cell' && cell.name !== 'covered-table-cell')) continue;
+      const note = comments && child(cell, 'annotation');
+      if (note) {
+        const text = elements(note, 'p').map((p) => inline(null, p)).join(' ').replace(/\s+/g, ' ').trim();
+        if (text) comments.push({ ref: `${columnName(colNumber)}${rowNumber + 1}`, text });
+      }
+      colNumber += Number(cell.attrs['number-columns-repeated'] ?? 1) || 1;
       const text = cellParagraphs(cell).map(paragraphText).join('\n');
       const repeat = Number(cell.attrs['number-columns-repeated'] ?? 1) || 1;
       for (let k = 0; k < (text ? Math.min(repeat, MAX_REPEAT) : Math.min(repeat, 1)); k++) cells.push(text);
@@ -336,6 +352,7 @@ function tableRows(table: XmlElement, budget: { cells: number }, paragraphText: 
     }
     while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
     const repeat = Number(row.attrs['number-rows-repeated'] ?? 1) || 1;
+    rowNumber += repeat;
     const times = cells.length === 0 ? 1 : Math.min(repeat, MAX_REPEAT);
     for (let k = 0; k < times; k++) {
       budget.cells -= cells.length;
@@ -344,4 +361,30 @@ function tableRows(table: XmlElement, budget: { cells: number }, paragraphText: 
     }
   }
   return rows;
+}
+
+/** Spreadsheet column name of a 0-based index: A, B, ..., Z, AA. */
+function columnName(i: number): string {
+  let s = '';
+  for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
+
+/** The charts drawn on a sheet (embedded chart objects): their titles. */
+function odsCharts(zip: SafeZip, table: XmlElement): Drawing[] {
+  const out: Drawing[] = [];
+  for (const obj of descendants(table, 'object')) {
+    const href = (obj.attrs.href ?? '').replace(/^\.\//, '').replace(/\/$/, '');
+    if (!href || href.includes('..')) continue;
+    const root = readXml(zip, `${href}/content.xml`);
+    // office:chart holds chart:chart; both are "chart" without their prefixes.
+    let chart = root ? descendants(root, 'chart')[0] : undefined;
+    while (chart && child(chart, 'chart')) chart = child(chart, 'chart');
+    if (!chart) continue;
+    const title = child(chart, 'title');
+    const axes = descendants(chart, 'axis').map((a) => child(a, 'title')).filter((t): t is XmlElement => !!t);
+    const text = (el: XmlElement) => elements(el, 'p').map((p) => inline(null, p)).join(' ').replace(/\s+/g, ' ').trim();
+    out.push({ kind: 'chart', chart: { title: title ? text(title) : '', axisTitles: axes.map(text).filter(Boolean), rows: [] } });
+  }
+  return out;
 }

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractDocx } from '../../../lambdas/extract/docx.ts';
 import { extractHtml } from '../../../lambdas/extract/html.ts';
-import { extractOdt } from '../../../lambdas/extract/odf.ts';
+import { extractOds, extractOdt } from '../../../lambdas/extract/odf.ts';
 import { extractPptx } from '../../../lambdas/extract/pptx.ts';
 import { extractXlsx } from '../../../lambdas/extract/xlsx.ts';
 import type { FormatOutput } from '../../../lambdas/extract/types.ts';
@@ -459,5 +459,21 @@ describe('ODT structure', () => {
     const out = extractOdt(new TextEncoder().encode(flat), 'markdown');
     expect(out.pages.join('')).toBe('# Intro\n\nPlain XML package.');
     expect(out.metadata.title).toBe('Flat');
+  });
+});
+
+describe('ODS structure', () => {
+  it('writes the sheet name as a heading, the used range as a table, then chart titles and cell comments with their cell', () => {
+    const sheet =
+      '<table:table table:name="Tides"><table:shapes><draw:frame><draw:object xlink:href="./Object 1"/></draw:frame></table:shapes>' +
+      '<table:table-row><table:table-cell table:number-columns-repeated="2"/><table:table-cell><text:p>Hour</text:p></table:table-cell></table:table-row>' +
+      '<table:table-row><table:table-cell/><table:table-cell/><table:table-cell><office:annotation><dc:creator>Bo</dc:creator><text:p>Local time</text:p></office:annotation><text:p>6</text:p></table:table-cell></table:table-row></table:table>';
+    const chart =
+      XML +
+      '<office:document-content xmlns:office="o" xmlns:chart="c" xmlns:text="t"><office:body><office:chart><chart:chart><chart:title><text:p>High water</text:p></chart:title><chart:plot-area><chart:axis><chart:title><text:p>Metres</text:p></chart:title></chart:axis></chart:plot-area></chart:chart></office:chart></office:body></office:document-content>';
+    const ods = makeOdf('spreadsheet', sheet, undefined, { 'Object 1/content.xml': chart });
+    const out = extractOds(ods, 'markdown');
+    expect(out.pages[0]).toBe('## Tides\n\n| Hour |\n| --- |\n| 6 |\n\nHigh water\n\nMetres\n\nC2: Local time');
+    expect(blocks(out).map((b) => b[0])).toEqual(['heading', 'table', 'caption', 'paragraph', 'paragraph']);
   });
 });
