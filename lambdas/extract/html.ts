@@ -441,3 +441,14 @@ function selectOptions(n: Node): string[] {
   }
   return out;
 }
+
+/** A plain-text body as blocks: paragraphs at blank lines, lines starting with a bullet or number as list items. */
+export function textParagraphs(out: Blocks, text: string): void {
+  for (const para of text.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n+/)) {
+    const lines = para.split('\n');
+    const items = lines.map((l) => /^\s*(?:([-*•])|(\d{1,3})[.)])\s+(\S.*)$/.exec(l));
+    if (lines.length > 0 && items.every(Boolean)) {
+      for (const m of items) out.listItem(m![3]!, 0, m![2] ? Number(m![2]) : null);
+    } else out.paragraph(para);
+  }
+}

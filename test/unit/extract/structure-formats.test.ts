@@ -477,3 +477,30 @@ describe('ODS structure', () => {
     expect(blocks(out).map((b) => b[0])).toEqual(['heading', 'table', 'caption', 'paragraph', 'paragraph']);
   });
 });
+
+describe('E-mail bodies', () => {
+  const mail = (parts: string[]) =>
+    new TextEncoder().encode(
+      ['From: a@example.com', 'To: b@example.com', 'Subject: Plan', 'MIME-Version: 1.0', 'Content-Type: multipart/alternative; boundary="b"', '', ...parts.flatMap((p) => ['--b', p]), '--b--', ''].join('\r\n'),
+    );
+
+  it('reads the HTML alternative with the HTML reader (headings, lists, tables) rather than the plain text', async () => {
+    const { extract } = await import('../../../lambdas/extract/index.ts');
+    const bytes = mail([
+      'Content-Type: text/plain; charset=utf-8\r\n\r\nAgenda\r\n* one\r\n',
+      'Content-Type: text/html; charset=utf-8\r\n\r\n<h2>Agenda</h2><ol><li>one</li><li>two</li></ol><table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table>',
+    ]);
+    const result = await extract({ bytes, filename: 'm.eml', config: { ...(await import('../../../lambdas/extract/types.ts')).DEFAULT_CONFIG, output: 'markdown' } });
+    expect(result.content).toContain('## Agenda\n\n1. one\n2. two\n\n| k | v |');
+    expect(result.tables).toHaveLength(1);
+  });
+
+  it('cuts a plain-text body into paragraphs at blank lines, and bullet lines into list items', async () => {
+    const { Blocks } = await import('../../../lambdas/extract/blocks.ts');
+    const { textParagraphs } = await import('../../../lambdas/extract/html.ts');
+    const out = new Blocks('markdown');
+    textParagraphs(out, 'Hi Bob,\r\n\r\nPoints:\r\n\r\n- red\r\n- blue\r\n\r\n1. first\r\n2) second\r\n\r\nBye\r\nAnn');
+    expect(out.text()).toBe('Hi Bob,\n\nPoints:\n\n- red\n- blue\n1. first\n2. second\n\nBye\nAnn');
+    expect(out.elements.map((e) => e.type)).toEqual(['paragraph', 'paragraph', 'list_item', 'list_item', 'list_item', 'list_item', 'paragraph']);
+  });
+});
