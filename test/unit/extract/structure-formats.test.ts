@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { extractDocx } from '../../../lambdas/extract/docx.ts';
 import { extractHtml } from '../../../lambdas/extract/html.ts';
 import { extractOds, extractOdt } from '../../../lambdas/extract/odf.ts';
+import { extractRtf } from '../../../lambdas/extract/rtf.ts';
 import { extractPptx } from '../../../lambdas/extract/pptx.ts';
 import { extractXlsx } from '../../../lambdas/extract/xlsx.ts';
 import type { FormatOutput } from '../../../lambdas/extract/types.ts';
@@ -502,5 +503,34 @@ describe('E-mail bodies', () => {
     textParagraphs(out, 'Hi Bob,\r\n\r\nPoints:\r\n\r\n- red\r\n- blue\r\n\r\n1. first\r\n2) second\r\n\r\nBye\r\nAnn');
     expect(out.text()).toBe('Hi Bob,\n\nPoints:\n\n- red\n- blue\n1. first\n2. second\n\nBye\nAnn');
     expect(out.elements.map((e) => e.type)).toEqual(['paragraph', 'paragraph', 'list_item', 'list_item', 'list_item', 'list_item', 'paragraph']);
+  });
+});
+
+describe('RTF structure', () => {
+  it('reads headings (outline levels and heading styles), bulleted and numbered list paragraphs with levels, footnotes, and the header once', () => {
+    const rtf =
+      '{\\rtf1\\ansi{\\stylesheet{\\s0 Normal;}{\\s1\\outlinelevel0 heading 1;}{\\s2 heading 2;}}' +
+      '{\\header \\pard Running head\\par}{\\headerf \\pard Running head\\par}' +
+      '\\pard\\s1 Chapter One\\par' +
+      '\\pard\\s2 Section\\par' +
+      '\\pard\\outlinelevel2 Sub-section\\par' +
+      '\\pard Text with a note{\\super\\chftn}{\\footnote\\pard\\plain {\\super\\chftn} The note text.\\par}.\\par' +
+      '{\\listtext\\f1 \\u8226?\\tab}\\pard\\ls1\\ilvl0 Bullet one\\par' +
+      '{\\listtext 1.\\tab}\\pard\\ls2\\ilvl1 Numbered\\par' +
+      '{\\pntext\\pard\\plain 2.\\tab}\\pard\\ls2\\ilvl1 Numbered two\\par' +
+      '\\pard Plain end.\\par}';
+    const out = extractRtf(new TextEncoder().encode(rtf), 'markdown');
+    expect(blocks(out)).toEqual([
+      ['page_header', 'Running head'],
+      ['heading', '# Chapter One'],
+      ['heading', '## Section'],
+      ['heading', '### Sub-section'],
+      ['paragraph', 'Text with a note.'],
+      ['list_item', '- Bullet one', 0],
+      ['list_item', '  1. Numbered', 1],
+      ['list_item', '  2. Numbered two', 1],
+      ['paragraph', 'Plain end.'],
+      ['footnote', 'The note text.'],
+    ]);
   });
 });
