@@ -5,7 +5,7 @@
 
 import { Blocks, type OutputMode } from './blocks.ts';
 import { chartBlocks, contentChildren, coreProperties, readDiagram, readXml, relationships } from './ooxml.ts';
-import { child, elements, textContent, type XmlElement } from './xml.ts';
+import { child, descendants, elements, textContent, type XmlElement } from './xml.ts';
 import { SafeZip, type InflateBudget } from './zip.ts';
 import { ExtractionError, type FormatOutput } from './types.ts';
 
@@ -92,7 +92,7 @@ interface Ctx {
 function blocks(ctx: Ctx, container: XmlElement): void {
   for (const el of contentChildren(container)) {
     if (el.name === 'p') paragraph(ctx, el);
-    else if (el.name === 'tbl') ctx.out.table(tableRows(ctx, el));
+    else if (el.name === 'tbl') table(ctx, el);
     else if (el.name === 'sdt') {
       const content = child(el, 'sdtContent');
       if (content) blocks(ctx, content);
@@ -386,6 +386,22 @@ export function mathText(el: XmlElement): string {
 }
 
 // ---- Tables -------------------------------------------------------------------
+
+/**
+ * A table, or a table that lays out the page: one holding other tables, or a
+ * single cell (a framed box), is read as the blocks in its cells, so the
+ * tables inside it are tables of their own.
+ */
+function table(ctx: Ctx, tbl: XmlElement): void {
+  const rows = contentChildren(tbl).filter((e) => e.name === 'tr');
+  const all = rows.flatMap(cells);
+  const layout = all.length <= 1 || all.some((tc) => descendants(tc, 'tbl').length > 0);
+  if (!layout) {
+    ctx.out.table(tableRows(ctx, tbl));
+    return;
+  }
+  for (const tc of all) blocks(ctx, tc);
+}
 
 function tableRows(ctx: Ctx, tbl: XmlElement): string[][] {
   const rows: string[][] = [];

@@ -267,6 +267,19 @@ describe('DOCX structure', () => {
     ]);
   });
 
+  it('reads a layout table (one holding a table) and a single-cell box as the blocks in their cells, the inner table a table of its own', () => {
+    const inner = w.table([
+      ['Item', 'Cost'],
+      ['Tea', '3'],
+    ]);
+    const body =
+      `<w:tbl><w:tr><w:tc>${w.p('Form title', 'Heading1')}${w.p('Fill in below.')}</w:tc><w:tc>${inner}</w:tc></w:tr></w:tbl>` +
+      `<w:tbl><w:tr><w:tc>${w.p('Boxed remark')}</w:tc></w:tr></w:tbl>`;
+    const out = extractDocx(makeDocx({ body }), 'text');
+    expect(blocks(out).map((b) => b[0])).toEqual(['heading', 'paragraph', 'table', 'paragraph']);
+    expect(out.tables).toEqual([{ rows: [['Item', 'Cost'], ['Tea', '3']], markdown: expect.any(String) }]);
+  });
+
   it('reads charts and SmartArt anchored in a paragraph, and picture descriptions', () => {
     const chart =
       XML +
