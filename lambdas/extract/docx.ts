@@ -29,7 +29,13 @@ export function extractDocx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
     defaultSize: 0,
   };
   ctx.defaultSize = defaultSize(zip, partOf('styles')[0]);
-  ctx.bodySize = bodySize(body, ctx.defaultSize);
+  // Headings by direct formatting only in documents that mark none with a heading style or outline level.
+  const styled = descendants(body, 'pPr').some((pPr) => {
+    const id = child(pPr, 'pStyle')?.attrs.val;
+    const outline = child(pPr, 'outlineLvl')?.attrs.val;
+    return (id !== undefined && ctx.styles.get(id)?.heading !== undefined) || (outline !== undefined && Number(outline) < 9);
+  });
+  ctx.bodySize = styled ? 0 : bodySize(body, ctx.defaultSize);
   const furniture = (type: 'header' | 'footer') => {
     const seen = new Set<string>();
     for (const part of partOf(type)) {

@@ -280,6 +280,11 @@ describe('DOCX structure', () => {
     expect(out.tables).toEqual([{ rows: [['Item', 'Cost'], ['Tea', '3']], markdown: expect.any(String) }]);
   });
 
+  it('trusts heading styles where a document has them: a bold short line there stays a paragraph', () => {
+    const body = [w.p('Real heading', 'Heading1'), para(run('Bold lead line', '<w:b/>')), w.p('Body.')].join('');
+    expect(blocks(extractDocx(makeDocx({ body }), 'text')).map((b) => b[0])).toEqual(['heading', 'paragraph', 'paragraph']);
+  });
+
   it('reads charts and SmartArt anchored in a paragraph, and picture descriptions', () => {
     const chart =
       XML +
