@@ -37,7 +37,7 @@ export async function extractDoc(bytes: Uint8Array, mode: OutputMode): Promise<F
         i = end;
         continue;
       }
-      const typed = /^\s*[•◦▪●○■□‣⁃∙·]\s+(?=\S)/.exec(para);
+      const typed = /^\s*[•◦▪●○■□‣⁃∙·*–-]\s+(?=\S)/.exec(para);
       if (typed) out.listItem(para.slice(typed[0].length), 0, null);
       else out.paragraph(para);
     }

@@ -143,7 +143,7 @@ function paragraph(ctx: Ctx, p: XmlElement): void {
     ctx.out.listItem(text, lvl, numLevel.format === 'bullet' ? null : n);
   } else {
     // A bullet typed as a character ("• item") is a list item all the same.
-    const typed = /^\s*[•◦▪▫●○■□‣⁃∙·]\s+(?=\S)/.exec(text);
+    const typed = /^\s*[•◦▪▫●○■□‣⁃∙·*–-]\s+(?=\S)/.exec(text);
     if (typed) ctx.out.listItem(text.slice(typed[0].length), 0, null);
     else ctx.out.paragraph(text);
   }

@@ -190,7 +190,7 @@ function flow(ctx: OdtCtx, el: XmlElement, listLevel: number): void {
       case 'p': {
         const text = inline(ctx, c);
         const kind = paragraphKind(ctx, c.attrs['style-name']);
-        const typed = /^\s*[•◦▪▫●○■□‣⁃∙·]\s+(?=\S)/.exec(text);
+        const typed = /^\s*[•◦▪▫●○■□‣⁃∙·*–-]\s+(?=\S)/.exec(text);
         if (kind === 'title') out.title(text);
         else if (kind === 'caption') out.caption(text);
         else if (typed) out.listItem(text.slice(typed[0].length), listLevel, null);

@@ -91,7 +91,7 @@ export function extractRtf(bytes: Uint8Array, mode: OutputMode): FormatOutput {
         out.listItem(t, level, ordered ? (number ? Number(number[1]) : 1) : null);
       } else if (/^caption$/i.test(style?.name ?? '')) out.caption(t);
       else {
-        const typed = /^\s*[•◦▪●○■□‣⁃∙·]\s+(?=\S)/.exec(t);
+        const typed = /^\s*[•◦▪●○■□‣⁃∙·*–-]\s+(?=\S)/.exec(t);
         if (typed) out.listItem(t.slice(typed[0].length), 0, null);
         else out.paragraph(t);
       }

@@ -264,6 +264,7 @@ describe('DOCX structure', () => {
       ['heading', '#### Short bold line'],
       ['paragraph', 'Not a heading, it is a sentence.'],
       ['list_item', '- Typed bullet', 0],
+      ['list_item', '- Dashed item', 0],
     ]);
   });
 
