@@ -255,6 +255,7 @@ describe('DOCX structure', () => {
       para(run('Short bold line', '<w:b/>')),
       para(run('Not a heading, it is a sentence.', '<w:b/>')),
       para(run('•\tTyped bullet')),
+      para(run('- Dashed item')),
     ].join('');
     const out = extractDocx(makeDocx({ body }), 'markdown');
     expect(blocks(out)).toEqual([
