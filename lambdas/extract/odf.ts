@@ -345,7 +345,12 @@ function tableRows(
         if (text) comments.push({ ref: `${columnName(colNumber)}${rowNumber + 1}`, text });
       }
       colNumber += Number(cell.attrs['number-columns-repeated'] ?? 1) || 1;
-      const text = cellParagraphs(cell).map(paragraphText).join('\n');
+      const paras = cellParagraphs(cell);
+      // Generators that write no display text leave only the value: show that.
+      const text =
+        paras.length > 0
+          ? paras.map(paragraphText).join('\n')
+          : (cell.attrs['string-value'] ?? cell.attrs.value ?? cell.attrs['date-value'] ?? cell.attrs['time-value'] ?? cell.attrs['boolean-value'] ?? '');
       const repeat = Number(cell.attrs['number-columns-repeated'] ?? 1) || 1;
       for (let k = 0; k < (text ? Math.min(repeat, MAX_REPEAT) : Math.min(repeat, 1)); k++) cells.push(text);
       if (!text && repeat > 1) cells.push(...new Array(Math.min(repeat - 1, MAX_REPEAT)).fill(''));

@@ -484,6 +484,13 @@ describe('ODT structure', () => {
 });
 
 describe('ODS structure', () => {
+  it('shows the value of cells written without display text', () => {
+    const sheet =
+      '<table:table table:name="Raw"><table:table-row><table:table-cell office:value-type="string"><text:p>n</text:p></table:table-cell></table:table-row>' +
+      '<table:table-row><table:table-cell office:value-type="float" office:value="42.5"/></table:table-row><table:table-row><table:table-cell office:value-type="date" office:date-value="2024-05-01"/></table:table-row></table:table>';
+    expect(extractOds(makeOdf('spreadsheet', sheet), 'text').tables![0]!.rows).toEqual([['n'], ['42.5'], ['2024-05-01']]);
+  });
+
   it('writes the sheet name as a heading, the used range as a table, then chart titles and cell comments with their cell', () => {
     const sheet =
       '<table:table table:name="Tides"><table:shapes><draw:frame><draw:object xlink:href="./Object 1"/></draw:frame></table:shapes>' +
