@@ -4,7 +4,7 @@
 import PostalMime, { type Address } from 'postal-mime';
 import { Blocks } from './blocks.ts';
 import { Compound } from './compound.ts';
-import { htmlInto } from './html.ts';
+import { htmlInto, textParagraphs } from './html.ts';
 import type { FormatContext } from './index.ts';
 import { isoDate } from './ooxml.ts';
 import { TEXT_PAGE_CHARS } from './page-count.ts';
@@ -45,8 +45,9 @@ export async function extractEml(bytes: Uint8Array, ctx: FormatContext): Promise
     .filter((k) => headers[k])
     .map((k) => `${k[0]!.toUpperCase()}${k.slice(1)}: ${headers[k]}`);
   if (headerLines.length > 0) body.paragraph(headerLines.join('\n'));
-  if (email.text?.trim()) body.paragraph(email.text.replace(/\r\n?/g, '\n'));
-  else if (email.html) htmlInto(body, email.html);
+  // The HTML body carries the structure (headings, lists, tables); the plain text is the fallback.
+  if (email.html && email.html.trim()) htmlInto(body, email.html);
+  else if (email.text?.trim()) textParagraphs(body, email.text);
 
   const out = new Compound(mode);
   out.addPages(splitByCodePoints(body.text(), TEXT_PAGE_CHARS), body.tables);

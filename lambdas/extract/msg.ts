@@ -5,7 +5,7 @@
 import msgreaderModule from '@kenjiuno/msgreader';
 import { Blocks } from './blocks.ts';
 import { Compound } from './compound.ts';
-import { htmlInto } from './html.ts';
+import { htmlInto, textParagraphs } from './html.ts';
 import type { FormatContext } from './index.ts';
 import { isoDate } from './ooxml.ts';
 import { TEXT_PAGE_CHARS } from './page-count.ts';
@@ -57,9 +57,10 @@ export async function extractMsg(bytes: Uint8Array, ctx: FormatContext): Promise
   const body = new Blocks(mode);
   const lines = (['from', 'to', 'cc', 'bcc', 'subject', 'date'] as const).filter((k) => headers[k]).map((k) => `${k[0]!.toUpperCase()}${k.slice(1)}: ${headers[k]}`);
   if (lines.length > 0) body.paragraph(lines.join('\n'));
-  if (data.body?.trim()) body.paragraph(data.body.replace(/\r\n?/g, '\n'));
-  else if (data.bodyHtml) htmlInto(body, data.bodyHtml);
-  else if (data.html) htmlInto(body, new TextDecoder().decode(data.html));
+  // The HTML body carries the structure (headings, lists, tables); the plain text is the fallback.
+  if (data.bodyHtml?.trim()) htmlInto(body, data.bodyHtml);
+  else if (data.html && data.html.length > 0) htmlInto(body, new TextDecoder().decode(data.html));
+  else if (data.body?.trim()) textParagraphs(body, data.body);
 
   const out = new Compound(mode);
   out.addPages(splitByCodePoints(body.text(), TEXT_PAGE_CHARS), body.tables);

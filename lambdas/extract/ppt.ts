@@ -11,7 +11,7 @@
 import { Blocks, type OutputMode } from './blocks.ts';
 import { CompoundFile, persistedRecord, pptChildren, pptDocument, pptSlideList, summaryInformation, type PptDocument, type PptRecord, type SlideEntry } from './cfb.ts';
 import { MAX_SLIDES } from './pptx.ts';
-import { ExtractionError, type FormatOutput } from './types.ts';
+import { ExtractionError, type DraftElement, type FormatOutput } from './types.ts';
 
 /** Characters of text read from one presentation; past this it is refused rather than exhausting memory. */
 export const MAX_TEXT = 50_000_000;
@@ -40,6 +40,8 @@ const TITLE = 0;
 const NOTES = 2;
 const OTHER = 4;
 const CENTER_TITLE = 6;
+/** Body placeholders (body, half body, quarter body): bulleted, as PowerPoint's masters show them. */
+const BULLETED = new Set([1, 7, 8]);
 const COMMENT = -1;
 
 /** Containers nest this deep at most in real files (groups of groups of shapes included). */
@@ -68,16 +70,21 @@ export function extractPpt(bytes: Uint8Array, mode: OutputMode, pages: number[] 
   const notes = reader.notesIndex();
   const kept = pages ? pages.filter((n) => n >= 1 && n <= slides.length) : slides.map((_, i) => i + 1);
   // A slide listed twice is the same slide twice: its text is read once.
-  const done = new Map<number, string>();
-  const texts = kept.map((number) => {
+  const done = new Map<number, { text: string; elements: DraftElement[] }>();
+  const drafts: DraftElement[] = [];
+  const texts = kept.map((number, page) => {
     const entry = slides[number - 1]!;
     const known = done.get(entry.persistId);
-    if (known !== undefined) return reader.charge(known);
+    if (known !== undefined) {
+      for (const e of known.elements) drafts.push({ ...e, page });
+      return reader.charge(known.text);
+    }
     const out = new Blocks(mode);
     const container = reader.container(entry.persistId, T.SlideContainer);
     for (const t of reader.texts(entry, container)) {
-      if (t.type === TITLE || t.type === CENTER_TITLE) out.heading(2, t.text);
+      if (t.type === TITLE || t.type === CENTER_TITLE) out.heading(t.type === CENTER_TITLE ? 1 : 2, t.text);
       else if (t.type === COMMENT) out.paragraph(`Comment: ${t.text}`);
+      else if (BULLETED.has(t.type)) for (const p of paragraphs(t.text)) out.listItem(p, 0, null);
       else for (const p of paragraphs(t.text)) out.paragraph(p);
     }
     const notesEntry = (container && notes.byId.get(reader.notesId(container))) ?? notes.bySlide.get(entry.slideId);
@@ -85,12 +92,12 @@ export function extractPpt(bytes: Uint8Array, mode: OutputMode, pages: number[] 
       const all = reader.texts(notesEntry, reader.container(notesEntry.persistId, T.NotesContainer));
       // The notes body; the notes page's other placeholders repeat the slide's header and footer.
       const body = all.some((t) => t.type === NOTES) ? all.filter((t) => t.type === NOTES) : all;
-      const n = new Blocks(mode);
-      for (const t of body) for (const p of paragraphs(t.text)) n.paragraph(p);
-      if (!n.isEmpty) out.paragraph((mode === 'markdown' ? '**Notes:**\n' : 'Notes:\n') + n.text());
+      const notesParas = body.flatMap((t) => paragraphs(t.text)).filter((p) => p.trim() !== '');
+      notesParas.forEach((p, i) => out.paragraph(i === 0 ? (mode === 'markdown' ? `**Notes:** ${p}` : `Notes: ${p}`) : p));
     }
     const text = reader.charge(out.text());
-    done.set(entry.persistId, text);
+    done.set(entry.persistId, { text, elements: out.elements });
+    for (const e of out.elements) drafts.push({ ...e, page });
     return text;
   });
   return {
@@ -98,6 +105,7 @@ export function extractPpt(bytes: Uint8Array, mode: OutputMode, pages: number[] 
     pageSeparator: '\n\n',
     unit: 'slide',
     tables: [],
+    elements: drafts,
     ...(pages ? { pagesSelected: { total: slides.length, kept } } : {}),
     metadata: summaryInformation(cfb),
   };

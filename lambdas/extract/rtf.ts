@@ -1,15 +1,17 @@
-// RTF: the text of the document body, with its code page and \u escapes
-// decoded, tables as tables, and the \info group as metadata. Font tables,
-// pictures, embedded objects and field instructions are skipped.
+// RTF: the document body as blocks (headings from outline levels and
+// heading styles, list items from list paragraphs, footnotes, paragraphs),
+// with its code page and \u escapes decoded, tables as tables, and the \info
+// group as metadata. Font tables, pictures, embedded objects and field
+// instructions are skipped.
 
-import { flowOutput, normaliseRows, tableMarkdown, type OutputMode } from './blocks.ts';
+import { Blocks, type OutputMode } from './blocks.ts';
 import { decodeAs } from './text.ts';
-import { ExtractionError, type FormatOutput, type Table } from './types.ts';
+import { ExtractionError, type FormatOutput } from './types.ts';
 
 const SKIP_DESTINATIONS = new Set([
-  'fonttbl', 'colortbl', 'stylesheet', 'pict', 'object', 'themedata', 'colorschememapping', 'latentstyles', 'datastore',
+  'fonttbl', 'colortbl', 'pict', 'object', 'themedata', 'colorschememapping', 'latentstyles', 'datastore',
   'xmlnsdecl', 'listtable', 'listoverridetable', 'rsidtbl', 'generator', 'fldinst', 'filetbl', 'revtbl', 'pgdsctbl', 'shppict',
-  'nonshppict', 'bkmkstart', 'bkmkend', 'objdata', 'mmathPr', 'wgrffmtfilter', 'xe', 'tc', 'pn', 'pntext', 'listtext', 'fontemb',
+  'nonshppict', 'bkmkstart', 'bkmkend', 'objdata', 'mmathPr', 'wgrffmtfilter', 'xe', 'tc', 'pn', 'fontemb',
   'docvar', 'private', 'userprops', 'template', 'passwordhash', 'blipuid', 'sp', 'sn', 'sv',
 ]);
 const INFO_FIELDS = new Set(['title', 'author', 'subject', 'keywords', 'operator', 'doccomm', 'company']);
@@ -22,48 +24,100 @@ interface State {
   skip: boolean;
   uc: number;
   info: string | null;
+  /** Inside the style sheet: the number of the style whose name is being read. */
+  style: number | null;
+  /** Inside a list number's text (\listtext, \pntext): it says whether the paragraph is numbered. */
+  listText: boolean;
+  /** Inside a footnote: its text is gathered apart and written after the body. */
+  footnote: boolean;
+  /** Inside a header or footer group. */
+  furniture: 'header' | 'footer' | null;
+}
+
+interface Para {
+  style: number;
+  outline: number | null;
+  list: boolean;
+  level: number;
+  marker: string;
 }
 
 export function extractRtf(bytes: Uint8Array, mode: OutputMode): FormatOutput {
   const src = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   if (!src.startsWith('{\\rtf')) throw new ExtractionError('corrupt_file', 'The RTF could not be read: it does not start with {\\rtf.');
   let codepage = 1252;
-  let out = '';
+  // The body's blocks, written once the headers (which may come anywhere) are known.
+  const ops: Array<(out: Blocks) => void> = [];
   const info: Record<string, string> = {};
-  const tables: Table[] = [];
+  const styles = new Map<number, { name: string; outline: number | null }>();
+  const footnotes: string[] = [];
+  const furniture: Array<{ kind: 'header' | 'footer'; text: string }> = [];
+  let text = '';
+  let para: Para = { style: 0, outline: null, list: false, level: 0, marker: '' };
+  let footnote = '';
+  let furnitureText = '';
   let row: string[] = [];
   let cell = '';
   let inRow = false;
   let rows: string[][] = [];
   const stack: State[] = [];
-  let state: State = { skip: false, uc: 1, info: null };
+  let state: State = { skip: false, uc: 1, info: null, style: null, listText: false, footnote: false, furniture: null };
   let pendingBytes: number[] = [];
   let skipChars = 0;
 
+  const endTable = () => {
+    if (rows.length === 0) return;
+    const table = rows;
+    ops.push((out) => out.table(table));
+    rows = [];
+  };
+  const endParagraph = () => {
+    const t = text.replace(/\u0000/g, '');
+    text = '';
+    if (!t.trim()) return;
+    endTable();
+    const style = styles.get(para.style);
+    const { list, level, marker: rawMarker, outline: ownOutline } = para;
+    ops.push((out) => {
+      const heading = /^heading\s*(\d)$/i.exec(style?.name ?? '');
+      const outline = ownOutline ?? style?.outline ?? null;
+      if (/^title$/i.test(style?.name ?? '')) out.title(t);
+      else if (outline !== null && outline < 9) out.heading(outline + 1, t);
+      else if (heading) out.heading(Number(heading[1]), t);
+      else if (list) {
+        const marker = rawMarker.trim();
+        const number = /^\(?(\d{1,4})[.)]?/.exec(marker);
+        const ordered = marker !== '' && /^[(]?(?:\d+|[a-zA-Z]|[ivxlcIVXLC]+)[.)]/.test(marker);
+        out.listItem(t, level, ordered ? (number ? Number(number[1]) : 1) : null);
+      } else if (/^caption$/i.test(style?.name ?? '')) out.caption(t);
+      else {
+        const typed = /^\s*[•◦▪●○■□‣⁃∙·*–-]\s+(?=\S)/.exec(t);
+        if (typed) out.listItem(t.slice(typed[0].length), 0, null);
+        else out.paragraph(t);
+      }
+    });
+  };
+
   const emit = (s: string) => {
     if (state.skip) return;
-    if (state.info !== null) {
+    if (state.style !== null) {
+      const entry = styles.get(state.style) ?? { name: '', outline: null };
+      entry.name += s;
+      styles.set(state.style, entry);
+    } else if (state.info !== null) {
       // Inside \info only the known fields are kept; the rest (dates, counts) is not text.
       if (state.info) info[state.info] = (info[state.info] ?? '') + s;
-    }
+    } else if (state.listText) para.marker += s;
+    else if (state.footnote) footnote += s;
+    else if (state.furniture) furnitureText += s;
     else if (inRow) cell += s;
-    else out += s;
+    else text += s;
   };
   const flushBytes = () => {
     if (pendingBytes.length === 0) return;
     const data = Uint8Array.from(pendingBytes);
     pendingBytes = [];
     emit(decodeCodepage(data, codepage));
-  };
-  const endTable = () => {
-    if (rows.length === 0) return;
-    const clean = normaliseRows(rows);
-    if (clean.length > 0) {
-      const markdown = tableMarkdown(clean);
-      tables.push({ rows: clean, markdown });
-      out += '\n' + (mode === 'markdown' ? markdown : clean.map((r) => r.join('\t')).join('\n')) + '\n';
-    }
-    rows = [];
   };
 
   let i = 0;
@@ -86,9 +140,19 @@ export function extractRtf(bytes: Uint8Array, mode: OutputMode): FormatOutput {
     }
     if (ch === '}') {
       flushBytes();
+      const closing = state;
       state = stack.pop() ?? state;
       depth--;
       i++;
+      if (closing.footnote && !state.footnote) {
+        if (footnote.trim()) footnotes.push(footnote.trim());
+        footnote = '';
+      }
+      if (closing.furniture && !state.furniture) {
+        const t = furnitureText.trim();
+        if (t && !furniture.some((f) => f.text === t)) furniture.push({ kind: closing.furniture, text: t });
+        furnitureText = '';
+      }
       continue;
     }
     if (ch === '\r' || ch === '\n') {
@@ -99,6 +163,11 @@ export function extractRtf(bytes: Uint8Array, mode: OutputMode): FormatOutput {
       if (skipChars > 0) skipChars--;
       else {
         flushBytes();
+        if (ch === ';' && state.style !== null) {
+          // The end of a style's name.
+          i++;
+          continue;
+        }
         emit(ch);
       }
       i++;
@@ -134,6 +203,10 @@ export function extractRtf(bytes: Uint8Array, mode: OutputMode): FormatOutput {
       state.skip = true;
       continue;
     }
+    if (word === 'stylesheet') {
+      state.style = -1;
+      continue;
+    }
     if (word === 'info') {
       state.info = '';
       continue;
@@ -156,6 +229,44 @@ export function extractRtf(bytes: Uint8Array, mode: OutputMode): FormatOutput {
           skipChars = state.uc;
         }
         break;
+      case 's':
+        if (state.style !== null) state.style = param ?? 0;
+        else para.style = param ?? 0;
+        break;
+      case 'outlinelevel':
+        if (state.style !== null && state.style >= 0) {
+          const entry = styles.get(state.style) ?? { name: '', outline: null };
+          entry.outline = param ?? 0;
+          styles.set(state.style, entry);
+        } else para.outline = param ?? 0;
+        break;
+      case 'ls':
+        para.list = true;
+        break;
+      case 'ilvl':
+        para.level = Math.min(8, Math.max(0, param ?? 0));
+        break;
+      case 'listtext':
+      case 'pntext':
+        state.listText = true;
+        para.list = true;
+        break;
+      case 'footnote':
+        state.footnote = true;
+        state.skip = false;
+        break;
+      case 'header':
+      case 'headerl':
+      case 'headerr':
+      case 'headerf':
+        state.furniture = 'header';
+        break;
+      case 'footer':
+      case 'footerl':
+      case 'footerr':
+      case 'footerf':
+        state.furniture = 'footer';
+        break;
       case 'intbl':
         inRow = true;
         break;
@@ -170,33 +281,34 @@ export function extractRtf(bytes: Uint8Array, mode: OutputMode): FormatOutput {
         inRow = false;
         break;
       case 'pard':
-        // A paragraph outside a table after rows ends the table.
-        if (!inRow && row.length === 0) endTable();
         inRow = false;
+        // A list number's text (\listtext) comes just before the \pard of its paragraph: it stays.
+        if (!state.footnote && !state.furniture) para = { style: 0, outline: null, list: para.marker.trim() !== '', level: 0, marker: para.marker };
         break;
       case 'par':
         if (inRow) cell += ' ';
-        else {
-          endTable();
-          emit('\n');
+        else if (state.footnote) footnote += '\n';
+        else if (state.furniture) furnitureText += '\n';
+        else if (state.style === null && state.info === null && !state.skip) {
+          endParagraph();
+          para.marker = '';
         }
         break;
       default:
-        if (SYMBOLS[word] !== undefined) emit(SYMBOLS[word]);
+        if (SYMBOLS[word] !== undefined && word !== 'par') emit(SYMBOLS[word] === '\n\n' ? '\n' : SYMBOLS[word]!);
     }
   }
   flushBytes();
+  endParagraph();
   endTable();
-  const text = out
-    .replace(/\u0000/g, '')
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
   const get = (k: string) => info[k]?.trim() || null;
-  return flowOutput(text, {
-    tables,
-    metadata: { title: get('title'), author: get('author'), subject: get('subject') ?? get('doccomm'), keywords: get('keywords') },
-  });
+  // Headers first, then the body, footnotes and footers: the order DOCX gives them.
+  const final = new Blocks(mode);
+  for (const f of furniture) if (f.kind === 'header') final.pageHeader(f.text);
+  for (const op of ops) op(final);
+  for (const f of footnotes) final.footnote(f);
+  for (const f of furniture) if (f.kind === 'footer') final.pageFooter(f.text);
+  return final.output({ title: get('title'), author: get('author'), subject: get('subject') ?? get('doccomm'), keywords: get('keywords') });
 }
 
 function decodeCodepage(data: Uint8Array, codepage: number): string {

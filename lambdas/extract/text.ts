@@ -5,7 +5,10 @@
 
 import { isUtf8 } from 'node:buffer';
 
-export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be' | 'windows-1252';
+export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be' | 'windows-1252' | CjkEncoding;
+
+/** East Asian multi-byte encodings recognised in text that is not UTF-8. */
+export type CjkEncoding = 'shift_jis' | 'euc-kr' | 'gb18030' | 'big5';
 
 export interface DetectedEncoding {
   encoding: TextEncodingName;
@@ -25,7 +28,75 @@ export function detectEncoding(bytes: Uint8Array): DetectedEncoding {
   if (b0 === 0xfe && b1 === 0xff) return { encoding: 'utf-16be', bomLength: 2 };
   const wide = sniffWide(bytes.subarray(0, SNIFF_BYTES));
   if (wide) return { encoding: wide, bomLength: 0 };
-  return { encoding: isUtf8(bytes) ? 'utf-8' : 'windows-1252', bomLength: 0 };
+  if (isUtf8(bytes)) return { encoding: 'utf-8', bomLength: 0 };
+  return { encoding: sniffCjk(bytes.subarray(0, CJK_SNIFF_BYTES)) ?? 'windows-1252', bomLength: 0 };
+}
+
+/** Bytes examined when telling an East Asian encoding from Windows-1252. */
+const CJK_SNIFF_BYTES = 65536;
+const CJK_CANDIDATES: CjkEncoding[] = ['shift_jis', 'euc-kr', 'gb18030', 'big5'];
+
+/**
+ * The most frequent Chinese characters, simplified and traditional: a right
+ * decoding of Chinese text is full of them, a wrong one (Big5 read as GBK,
+ * Shift-JIS read as Big5) gives rare characters at random.
+ */
+const COMMON_HAN = new Set(
+  '的一是不了在人有我他这个们中来上大为和国地到以说时要就出会可也你对生能而子那得于着下自之年过发后作里用道行所然家种事成方多经么去法学如都同现当没动面起看定天分还进好小部其些主样理心她本前开但因只从想实日' +
+    '這個們來為國說時會對於著過發後裡種經麼學現當沒動還進樣開從實與關點電問給題體應無義',
+);
+
+/** The most frequent Hangul syllables: a wrong decoding into Hangul gives rare ones at random. */
+const COMMON_HANGUL = new Set(
+  '이다는의에을하고가서지기한로를어리대사으도자수있니아인시나해정게구보부들요만라장제위우전그것주국상내일적면였했습과와때미소생비성동원경말학문연중실계개거무분오년후더저운현데간회음발세관여공용모마신방유조단물된법및업영결본당각행치합민진화교통러같또없않까할할던바두러야며록금천명서울',
+);
+
+/**
+ * Text in Shift-JIS, EUC-KR, GB18030 or Big5: the candidate that decodes the
+ * sample without an error and reads most like its language (kana, Hangul
+ * syllables, common Chinese characters, CJK punctuation), if that is most of
+ * the non-ASCII text. Western text in Windows-1252 fails to decode as these
+ * or decodes into rare characters.
+ */
+function sniffCjk(sample: Uint8Array): CjkEncoding | null {
+  let high = 0;
+  for (let i = 0; i < sample.length; i++) if (sample[i]! >= 0x80) high++;
+  if (high < 2) return null;
+  let best: CjkEncoding | null = null;
+  let bestScore = 0;
+  for (const encoding of CJK_CANDIDATES) {
+    const text = fatalDecode(sample, encoding);
+    if (text === null) continue;
+    let nonAscii = 0;
+    let good = 0;
+    for (const ch of text) {
+      const c = ch.codePointAt(0)!;
+      if (c < 0x80) continue;
+      nonAscii++;
+      if (
+        (c >= 0x3040 && c <= 0x30ff) || // hiragana, katakana
+        COMMON_HANGUL.has(ch) ||
+        (c >= 0x3000 && c <= 0x303f) || // CJK punctuation
+        (c >= 0xff01 && c <= 0xff5e) || // full-width forms
+        COMMON_HAN.has(ch)
+      ) good++;
+    }
+    const score = nonAscii === 0 ? 0 : good / nonAscii;
+    if (score > bestScore) [best, bestScore] = [encoding, score];
+  }
+  return bestScore >= 0.25 ? best : null;
+}
+
+/** The sample decoded, or null on an invalid sequence; a sequence cut by the sample's end is forgiven. */
+function fatalDecode(sample: Uint8Array, encoding: CjkEncoding): string | null {
+  for (const cut of [0, 1]) {
+    try {
+      return new TextDecoder(encoding, { fatal: true }).decode(sample.subarray(0, sample.length - cut));
+    } catch {
+      // try once more without the last byte
+    }
+  }
+  return null;
 }
 
 /** UTF-16/32 without a BOM: text in them is full of NULs in fixed positions. */
@@ -75,6 +146,8 @@ export function decodeAs(body: Uint8Array, encoding: TextEncodingName): string {
       return decodeUtf32(body, encoding === 'utf-32le');
     case 'windows-1252':
       return decodeCp1252(body);
+    default:
+      return new TextDecoder(encoding).decode(body);
   }
 }
 
@@ -132,6 +205,11 @@ export function countDecodedCodePoints(bytes: Uint8Array): number {
       return Math.ceil(body.length / 4);
     case 'windows-1252':
       return body.length;
+    default: {
+      let n = 0;
+      for (const _ of decodeAs(body, encoding)) n++;
+      return n;
+    }
   }
 }
 

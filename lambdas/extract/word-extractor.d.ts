@@ -5,6 +5,7 @@ declare module 'word-extractor/lib/word-ole-extractor.js' {
     getFootnotes(options?: { filterUnicode?: boolean }): string;
     getEndnotes(options?: { filterUnicode?: boolean }): string;
     getHeaders(options?: { includeFooters?: boolean; filterUnicode?: boolean }): string;
+    getFooters(options?: { filterUnicode?: boolean }): string;
     getAnnotations(options?: { filterUnicode?: boolean }): string;
     getTextboxes(options?: { includeHeadersAndFooters?: boolean; includeBody?: boolean; filterUnicode?: boolean }): string;
   }

@@ -5,10 +5,10 @@
 
 import { Blocks, type OutputMode } from './blocks.ts';
 import { BUILTIN_FORMATS, formatGeneral, formatNumber } from './numfmt.ts';
-import { coreProperties, readXml, relationships } from './ooxml.ts';
-import { child, elements, textContent, type XmlElement } from './xml.ts';
+import { coreProperties, readChart, readXml, relationships, writeChart, type ChartText } from './ooxml.ts';
+import { child, descendants, elements, textContent, type XmlElement } from './xml.ts';
 import { SafeZip, type InflateBudget } from './zip.ts';
-import { ExtractionError, type FormatOutput, type Table } from './types.ts';
+import { ExtractionError, type DraftElement, type FormatOutput, type Table } from './types.ts';
 
 /** Cells read from one workbook; past this the workbook is refused rather than exhausting memory. */
 export const MAX_CELLS = 2_000_000;
@@ -16,7 +16,13 @@ export const MAX_CELLS = 2_000_000;
 export interface Sheet {
   name: string;
   rows: string[][];
+  /** Cell comments (notes), by cell reference. */
+  comments?: Array<{ ref: string; text: string }>;
+  /** Charts and text boxes drawn on the sheet, in drawing order. */
+  drawings?: Drawing[];
 }
+
+export type Drawing = { kind: 'chart'; chart: ChartText } | { kind: 'text'; text: string } | { kind: 'figure'; text: string };
 
 /** `pages`: 1-based sheet numbers to read (config.pages); null for every sheet. */
 export function extractXlsx(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget, pages: number[] | null = null): FormatOutput {
@@ -38,7 +44,10 @@ export function extractXlsx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
   const sheets = kept.map((number): Sheet => {
     const { name, target } = listed[number - 1]!;
     const xml = target ? readXml(zip, target) : null;
-    return { name, rows: xml ? sheetRows(xml, strings, formats, date1904, cellBudget) : [] };
+    const sheetRels = target ? relationships(zip, target) : new Map<string, { target: string; type: string }>();
+    // A chart sheet has no cells, only the drawing of its chart.
+    const rows = xml && xml.name !== 'chartsheet' ? sheetRows(xml, strings, formats, date1904, cellBudget) : [];
+    return { name, rows, comments: comments(zip, sheetRels), drawings: drawings(zip, sheetRels) };
   });
   return sheetsOutput(sheets, mode, coreProperties(zip), { names: listed.map((s) => s.name), kept, selected: pages !== null });
 }
@@ -59,10 +68,18 @@ export function sheetsOutput(
   selection: { names: string[]; kept: number[]; selected: boolean },
 ): FormatOutput {
   const tables: Table[] = [];
-  const pages = sheets.map((sheet) => {
+  const drafts: DraftElement[] = [];
+  const pages = sheets.map((sheet, page) => {
     const out = new Blocks(mode);
     out.heading(2, sheet.name);
-    out.table(sheet.rows, { sheet: sheet.name });
+    out.table(usedRange(sheet.rows), { sheet: sheet.name });
+    for (const d of sheet.drawings ?? []) {
+      if (d.kind === 'chart') writeChart(out, d.chart, false);
+      else if (d.kind === 'figure') out.figure(d.text);
+      else out.paragraph(d.text);
+    }
+    for (const c of sheet.comments ?? []) out.paragraph(`${c.ref}: ${c.text}`);
+    for (const e of out.elements) drafts.push({ ...e, page, ...(e.table !== undefined ? { table: e.table + tables.length } : {}) });
     tables.push(...out.tables);
     return out.text();
   });
@@ -71,21 +88,82 @@ export function sheetsOutput(
     pageSeparator: '\n\n',
     unit: 'sheet',
     tables,
+    elements: drafts,
     ...(selection.selected ? { pagesSelected: { total: selection.names.length, kept: selection.kept } } : {}),
     metadata: { ...metadata, sheets: selection.names },
   };
+}
+
+/** The rows from the first to the last with a value, and the columns likewise: a sheet whose data starts at C5 starts its table there. */
+export function usedRange(rows: string[][]): string[][] {
+  let first = Infinity;
+  for (const r of rows) {
+    const at = r.findIndex((c) => c.trim() !== '');
+    if (at >= 0) first = Math.min(first, at);
+  }
+  if (first === Infinity || first === 0) return rows;
+  return rows.map((r) => r.slice(first));
+}
+
+/** The sheet's comments (notes): the legacy comments part, which Excel also writes for threaded comments. */
+function comments(zip: SafeZip, rels: Map<string, { target: string; type: string }>): Array<{ ref: string; text: string }> {
+  const out: Array<{ ref: string; text: string }> = [];
+  for (const r of rels.values()) {
+    if (r.type !== 'comments') continue;
+    const root = readXml(zip, r.target);
+    const list = root && child(root, 'commentList');
+    if (!list) continue;
+    for (const c of elements(list, 'comment')) {
+      const text = child(c, 'text');
+      const s = text ? richString(text).replace(/\s+/g, ' ').trim() : '';
+      if (s) out.push({ ref: c.attrs.ref ?? '', text: s });
+    }
+  }
+  return out;
+}
+
+/** Charts (their titles), text boxes and described pictures of the sheet's drawing, in drawing order. */
+function drawings(zip: SafeZip, rels: Map<string, { target: string; type: string }>): Drawing[] {
+  const out: Drawing[] = [];
+  for (const r of rels.values()) {
+    if (r.type !== 'drawing') continue;
+    const root = readXml(zip, r.target);
+    if (!root) continue;
+    const drawingRels = relationships(zip, r.target);
+    for (const anchor of elements(root)) {
+      for (const ref of descendants(anchor, 'chart')) {
+        const target = drawingRels.get(ref.attrs.id ?? '')?.target;
+        const chart = target ? readChart(zip, target) : null;
+        if (chart) out.push({ kind: 'chart', chart });
+      }
+      for (const sp of descendants(anchor, 'sp')) {
+        const body = child(sp, 'txBody');
+        const text = body ? elements(body, 'p').map((p) => descendants(p, 't').map(textContent).join('')).join('\n').trim() : '';
+        if (text) out.push({ kind: 'text', text });
+      }
+      for (const pic of descendants(anchor, 'pic')) {
+        const nv = child(pic, 'nvPicPr');
+        const descr = (nv && child(nv, 'cNvPr')?.attrs.descr)?.trim();
+        if (descr && !/^[^\s]+\.[a-z0-9]{2,4}$/i.test(descr)) out.push({ kind: 'figure', text: descr });
+      }
+    }
+  }
+  return out;
+}
+
+/** Text of a rich string (si, is, comment text): its runs, not phonetic readings. */
+function richString(el: XmlElement): string {
+  return el.children
+    .filter((c): c is XmlElement => typeof c !== 'string' && (c.name === 't' || c.name === 'r'))
+    .map((c) => textContent(c.name === 'r' ? (child(c, 't') ?? '') : c))
+    .join('');
 }
 
 function sharedStrings(zip: SafeZip, part: string | undefined): string[] {
   const sst = part ? readXml(zip, part) : null;
   if (!sst) return [];
   // Phonetic runs (rPh) are reading aids, not cell text.
-  return elements(sst, 'si').map((si) =>
-    si.children
-      .filter((c): c is XmlElement => typeof c !== 'string' && (c.name === 't' || c.name === 'r'))
-      .map((c) => textContent(c.name === 'r' ? (child(c, 't') ?? '') : c))
-      .join(''),
-  );
+  return elements(sst, 'si').map(richString);
 }
 
 /** Style index to number format code. */

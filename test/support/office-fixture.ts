@@ -59,10 +59,10 @@ export function makeZip(members: ZipMember[]): Uint8Array {
 
 export const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
-const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+export const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+export const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
 
-function rels(items: Array<{ id: string; type: string; target: string }>): string {
+export function rels(items: Array<{ id: string; type: string; target: string }>): string {
   return (
     XML +
     '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
@@ -102,6 +102,13 @@ export interface DocxOptions {
   created?: string;
   /** Replaces word/document.xml whole (for hostile parts). */
   documentXml?: string;
+  /** More w:style elements, and more w:abstractNum/w:num elements (abstract numbers before nums). */
+  styles?: string;
+  abstractNums?: string;
+  nums?: string;
+  /** More relationships of word/document.xml (targets relative to word/), and the parts they point to. */
+  rels?: Array<{ id: string; type: string; target: string }>;
+  parts?: PartOverrides;
 }
 
 export function makeDocx(o: DocxOptions): Uint8Array {
@@ -110,6 +117,7 @@ export function makeDocx(o: DocxOptions): Uint8Array {
     { id: 'rNum', type: 'numbering', target: 'numbering.xml' },
     ...(o.header ? [{ id: 'rH', type: 'header', target: 'header1.xml' }] : []),
     ...(o.footer ? [{ id: 'rF', type: 'footer', target: 'footer1.xml' }] : []),
+    ...(o.rels ?? []),
   ];
   const styles =
     XML +
@@ -117,15 +125,18 @@ export function makeDocx(o: DocxOptions): Uint8Array {
     '<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style>' +
     '<w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/></w:style>' +
     '<w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style>' +
+    (o.styles ?? '') +
     '</w:styles>';
   const numbering =
     XML +
     `<w:numbering ${W}>` +
     '<w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:numFmt w:val="bullet"/></w:lvl></w:abstractNum>' +
     '<w:abstractNum w:abstractNumId="1"><w:lvl w:ilvl="0"><w:numFmt w:val="decimal"/></w:lvl></w:abstractNum>' +
+    (o.abstractNums ?? '') +
     '<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num><w:num w:numId="2"><w:abstractNumId w:val="1"/></w:num>' +
+    (o.nums ?? '') +
     '</w:numbering>';
-  return makeZip([
+  return makeZip(withOverrides([
     { name: '[Content_Types].xml', data: XML + '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>' },
     { name: '_rels/.rels', data: rels([{ id: 'rId1', type: 'officeDocument', target: 'word/document.xml' }]) },
     { name: 'docProps/core.xml', data: coreXml(o) },
@@ -135,7 +146,7 @@ export function makeDocx(o: DocxOptions): Uint8Array {
     { name: 'word/numbering.xml', data: numbering },
     ...(o.header ? [{ name: 'word/header1.xml', data: XML + `<w:hdr ${W}>${w.p(o.header)}</w:hdr>` }] : []),
     ...(o.footer ? [{ name: 'word/footer1.xml', data: XML + `<w:ftr ${W}>${w.p(o.footer)}</w:ftr>` }] : []),
-  ]);
+  ], o.parts ?? {}));
 }
 
 // ---- XLSX -----------------------------------------------------------------
@@ -217,13 +228,22 @@ export function makeXlsx(sheets: Array<{ name: string; rows: XlsxCell[][] }>, ov
 
 export interface SlideSpec {
   title: string;
-  bullets?: string[];
+  /** Paragraphs of the body placeholder; `lvl` and `bu` write their a:pPr (bullet none, a character, or numbered). */
+  bullets?: Array<string | { text: string; lvl?: number; bu?: 'none' | 'char' | 'num' }>;
   table?: string[][];
   notes?: string;
+  /** Raw shapes appended to the slide's shape tree (charts, text boxes, pictures). */
+  shapes?: string;
+  /** More relationships of the slide (charts, comments, diagrams, its layout); targets relative to ppt/slides/. */
+  rels?: Array<{ id: string; type: string; target: string }>;
 }
 
 const P = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"';
-const para = (t: string) => `<a:p><a:r><a:t>${xmlEscape(t)}</a:t></a:r></a:p>`;
+const para = (t: string | { text: string; lvl?: number; bu?: 'none' | 'char' | 'num' }) => {
+  if (typeof t === 'string') return `<a:p><a:r><a:t>${xmlEscape(t)}</a:t></a:r></a:p>`;
+  const bu = t.bu === 'none' ? '<a:buNone/>' : t.bu === 'char' ? '<a:buChar char="•"/>' : t.bu === 'num' ? '<a:buAutoNum type="arabicPeriod"/>' : '';
+  return `<a:p><a:pPr lvl="${t.lvl ?? 0}">${bu}</a:pPr><a:r><a:t>${xmlEscape(t.text)}</a:t></a:r></a:p>`;
+};
 
 /**
  * Slides are stored under part names in reverse, so only the presentation's
@@ -247,9 +267,10 @@ export function makePptx(slides: SlideSpec[], overrides: PartOverrides = {}): Ui
     const table = s.table
       ? `<p:graphicFrame><a:graphic><a:graphicData><a:tbl>${s.table.map((r) => `<a:tr>${r.map((c) => `<a:tc><a:txBody>${para(c)}</a:txBody></a:tc>`).join('')}</a:tr>`).join('')}</a:tbl></a:graphicData></a:graphic></p:graphicFrame>`
       : '';
-    members.push({ name: `ppt/slides/${partOf(i)}`, data: XML + `<p:sld ${P}><p:cSld><p:spTree>${title}${body}${table}</p:spTree></p:cSld></p:sld>` });
+    members.push({ name: `ppt/slides/${partOf(i)}`, data: XML + `<p:sld ${P}><p:cSld><p:spTree>${title}${body}${table}${s.shapes ?? ''}</p:spTree></p:cSld></p:sld>` });
+    const slideRels = [...(s.notes ? [{ id: 'rN', type: 'notesSlide', target: `../notesSlides/notes${i}.xml` }] : []), ...(s.rels ?? [])];
+    if (slideRels.length > 0) members.push({ name: `ppt/slides/_rels/${partOf(i)}.rels`, data: rels(slideRels) });
     if (s.notes) {
-      members.push({ name: `ppt/slides/_rels/${partOf(i)}.rels`, data: rels([{ id: 'rN', type: 'notesSlide', target: `../notesSlides/notes${i}.xml` }]) });
       members.push({
         name: `ppt/notesSlides/notes${i}.xml`,
         data:

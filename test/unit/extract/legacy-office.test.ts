@@ -182,15 +182,30 @@ describe('PPT', () => {
     const result = await extract({ bytes: ppt, filename: 'deck.ppt', config: markdown });
     expect(result.metadata).toMatchObject({ format: 'ppt', mime_type: 'application/vnd.ms-powerpoint', pages: 2, page_unit: 'slide' });
     expect(result.chunks.map((c) => c.text)).toEqual([
-      '## Welcome\n\nAgenda\n\nGoals\n\nCafé au lait\n\n**Notes:**\nSay hello first.',
-      '## Zweite Folie ✓\n\nSnow ☃ falls\n\n**Notes:**\nKeep it short.',
+      '## Welcome\n\n- Agenda\n- Goals\n\nCafé au lait\n\n**Notes:** Say hello first.',
+      '## Zweite Folie ✓\n\nSnow ☃ falls\n\n**Notes:** Keep it short.',
     ]);
     expect(countPages({ bytes: ppt, filename: 'deck.ppt' })).toBe(2);
   });
 
+  it('writes body placeholder paragraphs as list items and gives each element its slide', async () => {
+    const { extractPpt } = await import('../../../lambdas/extract/ppt.ts');
+    const out = extractPpt(ppt, 'text');
+    expect(out.elements!.map((e) => [e.type, e.page])).toEqual([
+      ['heading', 0],
+      ['list_item', 0],
+      ['list_item', 0],
+      ['paragraph', 0],
+      ['paragraph', 0],
+      ['heading', 1],
+      ['paragraph', 1],
+      ['paragraph', 1],
+    ]);
+  });
+
   it('reads only the selected slides', async () => {
     const result = await extract({ bytes: ppt, filename: 'deck.ppt', config: { ...DEFAULT_CONFIG, pages: [2] } });
-    expect(result.content).toBe('Zweite Folie ✓\n\nSnow ☃ falls\n\nNotes:\nKeep it short.');
+    expect(result.content).toBe('Zweite Folie ✓\n\nSnow ☃ falls\n\nNotes: Keep it short.');
     expect(result.metadata).toMatchObject({ pages: 1, pages_total: 2 });
   });
 

@@ -106,7 +106,7 @@ describe('PPTX', () => {
     const result = await extract({ bytes: pptx, filename: 'deck.pptx', config: markdown });
     expect(result.metadata).toMatchObject({ format: 'pptx', pages: 3, page_unit: 'slide' });
     expect(result.chunks.map((c) => c.text.split('\n')[0])).toEqual(['## Welcome', '## Numbers', '## Thanks']);
-    expect(result.chunks[0]!.text).toContain('Agenda\n\nGoals');
+    expect(result.chunks[0]!.text).toContain('- Agenda\n- Goals');
     expect(result.chunks[0]!.text).toContain('Say hello first.');
     expect(result.tables).toEqual([{ page: 2, rows: [['Q1', 'Q2'], ['10', '20']], markdown: '| Q1 | Q2 |\n| --- | --- |\n| 10 | 20 |' }]);
     expect(countPages({ bytes: pptx, filename: 'deck.pptx' })).toBe(3);

@@ -40,7 +40,7 @@ describe('PPTX slide selection', () => {
     const pptx = makePptx(slides, { 'ppt/slides/slide1.xml': BROKEN_XML });
     await expect(read(pptx, 'deck.pptx', null)).rejects.toThrow(/slide1\.xml is not well-formed/);
     const result = await read(pptx, 'deck.pptx', [2, 3]);
-    expect(result.content).toBe('Two\n\na\tb\n1\t2\n\nThree\n\na\tb\n3\t4\n\nNotes:\nSay three.');
+    expect(result.content).toBe('Two\n\na\tb\n1\t2\n\nThree\n\na\tb\n3\t4\n\nNotes: Say three.');
     expect(result.metadata).toMatchObject({ pages: 2, pages_total: 4, page_unit: 'slide' });
     expect(result.tables.map((t) => t.page)).toEqual([2, 3]);
     expect(result.chunks.map((c) => c.page_start)).toEqual([2, 3]);

@@ -80,3 +80,37 @@ describe('countDecodedCodePoints', () => {
     expect(countDecodedCodePoints(bytes)).toBe([...decodeText(bytes).text].length);
   });
 });
+
+describe('East Asian legacy encodings', () => {
+  // Each sentence encoded with Python's codecs (the test builds no encoder of its own).
+  const samples: Array<[string, string, string]> = [
+    ['shift_jis', '日本語のテキストです。これはテストです。東京は大きい都市です。', '93fa967b8cea82cc8365834c8358836782c582b7814282b182ea82cd83658358836782c582b78142938c8b9e82cd91e582ab82a293738e7382c582b78142'],
+    ['euc-kr', '한국어 텍스트입니다. 이것은 시험입니다. 서울은 큰 도시입니다.', 'c7d1b1b9beee20c5d8bdbac6aec0d4b4cfb4d92e20c0ccb0cdc0ba20bdc3c7e8c0d4b4cfb4d92e20bcadbfefc0ba20c5ab20b5b5bdc3c0d4b4cfb4d92e'],
+    ['gb18030', '这是中文文本。我们在这里测试编码的检测，中国的城市很大。', 'd5e2cac7d6d0cec4cec4b1bea1a3ced2c3c7d4dad5e2c0efb2e2cad4b1e0c2ebb5c4bcecb2e2a3acd6d0b9fab5c4b3c7cad0badcb4f3a1a3'],
+    ['big5', '這是中文文本。我們在這裡測試編碼的檢測，國家的城市很大。', 'b36fac4fa4a4a4e5a4e5a5bba143a7daadcca662b36fb8ccb4fab8d5bd73bd58aabac0cbb4faa141b0eaae61aabaabb0a5ababdca46aa143'],
+  ];
+
+  it.each(samples)('detects and decodes %s text, and counts its code points as decoded', (encoding, text, hex) => {
+    const bytes = new Uint8Array(Buffer.from(hex, 'hex'));
+    expect(decodeText(bytes)).toEqual({ text, encoding });
+    expect(countDecodedCodePoints(bytes)).toBe([...text].length);
+  });
+
+  it('is extracted as text (not refused as binary), and as a CSV', async () => {
+    const { extract } = await import('../../../lambdas/extract/index.ts');
+    const sjis = new Uint8Array(Buffer.from(samples[0]![2], 'hex'));
+    const result = await extract({ bytes: sjis, filename: 'notes.txt' });
+    expect(result.content).toBe(samples[0]![1]);
+    expect(result.metadata).toMatchObject({ format: 'text', encoding: 'shift_jis' });
+    // "名前,都市\n田中,東京\n" in Shift-JIS.
+    const csv = new Uint8Array(Buffer.from('96bc914f2c93738e730a936392862c938c8b9e0a', 'hex'));
+    const table = await extract({ bytes: csv, filename: 'people.csv' });
+    expect(table.tables[0]!.rows).toEqual([['名前', '都市'], ['田中', '東京']]);
+  });
+
+  it('leaves Western text in Windows-1252 alone, accents after letters included', () => {
+    const text = 'Être élève à l’école où Noël était fêté, ça va très bien. Größe übermäßig.';
+    const bytes = new Uint8Array(Buffer.from(text.replace('’', "'"), 'latin1'));
+    expect(decodeText(bytes)).toEqual({ text: text.replace('’', "'"), encoding: 'windows-1252' });
+  });
+});

@@ -153,7 +153,7 @@ describe('RTF', () => {
       '{\\*\\generator Writer}\\pard Caf\\\'e9 au lait\\par \\u8364?5 only\\par' +
       '\\trowd\\cellx1000\\cellx2000\\intbl A1\\cell B1\\cell\\row\\trowd\\intbl A2\\cell B2\\cell\\row\\pard After table\\par}';
     const result = await extract({ bytes: utf8(rtf), filename: 'doc.rtf' });
-    expect(result.content).toBe('Café au lait\n€5 only\n\nA1\tB1\nA2\tB2\nAfter table');
+    expect(result.content).toBe('Café au lait\n\n€5 only\n\nA1\tB1\nA2\tB2\n\nAfter table');
     expect(result.tables[0]!.rows).toEqual([
       ['A1', 'B1'],
       ['A2', 'B2'],
