@@ -99,6 +99,8 @@ export function detect(input: ExtractInput): Detected {
   const head = headText(bytes);
   const hint = nameHint(input);
   if (hint === 'csv' || hint === 'tsv' || hint === 'markdown') return found(hint);
+  // A flat OpenDocument text (.fodt): the package's parts in one XML document.
+  if (/<office:document[\s>]/.test(head) && /office:mimetype="application\/vnd\.oasis\.opendocument\.text"/.test(head)) return found('odt');
   if (looksLikeHtml(head) || (hint === 'html' && /<[a-z!]/i.test(head))) return found('html');
   if (looksLikeEmail(head) || (hint === 'eml' && /^[\w-]+:/m.test(head))) return found('eml');
   return found('text');

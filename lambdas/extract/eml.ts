@@ -7,9 +7,7 @@ import { Compound } from './compound.ts';
 import { htmlInto, textParagraphs } from './html.ts';
 import type { FormatContext } from './index.ts';
 import { isoDate } from './ooxml.ts';
-import { TEXT_PAGE_CHARS } from './page-count.ts';
 import { decodeText } from './text.ts';
-import { splitByCodePoints } from './text-stats.ts';
 import { ExtractionError, type FormatOutput } from './types.ts';
 
 export async function extractEml(bytes: Uint8Array, ctx: FormatContext): Promise<FormatOutput> {
@@ -50,7 +48,7 @@ export async function extractEml(bytes: Uint8Array, ctx: FormatContext): Promise
   else if (email.text?.trim()) textParagraphs(body, email.text);
 
   const out = new Compound(mode);
-  out.addPages(splitByCodePoints(body.text(), TEXT_PAGE_CHARS), body.tables);
+  out.addFlow(body.text(), body.tables, body.elements);
   for (const [i, att] of email.attachments.entries()) {
     // Inline images referenced from the HTML body are part of its layout, not attachments.
     if (att.related && att.mimeType.startsWith('image/')) continue;

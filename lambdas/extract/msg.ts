@@ -8,8 +8,6 @@ import { Compound } from './compound.ts';
 import { htmlInto, textParagraphs } from './html.ts';
 import type { FormatContext } from './index.ts';
 import { isoDate } from './ooxml.ts';
-import { TEXT_PAGE_CHARS } from './page-count.ts';
-import { splitByCodePoints } from './text-stats.ts';
 import { ExtractionError, type FormatOutput } from './types.ts';
 
 type MsgReader = import('@kenjiuno/msgreader/lib/MsgReader.js').default;
@@ -63,7 +61,7 @@ export async function extractMsg(bytes: Uint8Array, ctx: FormatContext): Promise
   else if (data.body?.trim()) textParagraphs(body, data.body);
 
   const out = new Compound(mode);
-  out.addPages(splitByCodePoints(body.text(), TEXT_PAGE_CHARS), body.tables);
+  out.addFlow(body.text(), body.tables, body.elements);
   for (const [i, att] of (data.attachments ?? []).entries()) {
     const name = att.fileName ?? att.name ?? `attachment-${i + 1}`;
     // Images shown inside the HTML body are part of its layout, not attachments.

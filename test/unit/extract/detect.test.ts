@@ -88,4 +88,19 @@ describe('detect', () => {
     const bytes = utf8('abc\0def\0\0ghi'.repeat(20));
     expect(rejection(() => detect({ bytes, filename: 'a.txt' })).code).toBe('unsupported_format');
   });
+
+  it('reads a flat OpenDocument text (.fodt) as ODT, whatever it is called, not as the XML text it is', async () => {
+    const fodt = utf8(
+      '<?xml version="1.0" encoding="UTF-8"?>\n' +
+        '<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ' +
+        'office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">' +
+        '<office:body><office:text><text:h text:outline-level="1">Minutes</text:h><text:p>The meeting opened at nine.</text:p></office:text></office:body>' +
+        '</office:document>',
+    );
+    expect(detect({ bytes: fodt, filename: 'minutes.xml' }).format).toBe('odt');
+    const { extract } = await import('../../../lambdas/extract/index.ts');
+    const result = await extract({ bytes: fodt, filename: 'minutes.xml' });
+    expect(result.content).toBe('Minutes\n\nThe meeting opened at nine.');
+    expect(result.elements!.map((e) => e.type)).toEqual(['heading', 'paragraph']);
+  });
 });

@@ -44,11 +44,18 @@ describe('DOCX', () => {
     });
   });
 
-  it('puts the header first and the footer last, in plain text by default', async () => {
-    const { content } = await extract({ bytes: docx, filename: 'report.docx' });
-    expect(content.startsWith('ACME Confidential\n\nOverview\n\n')).toBe(true);
-    expect(content.endsWith('Page footer text')).toBe(true);
+  it('keeps the header and footer as elements, out of plain text content unless asked, then first and last', async () => {
+    const { content, elements } = await extract({ bytes: docx, filename: 'report.docx' });
+    expect(content.startsWith('Overview\n\n')).toBe(true);
+    expect(content).not.toContain('ACME Confidential');
     expect(content).toContain('Region\tRevenue\nNorth\t1,200');
+    expect(elements!.filter((e) => e.type === 'page_header' || e.type === 'page_footer').map((e) => [e.type, e.text])).toEqual([
+      ['page_header', 'ACME Confidential'],
+      ['page_footer', 'Page footer text'],
+    ]);
+    const kept = await extract({ bytes: docx, filename: 'report.docx', config: { ...DEFAULT_CONFIG, keep_page_furniture: true } });
+    expect(kept.content.startsWith('ACME Confidential\n\nOverview\n\n')).toBe(true);
+    expect(kept.content.endsWith('Page footer text')).toBe(true);
   });
 
   it('is detected by content, whatever the file is called', async () => {
