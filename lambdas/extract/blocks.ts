@@ -68,9 +68,14 @@ export class Blocks {
     this.prose(text, 'caption');
   }
 
-  /** A figure: its alternative text or description; a figure without one writes nothing. */
+  /**
+   * A figure: an element carrying its alternative text or description, which
+   * is not written into the text (a reader does not see it), as a PDF's
+   * figures are not; a figure without a description is left out.
+   */
   figure(text: string): void {
-    this.prose(text, 'figure');
+    const t = oneLine(text);
+    if (t) this.elements.push({ type: 'figure', start: this.length, end: this.length, text: t });
   }
 
   footnote(text: string): void {

@@ -297,8 +297,9 @@ function bodySize(body: XmlElement, fallback: number): number {
 
 /**
  * A heading made by direct formatting, in documents without heading styles: a
- * short line, not a sentence, set larger than the body text or all in bold, or
- * a numbered line in capitals ("A. PURPOSE"). Level by size.
+ * short line, not a sentence, set clearly larger than the body text. Level by
+ * size. A bold line at body size stays a paragraph: Word users bold lead-ins,
+ * labels and emphasis far more often than they fake a heading.
  */
 function formattedHeading(text: string, looks: Looks, body: number): number | undefined {
   if (body <= 0 || looks.chars === 0) return undefined;
@@ -308,10 +309,6 @@ function formattedHeading(text: string, looks: Looks, body: number): number | un
   const ratio = looks.minSize / body;
   if (ratio >= 1.6) return 1;
   if (ratio >= 1.3) return 2;
-  if (ratio >= 1.12) return 3;
-  if (looks.bold === looks.chars && words >= 1 && /\p{Lu}/u.test(t[0] ?? '')) return 4;
-  const letters = t.replace(/[^\p{L}]/gu, '');
-  if (letters.length >= 4 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && /^(?:[A-Z]|[IVX]+|\d+(?:\.\d+)*)[.)]?\s/.test(t)) return 3;
   return undefined;
 }
 
@@ -394,14 +391,16 @@ export function mathText(el: XmlElement): string {
 // ---- Tables -------------------------------------------------------------------
 
 /**
- * A table, or a table that lays out the page: one holding other tables, or a
- * single cell (a framed box), is read as the blocks in its cells, so the
- * tables inside it are tables of their own.
+ * A table, or a table that lays out the page: a single cell (a framed box),
+ * or a single row or column holding other tables, is read as the blocks in
+ * its cells, so the tables inside it are tables of their own. A grid of rows
+ * and columns stays a table even with a table in a cell (its text joins the cell).
  */
 function table(ctx: Ctx, tbl: XmlElement): void {
   const rows = contentChildren(tbl).filter((e) => e.name === 'tr');
   const all = rows.flatMap(cells);
-  const layout = all.length <= 1 || all.some((tc) => descendants(tc, 'tbl').length > 0);
+  const line = rows.length === 1 || rows.every((tr) => cells(tr).length <= 1);
+  const layout = all.length <= 1 || (line && all.some((tc) => descendants(tc, 'tbl').length > 0));
   if (!layout) {
     ctx.out.table(tableRows(ctx, tbl));
     return;
