@@ -5,7 +5,7 @@
 
 import type { OutputMode } from './blocks.ts';
 import { toUtf16 } from './chunks.ts';
-import { paragraphDrafts } from './elements.ts';
+import { onPages, paragraphDrafts } from './elements.ts';
 import { TEXT_PAGE_CHARS } from './page-count.ts';
 import { splitByCodePoints } from './text-stats.ts';
 import type { DraftElement, ExtractionResult, FailedSection, FormatOutput, Table } from './types.ts';
@@ -48,18 +48,7 @@ export class Compound {
   /** Flowing text of the outer document (an e-mail body): paged by the text rule, its blocks (offsets into `text`) kept. */
   addFlow(text: string, tables: Table[], elements: DraftElement[]): void {
     const pages = splitByCodePoints(text, TEXT_PAGE_CHARS);
-    const starts: number[] = [];
-    let at = 0;
-    for (const p of pages) {
-      starts.push(at);
-      at += p.length;
-    }
-    let page = 0;
-    const placed = elements.map((d) => {
-      while (page + 1 < starts.length && starts[page + 1]! <= d.start) page++;
-      return { ...d, page, start: d.start - starts[page]!, end: d.end - starts[page]! };
-    });
-    this.addPages(pages, tables, placed);
+    this.addPages(pages, tables, onPages(elements, pages));
   }
 
   /** An embedded document's result under a heading with its name, its elements kept. */

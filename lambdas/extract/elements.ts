@@ -108,7 +108,7 @@ function cutFurniture<T extends DraftElement>(text: string, drafts: T[], section
 }
 
 /** Drafts with offsets into the joined text pages, put on the page each starts on. */
-function onPages<T extends DraftElement>(drafts: T[], pages: string[]): Array<T & { page: number }> {
+export function onPages<T extends DraftElement>(drafts: T[], pages: string[]): Array<T & { page: number }> {
   const starts: number[] = [];
   let at = 0;
   for (const p of pages) {

@@ -9,8 +9,8 @@
 import type { Tag } from './pdf-tags.ts';
 import type { Word } from './pdf-words.ts';
 
-export interface Line {
-  words: Word[];
+/** Where a line or a block stands (top-left origin) and how it is set. */
+interface Placement {
   x0: number;
   x1: number;
   y0: number;
@@ -19,9 +19,13 @@ export interface Line {
   size: number;
   bold: boolean;
   mono: boolean;
-  text: string;
   /** Index of its first character in the page's content order. */
   order: number;
+}
+
+export interface Line extends Placement {
+  words: Word[];
+  text: string;
   /** Ends with a hyphen that splits a word across the line break. */
   hyphen: boolean;
   /** Written right to left (Hebrew, Arabic): its words were put in logical order. */
@@ -32,16 +36,8 @@ export interface Line {
   tag?: Tag;
 }
 
-export interface TextBlock {
+export interface TextBlock extends Placement {
   lines: Line[];
-  x0: number;
-  x1: number;
-  y0: number;
-  y1: number;
-  size: number;
-  bold: boolean;
-  mono: boolean;
-  order: number;
   /** Set when its first line opens with a bullet or an enumerator. */
   marker: ListMarker | null;
 }
