@@ -32,7 +32,7 @@ export const playgroundMarkup = `
       </form>
       <div id="pg-upload-box" hidden><label for="pg-upload">Upload</label><progress id="pg-upload" max="100" value="0"></progress> <span id="pg-upload-text" class="muted"></span></div>
       <p id="pg-message" role="status"></p>
-      <ol id="pg-timeline" class="pg-timeline" aria-label="Job status timeline"></ol>
+      <ol id="pg-timeline" class="pg-timeline" aria-label="Timeline of the job"></ol>
       <div id="pg-progress-box" hidden><label for="pg-progress">Pages extracted</label><progress id="pg-progress" max="1" value="0"></progress> <span id="pg-progress-text" class="muted"></span></div>
 
       <div id="pg-viewer" hidden>
@@ -76,16 +76,17 @@ progress { width: min(20rem, 100%); }
 .pg-box:hover { background: rgba(11, 92, 173, .08); }
 .pg-box.active, .pg-el.active { outline: 3px solid #f59e0b; outline-offset: 1px; background: rgba(245, 158, 11, .18); }
 .pg-content { border: 1px solid var(--line); border-radius: 6px; padding: .5rem .75rem; max-height: 48rem; overflow: auto; }
-.pg-content .pg-el { border-left: 4px solid currentColor; padding-left: .5rem; margin: .4rem 0; cursor: pointer; color: var(--ink); }
+.pg-content .pg-el { border-left: 4px solid var(--t, var(--line)); padding-left: .5rem; margin: .4rem 0; cursor: pointer; color: var(--ink); }
 .pg-content .pg-el:focus-visible { outline: 3px solid #f59e0b; }
 .pg-content h1, .pg-content h2, .pg-content h3, .pg-content h4, .pg-content h5, .pg-content h6 { border: 0; margin: .6rem 0 .3rem; }
 .pg-outline { border: 1px solid var(--line); border-radius: 6px; padding: .5rem; }
 .pg-outline h4, .pg-content-box h4 { margin: 0 0 .4rem; }
 .pg-outline ol { padding-left: 1rem; margin: 0; }
 .pg-chunks li { margin: .4rem 0; }
-.t-title { color: #8250df; } .t-heading { color: #b42318; } .t-paragraph { color: #0b5cad; } .t-list_item { color: #116329; }
-.t-table { color: #9a3412; } .t-figure { color: #6e40c9; } .t-caption { color: #57606a; } .t-code { color: #1b1f24; }
-.t-formula { color: #0e7490; } .t-footnote { color: #6b4f00; } .t-page_header, .t-page_footer { color: #4b5563; }
+.t-title { --t: #8250df; } .t-heading { --t: #b42318; } .t-paragraph { --t: #0b5cad; } .t-list_item { --t: #116329; }
+.t-table { --t: #9a3412; } .t-figure { --t: #6e40c9; } .t-caption { --t: #57606a; } .t-code { --t: #1b1f24; }
+.t-formula { --t: #0e7490; } .t-footnote { --t: #6b4f00; } .t-page_header, .t-page_footer { --t: #4b5563; }
+.pg-legend span, .pg-box { color: var(--t); }
 .pg-box.t-page_header, .pg-box.t-page_footer { border-style: dashed; }
 @media (max-width: 40rem) {
   .pg-split, .pg-split.flow { grid-template-columns: minmax(0, 1fr); }
@@ -243,10 +244,12 @@ export const playgroundScript = String.raw`
     ['pg-downloads', 'pg-legend', 'pg-pages-view', 'pg-content', 'pg-outline', 'pg-tables', 'pg-chunks', 'pg-meta'].forEach(function (id) { $(id).replaceChildren(); });
     $('pg-outline-box').hidden = true;
     if (!job.result && !job.result_url) {
+      if (D.refreshJobs) D.refreshJobs();
       say(job.status === 'failed' ? 'The job failed.' : 'The job has no result (' + job.status + ').', job.status === 'failed');
       return;
     }
     var loaded = job.result ? Promise.resolve(job.result) : fetch(job.result_url).then(function (r) { if (!r.ok) throw new Error('The result could not be fetched (' + r.status + ').'); return r.json(); });
+    if (D.refreshJobs) D.refreshJobs();
     loaded.then(function (result) { say('Done: ' + job.filename + '.', false); render(job, result); }, function (error) { say(error.message, true); });
   }
 

@@ -69,7 +69,7 @@ export const script = String.raw`
   }
 
   // What the playground (playground.ts), whose script follows this one, uses of this one.
-  window.docexDashboard = { api: api, h: h };
+  window.docexDashboard = { api: api, h: h, refreshJobs: function () { loadJobs(true); } };
 
   // Sign-in
   function showApp(signedIn) {
