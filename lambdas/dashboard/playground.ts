@@ -310,14 +310,11 @@ export const playgroundScript = String.raw`
     $('pg-meta').textContent = JSON.stringify(meta, null, 2);
   }
 
+  // The pages the result covers: those of page_sizes (a PDF, all or the config's pages), else those the boxes are on (an image).
   function renderPages(job, elements, sizes, meta) {
-    var count = job.pages || meta.pages || 1;
-    var wanted = {};
-    elements.forEach(function (e) { if (e.bbox) wanted[e.page] = true; });
-    for (var n = 1; n <= count; n++) {
-      if (!wanted[n] && Object.keys(sizes).length && !sizes[n]) continue;
-      pageView(job, n, elements, sizes[n]);
-    }
+    var pages = (meta.page_sizes || []).map(function (s) { return s.page; });
+    if (!pages.length) elements.forEach(function (e) { if (e.bbox && pages.indexOf(e.page) < 0) pages.push(e.page); });
+    pages.sort(function (a, b) { return a - b; }).forEach(function (n) { pageView(job, n, elements, sizes[n]); });
   }
 
   function pageView(job, n, elements, size) {

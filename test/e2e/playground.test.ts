@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart, request, submit } from '../support/api-client.ts';
 import { ROOT, startServer, waitFor, type RunningServer } from '../support/local-server.ts';
 import { checkAnswer } from '../support/openapi-check.ts';
+import { makePdf } from '../support/pdf-fixture.ts';
 import { playgroundPdf } from '../support/playground-pdf.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -137,6 +138,20 @@ describe('the playground', () => {
     expect(await page.getByRole('link', { name: 'Download Markdown' }).getAttribute('href')).toMatch(/^blob:/);
     await shot('highlighted');
   });
+
+  it('sends a document over 4.5 MB through the upload flow, with an upload progress bar', async () => {
+    const big = makePdf({ pages: ['A large document', 'Its second page'], padding: 5 * 1024 * 1024 });
+    await page.locator('#pg-file').setInputFiles({ name: 'large.pdf', mimeType: 'application/pdf', buffer: Buffer.from(big) });
+    await expect.poll(() => page.locator('#pg-chosen').textContent()).toContain('through the upload flow');
+    const created = page.waitForResponse((r) => r.url().endsWith('/v1/uploads') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Extract' }).click();
+    expect((await created).status()).toBe(201);
+    await expect.poll(async () => `${await page.locator('#pg-title').textContent()} ${await page.locator('#pg-message').textContent()}`, { timeout: 120_000 }).toMatch(/^large\.pdf \(completed\)/);
+    expect(await page.locator('#pg-upload').evaluate((p: HTMLProgressElement) => p.value)).toBe(100);
+    expect(await page.locator('#pg-timeline').textContent()).toMatch(/awaiting_upload.*completed/);
+    await expect.poll(() => page.locator('.pg-page').count()).toBe(2);
+    await shot('upload-flow');
+  }, 180_000);
 
   it('is usable at phone width', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
