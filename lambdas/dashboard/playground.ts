@@ -230,6 +230,7 @@ export const playgroundScript = String.raw`
 
   function open(id) {
     pollToken++;
+    $('pg-upload-box').hidden = true;
     say('Opening job ' + id + '...', false);
     $('playground').scrollIntoView();
     poll(id);
