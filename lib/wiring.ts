@@ -7,6 +7,7 @@ export type FunctionName =
   | 'sandbox-key'
   | 'submit'
   | 'get-job'
+  | 'get-page'
   | 'extract-worker'
   | 'webhooks'
   | 'webhook-delivery'
@@ -86,6 +87,15 @@ export const functions: Record<FunctionName, FunctionSpec> = {
     timeoutSeconds: 10,
     memoryMb: 512,
     uses: { table: 'readwrite', bucket: 'read' },
+  },
+  // A page of a finished job's PDF as a PNG: PDFium in a worker thread of its own, so it ships the engine.
+  // Reads the job record and the kept document (pages/), nothing else.
+  'get-page': {
+    entry: 'lambdas/handlers/get-page.ts',
+    timeoutSeconds: 29,
+    memoryMb: 1536,
+    extracts: true,
+    uses: { table: 'read', bucket: 'read' },
   },
   'extract-worker': {
     entry: 'lambdas/handlers/extract-worker.ts',
@@ -185,6 +195,7 @@ export const routes: RouteSpec[] = [
   { method: 'POST', path: '/v1/sandbox/key', fn: 'sandbox-key', auth: false },
   { method: 'POST', path: '/v1/extract', fn: 'submit', auth: true },
   { method: 'GET', path: '/v1/jobs/{id}', fn: 'get-job', auth: true },
+  { method: 'GET', path: '/v1/jobs/{id}/pages/{n}', fn: 'get-page', auth: true },
   { method: 'GET', path: '/v1/jobs', fn: 'project', auth: true },
   { method: 'POST', path: '/v1/jobs/{id}/cancel', fn: 'cancel-job', auth: true },
   { method: 'POST', path: '/v1/uploads', fn: 'uploads', auth: true },
@@ -252,6 +263,8 @@ export interface BucketExpirySpec {
 export const bucketExpiry: BucketExpirySpec[] = [
   { id: 'documents', prefix: 'documents/', days: 1 },
   { id: 'results', prefix: 'results/', days: 2 },
+  // A completed PDF's or image's document, kept for its page images while the result is (12 h, which the route checks).
+  { id: 'pages', prefix: 'pages/', days: 1 },
   // An upload that landed after its job ended is deleted when it lands; this catches anything else.
   { id: 'uploads', prefix: 'uploads/', days: 1 },
   // Chunk parts of large documents: deleted when the job ends; this catches a cancelled job's stragglers.

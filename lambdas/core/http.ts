@@ -6,7 +6,7 @@ import { ApiError } from './errors.ts';
 
 export interface Reply {
   status: number;
-  /** Written out with JSON.stringify, or as it is when it is JSON text already. */
+  /** Written out with JSON.stringify, or as it is when it is JSON text already; bytes (a Uint8Array) go out base64-encoded, as API Gateway wants binary, with the Content-Type of `headers`. */
   body: unknown;
   headers?: Record<string, string>;
 }
@@ -39,6 +39,11 @@ export function route(fn: (event: APIGatewayProxyEvent) => Promise<Reply>) {
   return async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     try {
       const reply = await fn(event);
+      if (reply.body instanceof Uint8Array) {
+        const bytes = Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength);
+        // Private: the bytes are behind the caller's key; a browser may keep them a few minutes.
+        return { statusCode: reply.status, headers: { 'Cache-Control': 'private, max-age=300', ...reply.headers }, body: bytes.toString('base64'), isBase64Encoded: true };
+      }
       return json(reply.status, reply.body, reply.headers);
     } catch (error) {
       if (error instanceof ApiError) return json(error.status, { error: error.code, message: error.message }, error.headers);

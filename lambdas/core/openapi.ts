@@ -5,6 +5,7 @@
 import { functions, routes, type RouteSpec } from '../../lib/wiring.ts';
 import * as s from './api-schemas.ts';
 import type { JsonSchema } from './json-schema.ts';
+import { PAGE_WIDTH } from './job-pages.ts';
 import { limits } from './limits.ts';
 import { SERVICE_NAME, SERVICE_VERSION } from './version.ts';
 
@@ -92,6 +93,37 @@ const operations: Record<string, Operation> = {
     tags: ['jobs'],
     parameters: [idParam('job')],
     responses: { 200: s.jobSchema, 400: s.errorSchema, 403: s.errorSchema, 404: s.errorSchema, 410: s.errorSchema, 429: s.errorSchema },
+  },
+  'GET /v1/jobs/{id}/pages/{n}': {
+    summary: "A page of a finished job's PDF or image, as a picture",
+    description:
+      'A PDF page is a PNG rendered by PDFium, `width` pixels wide (its height in the page\'s proportions; the element boxes of the result scale to it from metadata.page_sizes). ' +
+      'An image job has page 1 only, answered as the image itself (PNG, JPEG or TIFF; `width` does not apply). ' +
+      'Pages are kept as long as the result (12 hours after completion): 410 after. 409 while the job has not completed, and for a job with no pages to show (a format other than PDF or image, or a document split into chunks). ' +
+      'Send `Accept: image/png` (or image/*): API Gateway returns binary only to a request that accepts it.',
+    tags: ['jobs'],
+    parameters: [
+      idParam('job'),
+      { name: 'n', in: 'path', required: true, description: 'the page number, from 1', schema: { type: 'integer', minimum: 1 } },
+      { name: 'width', in: 'query', description: 'pixels (PDF pages only)', schema: { type: 'integer', minimum: PAGE_WIDTH.min, maximum: PAGE_WIDTH.max, default: PAGE_WIDTH.default } },
+    ],
+    responses: {
+      200: {
+        raw: {
+          description: 'the page image',
+          content: {
+            'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },
+            'image/jpeg': { schema: { type: 'string', contentMediaType: 'image/jpeg' } },
+            'image/tiff': { schema: { type: 'string', contentMediaType: 'image/tiff' } },
+          },
+        },
+      },
+      400: s.errorSchema,
+      403: s.errorSchema,
+      404: s.errorSchema,
+      409: s.errorSchema,
+      410: s.errorSchema,
+    },
   },
   'POST /v1/jobs/{id}/cancel': {
     summary: 'Cancel an unfinished job; its reserved pages go back and job.cancelled is sent',

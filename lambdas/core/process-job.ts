@@ -1,6 +1,7 @@
 import { ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/types.ts';
 import { isTerminal, type Job } from './job.ts';
 import { putResult } from './job-result.ts';
+import { pageDocumentKey, pagedKind } from './job-pages.ts';
 import { usagePeriods } from './usage.ts';
 import { splitIfLarge, type SplitSettings } from './large-document.ts';
 import type { Blobs, Clock, ExtractionMessage, JobEvents, Store } from './ports.ts';
@@ -86,6 +87,8 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
   const bytes = inlineDocument ?? (job.document.kind === 's3' ? await deps.blobs.get(job.document.key) : emptyInline(job));
   if (!bytes) return fail(deps, job, 'The uploaded document could not be found (it may have expired). Submit the file again.');
 
+  // A PDF or an image is kept for its page images (job-pages.ts) while the result is: a copy, since the pool takes the bytes over.
+  const keep = pagedKind(bytes) ? new Uint8Array(bytes) : null;
   let result: ExtractionResult;
   try {
     result = await deps.extractor.extract({ bytes, filename: job.filename, contentType: job.content_type, config: job.config ?? null });
@@ -110,6 +113,8 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
 
   const now = deps.clock.now();
   const result_ref = await putResult(deps.blobs, job, result, now);
+  const kept = keep ? pageDocumentKey(job.project_id, job.id) : null;
+  if (kept) await deps.blobs.put(kept, keep!);
   // Members or attachments that could not be read leave a result that is partial, not wrong.
   const outcome = (result.metadata.failed_sections?.length ?? 0) > 0 ? 'partial_success' : 'completed';
   const completed = await deps.store.transitionJob(
@@ -122,6 +127,11 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
   if (completed) await deps.store.addUsage(job.project_id, usagePeriods(now).day, pages);
   if (job.quota && completed && shortfall < 0) await deps.store.refundPages(job.quota, -shortfall);
   if (job.quota && !completed && shortfall > 0) await deps.store.refundPages(job.quota, shortfall);
+  // Cancelled meanwhile (or completed by another delivery, which wrote the same key): only a job that did not complete here drops its copy.
+  if (kept && !completed) {
+    const now2 = await deps.store.getJob(job.id);
+    if (now2?.status === 'cancelled') await deps.blobs.delete(kept).catch(() => undefined);
+  }
   await discardDocument(deps, job);
   if (completed) await deps.events.jobFinished(completed);
 }

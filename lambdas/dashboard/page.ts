@@ -1,10 +1,15 @@
 import { createHash } from 'node:crypto';
-import { script } from './script.ts';
-import { styles } from './styles.ts';
+import { playgroundMarkup, playgroundScript, playgroundStyles } from './playground.ts';
+import { script as dashboardScript } from './script.ts';
+import { styles as dashboardStyles } from './styles.ts';
 
 // One self-contained page: markup, style and script inline, so it needs no
 // build step and nothing but the service itself. The CSP allows exactly this
 // script and style (by hash) and requests to the service's own origin.
+
+// The playground's script runs after the dashboard's, which hands it its helpers (window.docexDashboard).
+const script = `${dashboardScript}\n${playgroundScript}`;
+const styles = `${dashboardStyles}\n${playgroundStyles}`;
 
 const hash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
@@ -12,8 +17,10 @@ export const contentSecurityPolicy = [
   "default-src 'none'",
   `script-src ${hash(script)}`,
   `style-src ${hash(styles)}`,
-  "connect-src 'self'",
-  'img-src data:',
+  // The upload flow PUTs large documents to a presigned S3 URL (the local server's embedded S3 on loopback), and a
+  // result over 5 MB is fetched from one; page images are fetched with the key and shown from Blob URLs.
+  "connect-src 'self' https://*.amazonaws.com http://127.0.0.1:* http://localhost:*",
+  'img-src data: blob:',
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
@@ -33,7 +40,7 @@ export const dashboardPage = `<!doctype html>
 <body>
 <header>
   <h1>docex dashboard</h1>
-  <nav id="app-nav" aria-label="Sections" hidden><a href="#keys">API keys</a><a href="#webhooks">Webhooks</a><a href="#jobs">Jobs</a><a href="#usage">Usage</a></nav>
+  <nav id="app-nav" aria-label="Sections" hidden><a href="#playground">Try a document</a><a href="#keys">API keys</a><a href="#webhooks">Webhooks</a><a href="#jobs">Jobs</a><a href="#usage">Usage</a></nav>
   <button id="signout" type="button" class="secondary" hidden>Sign out</button>
 </header>
 <main>
@@ -49,6 +56,7 @@ export const dashboardPage = `<!doctype html>
   </section>
 
   <div id="app" hidden>
+${playgroundMarkup}
     <section id="keys" aria-labelledby="keys-title">
       <h2 id="keys-title">API keys</h2>
       <div class="row"><button id="create-key" type="button">Create key</button></div>

@@ -68,6 +68,9 @@ export const script = String.raw`
     });
   }
 
+  // What the playground (playground.ts), whose script follows this one, uses of this one.
+  window.docexDashboard = { api: api, h: h, refreshJobs: function () { loadJobs(true); } };
+
   // Sign-in
   function showApp(signedIn) {
     $('signin').hidden = signedIn;
@@ -233,7 +236,10 @@ export const script = String.raw`
           ]),
           h('td', { text: j.pages === undefined || j.pages === null ? '-' : String(j.pages) }),
           h('td', {}, [h('time', { datetime: j.created_at, text: age(j.created_at) })]),
-          h('td', {}, [h('button', { type: 'button', class: 'secondary', 'aria-label': 'Result JSON of ' + j.filename, onclick: function () { showResult(j.id, holder); } }, ['Result JSON']), holder]),
+          h('td', {}, [h('div', { class: 'row' }, [
+            h('button', { type: 'button', 'aria-label': 'Open ' + j.filename + ' in the viewer', onclick: function () { window.docexPlayground.open(j.id); } }, ['Open in viewer']),
+            h('button', { type: 'button', class: 'secondary', 'aria-label': 'Result JSON of ' + j.filename, onclick: function () { showResult(j.id, holder); } }, ['Result JSON']),
+          ]), holder]),
         ]);
       });
       if (reset) $('jobs-body').replaceChildren.apply($('jobs-body'), rows);

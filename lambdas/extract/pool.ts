@@ -18,6 +18,8 @@ export interface Extractor {
   splitPdf(bytes: Uint8Array, pageLists: number[][]): Promise<Array<Uint8Array | null>>;
   /** A PDF's document metadata (title, author, subject, keywords, creator, producer, dates) as PDFium reads it, in a worker; the buffer is taken over. */
   pdfMetadata?(bytes: Uint8Array): Promise<PdfDocumentMetadata>;
+  /** Page `page` of a PDF as a colour PNG `width` pixels wide (page-image.ts), in a worker; png is null for a page the PDF does not have. The buffer is taken over. */
+  renderPage?(bytes: Uint8Array, page: number, width: number): Promise<{ pages: number; png: Uint8Array | null }>;
   close(): Promise<void>;
 }
 
@@ -53,7 +55,8 @@ type Task =
   | { op: 'extract'; filename: string; contentType: string | null; config: ExtractionConfig | null }
   | { op: 'split'; pageLists: number[][] }
   | { op: 'count'; filename: string; contentType: string | null }
-  | { op: 'metadata' };
+  | { op: 'metadata' }
+  | { op: 'render'; page: number; width: number };
 
 /** The document-level fields of a PDF's metadata. */
 export type PdfDocumentMetadata = Partial<Record<'title' | 'author' | 'subject' | 'keywords' | 'creator' | 'producer' | 'created_at' | 'modified_at', string | null>>;
@@ -93,7 +96,14 @@ interface Slot {
 
 export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
   const pool = createPool(opts);
-  return { extract: pool.extract, splitPdf: pool.splitPdf, pdfMetadata: (bytes) => pool.run<PdfDocumentMetadata>(bytes, { op: 'metadata' }), close: pool.close };
+  return {
+    extract: pool.extract,
+    splitPdf: pool.splitPdf,
+    pdfMetadata: (bytes) => pool.run<PdfDocumentMetadata>(bytes, { op: 'metadata' }),
+    // A page image is wanted while someone waits: a minute at most, whatever the pool's limit for extractions.
+    renderPage: (bytes, page, width) => pool.run<{ pages: number; png: Uint8Array | null }>(bytes, { op: 'render', page, width }, Math.min(opts.timeoutMs, 60_000)),
+    close: pool.close,
+  };
 }
 
 export interface PageCounter {
@@ -391,6 +401,12 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData)
         return;
       }
       if (req.op === 'count') throw new Error('page counts run in a page counter (createPageCounter)');
+      if (req.op === 'render') {
+        const { renderPageImage } = await import('./page-image.ts');
+        const image = await renderPageImage(req.bytes, req.page, req.width);
+        port.postMessage({ type: 'done', id: req.id, result: image, engineBytes: engineMemoryBytes() } satisfies Reply, image.png ? [image.png.buffer as ArrayBuffer] : []);
+        return;
+      }
       if (req.op === 'metadata') {
         // The first page only, without OCR: what is wanted is the document's own metadata, which PDFium reads from the file.
         const first = await extract({ bytes: req.bytes, filename: 'document.pdf', contentType: 'application/pdf', config: { ...DEFAULT_CONFIG, pages: [1], ocr: 'never' } });

@@ -47,7 +47,8 @@ export class Api extends Construct {
     this.restApi = new RestApi(this, 'RestApi', {
       restApiName: 'docex',
       // Without these API Gateway would pass uploads as UTF-8 text and corrupt the bytes.
-      binaryMediaTypes: ['multipart/form-data', 'application/octet-stream'],
+      // image/*: page images (GET /v1/jobs/{id}/pages/{n}) go out as bytes when the request accepts them (Accept: image/png).
+      binaryMediaTypes: ['multipart/form-data', 'application/octet-stream', 'image/*'],
       cloudWatchRole: false,
       deployOptions: { stageName: 'prod', throttlingRateLimit: 50, throttlingBurstLimit: 100 },
     });

@@ -18,6 +18,10 @@ import S3rver from 's3rver';
 import { tableSchema } from '../wiring.ts';
 import { sha256Hex, signatureRefusal, type Credentials } from './sigv4.ts';
 
+const BUCKET_CORS =
+  '<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>PUT</AllowedMethod><AllowedHeader>*</AllowedHeader>' +
+  '<ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>3000</MaxAgeSeconds></CORSRule></CORSConfiguration>';
+
 export const LOCAL_REGION = 'us-east-1';
 
 /** Where a data directory keeps the key pair its embedded DynamoDB and S3 accept. */
@@ -73,7 +77,8 @@ export async function startEmbeddedAws(dataDir: string, names = { table: 'docex'
     port: 0,
     directory: path.join(dataDir, 's3'),
     silent: true,
-    configureBuckets: [{ name: names.bucket, configs: [] }],
+    // The stack's CORS rule (lib/constructs/storage.ts): browsers (the dashboard's playground) PUT to presigned URLs.
+    configureBuckets: [{ name: names.bucket, configs: [BUCKET_CORS] }],
   });
   // s3rver formats a koa-logger line for every request even when silent (chalk,
   // sizes, timings), about 1% of the local server's CPU under load; it is

@@ -21,6 +21,7 @@ import type { WebhookIntake } from '../../lambdas/core/webhook-target.ts';
 import { createExtractorPool, createPageCounter } from '../../lambdas/extract/pool.ts';
 import * as extractWorker from '../../lambdas/handlers/extract-worker.ts';
 import * as getJob from '../../lambdas/handlers/get-job.ts';
+import * as getPage from '../../lambdas/handlers/get-page.ts';
 import * as project from '../../lambdas/handlers/project.ts';
 import * as cancelJob from '../../lambdas/handlers/cancel-job.ts';
 import { logJson as log } from '../../lambdas/core/log.ts';
@@ -177,6 +178,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       webhookPolicy: intake,
     }),
     'get-job': getJob.makeHandler({ store, blobs, clock }),
+    // Page images are rendered in the extraction pool's workers, never on this thread.
+    'get-page': getPage.makeHandler({ store, blobs, clock, renderer: { renderPage: (b, p, w) => extractor.renderPage!(b, p, w) } }),
     webhooks: webhooks.makeHandler({ store, clock, intake, sender }),
     uploads: uploads.makeHandler({ store, queue: extractionQueuePort, urls: new S3UploadUrls(s3, aws.bucket), clock, intake }),
     'cancel-job': cancelJob.makeHandler({ store, blobs, clock, events: jobEvents, aggregation }),

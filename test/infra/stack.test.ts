@@ -208,11 +208,21 @@ describe('functions', () => {
 // --- API ---------------------------------------------------------------------
 
 describe('api', () => {
-  it('is the docex REST API, passing uploads as binary', () => {
+  it('is the docex REST API, passing uploads and page images as binary', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', {
       Name: 'docex',
-      BinaryMediaTypes: ['multipart/form-data', 'application/octet-stream'],
+      BinaryMediaTypes: ['multipart/form-data', 'application/octet-stream', 'image/*'],
     });
+  });
+
+  it('renders page images in a Lambda of its own that ships PDFium and may only read the table and the bucket', () => {
+    const { code } = bundleOf('get-page');
+    expect(code).toContain('pdfium.wasm');
+    const s3Key: string = props(fnId('get-page')).Code.S3Key;
+    expect(readFileSync(join(outdir, `asset.${s3Key.replace(/\.zip$/, '')}`, 'pdfium.wasm')).byteLength).toBeGreaterThan(1_000_000);
+    const actions = actionsOf(roleStatements('get-page'));
+    expect(actions.filter((a) => /^(dynamodb:(Put|Update|Delete|BatchWrite)|s3:(Put|Delete))/.test(a))).toEqual([]);
+    expect(actions.filter((a) => a.startsWith('sqs:') || a.startsWith('kms:') || a.startsWith('states:'))).toEqual([]);
   });
 
   it('deploys stage prod with throttling', () => {
@@ -334,6 +344,8 @@ describe('storage', () => {
     const rules: Json[] = props(bucketId()).LifecycleConfiguration.Rules;
     expect(rules).toContainEqual(expect.objectContaining({ Prefix: 'documents/', ExpirationInDays: 1, Status: 'Enabled' }));
     expect(rules).toContainEqual(expect.objectContaining({ Prefix: 'results/', ExpirationInDays: 2, Status: 'Enabled' }));
+    // A completed PDF's or image's document, kept for its page images.
+    expect(rules).toContainEqual(expect.objectContaining({ Prefix: 'pages/', ExpirationInDays: 1, Status: 'Enabled' }));
     expect(rules).toContainEqual(
       expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
     );

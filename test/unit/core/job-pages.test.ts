@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../lambdas/core/errors.ts';
+import { getPageImage, pageDocumentKey, pagedKind } from '../../../lambdas/core/job-pages.ts';
+import type { Blobs, Store } from '../../../lambdas/core/ports.ts';
+import type { Job } from '../../../lambdas/core/job.ts';
+import { renderPageImage } from '../../../lambdas/extract/page-image.ts';
+import { layoutPdf } from '../../support/pdf-fixture.ts';
+import { makeJob } from '../../support/jobs.ts';
+
+const pdf = layoutPdf([{ texts: [{ x: 72, y: 700, text: 'One' }] }, { texts: [{ x: 72, y: 700, text: 'Two' }] }]);
+const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+function setup(job: Job, kept: Uint8Array | null, now = Date.now()) {
+  const store = { getJob: async (id: string) => (id === job.id ? job : null) } as unknown as Store;
+  const blobs = { get: async (key: string) => (key === pageDocumentKey(job.project_id, job.id) ? kept : null) } as unknown as Blobs;
+  const renderer = { renderPage: (b: Uint8Array, p: number, w: number) => renderPageImage(b, p, w) };
+  const principal = { project_id: job.project_id } as never;
+  return (page: string, width?: string, id = job.id) => getPageImage({ store, blobs, clock: { now: () => now }, renderer }, principal, id, page, width);
+}
+
+const completed = (overrides: Partial<Job> = {}) =>
+  makeJob({ status: 'completed', filename: 'a.pdf', expires_at: Math.floor(Date.now() / 1000) + 7 * 86400, result_ref: { key: 'r', size: 1, expires_at: Math.floor(Date.now() / 1000) + 3600 }, ...overrides });
+
+async function status(p: Promise<unknown>): Promise<number> {
+  try {
+    await p;
+    return 200;
+  } catch (e) {
+    if (e instanceof ApiError) return e.status;
+    throw e;
+  }
+}
+
+describe('page images of a job', () => {
+  it('knows the documents that have pages from their bytes', () => {
+    expect(pagedKind(pdf)).toBe('pdf');
+    expect(pagedKind(Uint8Array.from(PNG))).toBe('png');
+    expect(pagedKind(Uint8Array.of(0xff, 0xd8, 0xff, 0xe0))).toBe('jpeg');
+    expect(pagedKind(new TextEncoder().encode('# a heading'))).toBeNull();
+  });
+
+  it('renders a page of a PDF as a PNG of the width asked for, in its proportions', async () => {
+    const get = setup(completed(), pdf);
+    const reply = await get('2', '306');
+    expect(reply.headers?.['Content-Type']).toBe('image/png');
+    const png = Buffer.from(reply.body as Uint8Array);
+    expect([...png.subarray(0, 8)]).toEqual(PNG);
+    expect(png.readUInt32BE(16)).toBe(306);
+    expect(png.readUInt32BE(20)).toBe(396); // US Letter: 612 x 792 points
+  });
+
+  it('answers 404 for a page outside the document, 400 for a bad page or width', async () => {
+    const get = setup(completed(), pdf);
+    expect(await status(get('3'))).toBe(404);
+    expect(await status(get('0'))).toBe(400);
+    expect(await status(get('x'))).toBe(400);
+    expect(await status(get('1', '50'))).toBe(400);
+    expect(await status(get('1', '5000'))).toBe(400);
+    expect(await status(get('1', undefined, 'not-a-uuid'))).toBe(400);
+  });
+
+  it('answers 403 for another project, 404 for no job, 409 before completion or without pages, 410 once the result expired', async () => {
+    const job = completed();
+    expect(await status(getPageImage({ store: { getJob: async () => job } as unknown as Store, blobs: {} as Blobs, clock: { now: () => Date.now() }, renderer: { renderPage: async () => ({ pages: 0, png: null }) } }, { project_id: 'other' } as never, job.id, '1', undefined))).toBe(403);
+    expect(await status(setup(job, pdf)('1', undefined, '00000000-0000-4000-8000-000000000000'))).toBe(404);
+    expect(await status(setup(completed({ status: 'processing', result_ref: undefined }), pdf)('1'))).toBe(409);
+    expect(await status(setup(completed(), null)('1'))).toBe(409);
+    expect(await status(setup(completed(), new TextEncoder().encode('plain text'))('1'))).toBe(409);
+    const later = Date.now() + 2 * 3600_000;
+    expect(await status(setup(job, pdf, later)('1'))).toBe(410);
+  });
+
+  it('answers an image job page 1 as the image itself', async () => {
+    const png = Uint8Array.from([...PNG, 0, 0, 0, 13]);
+    const get = setup(completed({ filename: 'a.png' }), png);
+    const reply = await get('1');
+    expect(reply.headers?.['Content-Type']).toBe('image/png');
+    expect(await status(get('2'))).toBe(404);
+  });
+});
