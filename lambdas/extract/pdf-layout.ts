@@ -370,6 +370,9 @@ function continues(
   // An indented line after a full one opens a new paragraph (right-to-left text is as often set
   // flush left as right, so where its lines start says nothing).
   if (!rtl && n.start > left + 0.9 * em && n.start - p.start > 0.9 * em && p.end > right - 2 * em && !centred(block, line)) return false;
+  // A line far shorter than the one after it ends something (a label, a title over its text): in a
+  // paragraph every line but the last runs to the same edge, ragged by no more than a word.
+  if (p.end < n.end - Math.max(6 * em, 0.2 * (n.end - n.start)) && !centred(block, line)) return false;
   if (spaced) return true;
   // A short line that ends a sentence ends its paragraph.
   if (block.lines.length >= 2 && p.end < right - 4 * em && /[.!?:。！？]["'”’)\]]?$/.test(prev.text)) return false;
