@@ -194,6 +194,21 @@ describe('PDF layout analysis', () => {
     expect(result.chunks[0]!.boxes![0]!.page).toBe(1);
   });
 
+  it('keeps a paragraph that runs over a page break whole, on the page where it starts, and ends a block at a line far shorter than the next', async () => {
+    const bytes = layoutPdf([
+      { texts: [...lines(72, 700, ['Summary']), ...lines(72, 688, [LONG_1, LONG_2, 'last decade, which the committee took to be the main cause of the shortage and'])] },
+      // The next paragraph stands a blank line below.
+      { texts: [...lines(72, 700, ['the reason the survey was ordered in the first place.']), ...lines(72, 676, ['A new paragraph starts here.'])] },
+    ]);
+    const result = await extract({ bytes, filename: 'runs-on.pdf' });
+    const paragraphs = result.elements!.filter((e) => e.type === 'paragraph');
+    expect(paragraphs.map((e) => [e.page, e.text])).toEqual([
+      [1, 'Summary'],
+      [1, `${LONG_1} ${LONG_2} last decade, which the committee took to be the main cause of the shortage and the reason the survey was ordered in the first place.`],
+      [2, 'A new paragraph starts here.'],
+    ]);
+  });
+
   it('leaves elements out when asked to', async () => {
     const bytes = layoutPdf([{ texts: lines(72, 700, ['Just one line.']) }]);
     const result = await extract({ bytes, filename: 'one.pdf', config: { ...DEFAULT_CONFIG, elements: false } });
