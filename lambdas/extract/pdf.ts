@@ -9,6 +9,7 @@ import { findRuledTables } from './pdf-ruled-tables.ts';
 import { renderPdfPages, type PageLayout } from './pdf-structure.ts';
 import { pageRulings } from './pdf-rulings.ts';
 import { findTables, type PlacedTable, type TextRun } from './pdf-tables.ts';
+import { annotationWords } from './pdf-annotations.ts';
 import { readOutline } from './pdf-outline.ts';
 import { pageTags } from './pdf-tags.ts';
 import { pageWords, type Word } from './pdf-words.ts';
@@ -45,77 +46,95 @@ const INFO_KEYS = ['Title', 'Author', 'Subject', 'Keywords', 'Creator', 'Produce
 
 export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Promise<FormatOutput> {
   const m = await loadPdfium();
-  return withDocument(m, bytes, async (doc) => {
-    const total = m.FPDF_GetPageCount(doc);
-    if (total > MAX_PDF_PAGES) {
-      throw new ExtractionError(
-        'too_many_pages',
-        `The PDF has ${total.toLocaleString('en-US')} pages; the limit is ${MAX_PDF_PAGES.toLocaleString('en-US')}.`,
-      );
-    }
-    const info = Object.fromEntries(INFO_KEYS.map((key) => [key, metaText(m, doc, key)]));
-    const outline = readOutline(m, doc);
-    // Only a tagged document has a structure tree worth reading page by page.
-    const tagged = m.FPDFCatalog_IsTagged(doc);
-    const wanted = opts.pages ? opts.pages.filter((n) => n <= total) : Array.from({ length: total }, (_, i) => i + 1);
-    const ocrMode = opts.ocr ?? 'auto';
-    const layouts: PageLayout[] = [];
-    const ocrPages: number[] = [];
-    const tables: Table[] = [];
-    const pageSizes: PageSize[] = [];
-    let unreadable = 0;
-    for (const n of wanted) {
-      if (heapBytes(m) > MAX_PDF_ENGINE_BYTES) {
-        throw new ExtractionError('out_of_memory', `The PDF needs more than ${MAX_PDF_ENGINE_BYTES / 1024 ** 2} MB to parse; split it and resubmit the parts.`);
+  return withDocument(m, bytes, async (doc) =>
+    withForm(m, doc, async (form) => {
+      const total = m.FPDF_GetPageCount(doc);
+      if (total > MAX_PDF_PAGES) {
+        throw new ExtractionError(
+          'too_many_pages',
+          `The PDF has ${total.toLocaleString('en-US')} pages; the limit is ${MAX_PDF_PAGES.toLocaleString('en-US')}.`,
+        );
       }
-      const page = m.FPDF_LoadPage(doc, n - 1);
-      if (!page) {
-        // A damaged page costs its own text, not the document's.
-        unreadable++;
-        layouts.push({ width: 0, height: 0, blocks: [], tables: [], figures: [] });
-        continue;
-      }
-      try {
-        const layout = readLayout(m, page, n, tables, tagged);
-        layout.outline = outline.get(n - 1);
-        pageSizes.push({ page: n, width: round2(layout.width), height: round2(layout.height) });
-        const chars = layout.blocks.reduce((sum, b) => sum + b.lines.reduce((k, l) => k + l.words.reduce((w, word) => w + word.text.length, 0), 0), 0);
-        if (ocrMode === 'always' || (ocrMode === 'auto' && chars < MIN_TEXT_LAYER_CHARS && layout.tables.length === 0 && hasImages(m, page))) {
-          const { ocrImage, ocrPage } = await import('./ocr.ts');
-          const read = await ocrImage(renderPage(m, page));
-          layout.ocr = ocrPage(read.paragraphs, renderScale(m, page));
-          ocrPages.push(n);
+      const info = Object.fromEntries(INFO_KEYS.map((key) => [key, metaText(m, doc, key)]));
+      const outline = readOutline(m, doc);
+      // Only a tagged document has a structure tree worth reading page by page.
+      const tagged = m.FPDFCatalog_IsTagged(doc);
+      const wanted = opts.pages ? opts.pages.filter((n) => n <= total) : Array.from({ length: total }, (_, i) => i + 1);
+      const ocrMode = opts.ocr ?? 'auto';
+      const layouts: PageLayout[] = [];
+      const ocrPages: number[] = [];
+      const tables: Table[] = [];
+      const pageSizes: PageSize[] = [];
+      let unreadable = 0;
+      for (const n of wanted) {
+        if (heapBytes(m) > MAX_PDF_ENGINE_BYTES) {
+          throw new ExtractionError('out_of_memory', `The PDF needs more than ${MAX_PDF_ENGINE_BYTES / 1024 ** 2} MB to parse; split it and resubmit the parts.`);
         }
-        layouts.push(layout);
-      } finally {
-        m.FPDF_ClosePage(page);
+        const page = m.FPDF_LoadPage(doc, n - 1);
+        if (!page) {
+          // A damaged page costs its own text, not the document's.
+          unreadable++;
+          layouts.push({ width: 0, height: 0, blocks: [], tables: [], figures: [] });
+          continue;
+        }
+        try {
+          const layout = readLayout(m, page, n, tables, tagged, form);
+          layout.outline = outline.get(n - 1);
+          pageSizes.push({ page: n, width: round2(layout.width), height: round2(layout.height) });
+          const chars = layout.blocks.reduce((sum, b) => sum + b.lines.reduce((k, l) => k + l.words.reduce((w, word) => w + word.text.length, 0), 0), 0);
+          if (ocrMode === 'always' || (ocrMode === 'auto' && chars < MIN_TEXT_LAYER_CHARS && layout.tables.length === 0 && hasImages(m, page))) {
+            const { ocrImage, ocrPage } = await import('./ocr.ts');
+            const read = await ocrImage(renderPage(m, page));
+            layout.ocr = ocrPage(read.paragraphs, renderScale(m, page));
+            ocrPages.push(n);
+          }
+          layouts.push(layout);
+        } finally {
+          m.FPDF_ClosePage(page);
+        }
       }
-    }
-    if (unreadable > 0 && unreadable === wanted.length) throw new ExtractionError('corrupt_file', 'The PDF could not be read: its pages are damaged.');
-    const { pages, elements } = renderPdfPages(layouts, wanted, opts.output ?? 'text');
-    return {
-      pages,
-      pageSeparator: '\n\n',
-      tables,
-      elements,
-      ...(opts.pages ? { pagesSelected: { total, kept: wanted } } : {}),
-      metadata: {
-        title: info.Title ?? null,
-        author: info.Author ?? null,
-        subject: info.Subject ?? null,
-        keywords: info.Keywords ?? null,
-        creator: info.Creator ?? null,
-        producer: info.Producer ?? null,
-        created_at: parsePdfDate(info.CreationDate),
-        modified_at: parsePdfDate(info.ModDate),
-        ocr_pages: ocrPages,
-        page_sizes: pageSizes,
-      },
-    };
-  });
+      if (unreadable > 0 && unreadable === wanted.length) throw new ExtractionError('corrupt_file', 'The PDF could not be read: its pages are damaged.');
+      const { pages, elements } = renderPdfPages(layouts, wanted, opts.output ?? 'text');
+      return {
+        pages,
+        pageSeparator: '\n\n',
+        tables,
+        elements,
+        ...(opts.pages ? { pagesSelected: { total, kept: wanted } } : {}),
+        metadata: {
+          title: info.Title ?? null,
+          author: info.Author ?? null,
+          subject: info.Subject ?? null,
+          keywords: info.Keywords ?? null,
+          creator: info.Creator ?? null,
+          producer: info.Producer ?? null,
+          created_at: parsePdfDate(info.CreationDate),
+          modified_at: parsePdfDate(info.ModDate),
+          ocr_pages: ocrPages,
+          page_sizes: pageSizes,
+        },
+      };
+    }),
+  );
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * `use` with the document's form-fill handle, which reads the values its form
+ * fields hold (pdf-annotations.ts); 0 for a document without a form.
+ */
+async function withForm<T>(m: Pdfium, doc: number, use: (form: number) => Promise<T>): Promise<T> {
+  if (m.FPDF_GetFormType(doc) <= 0) return use(0);
+  const info = m.PDFiumExt_OpenFormFillInfo();
+  const form = info ? m.PDFiumExt_InitFormFillEnvironment(doc, info) : 0;
+  try {
+    return await use(form);
+  } finally {
+    if (form) m.PDFiumExt_ExitFormFillEnvironment(form);
+    if (info) m.PDFiumExt_CloseFormFillInfo(info);
+  }
+}
 
 /** Opens `bytes` as a document for `use`, and closes it and frees its memory after, whatever happens. */
 export async function withDocument<T>(m: Pdfium, bytes: Uint8Array, use: (doc: number) => Promise<T>): Promise<T> {
@@ -145,7 +164,7 @@ function openError(code: number): ExtractionError {
  * The page's words read into lines and blocks, with the tables their layout
  * shows (added to `tables`, numbered `n`) and the boxes of its images.
  */
-function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged: boolean): PageLayout {
+function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged: boolean, form: number): PageLayout {
   const width = m.FPDF_GetPageWidthF(page);
   const height = m.FPDF_GetPageHeightF(page);
   const layout: PageLayout = { width, height, blocks: [], tables: [], figures: figureBoxes(m, page, width, height) };
@@ -154,7 +173,8 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged:
   try {
     const count = m.FPDFText_CountChars(textPage);
     if (count <= 0) return layout;
-    const words = pageWords(m, textPage, count, tagged);
+    // Filled-in form fields and free-text notes are not in the content stream: their words follow the page's.
+    const words = [...pageWords(m, textPage, count, tagged), ...annotationWords(m, page, count, form)];
     const tags = tagged ? pageTags(m, page) : null;
     if (tags) for (const w of words) w.tag = tags.get(w.mcid);
     layout.tagged = tags !== null;

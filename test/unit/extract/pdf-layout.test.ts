@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/index.ts';
 import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/types.ts';
-import { layoutPdf, taggedPdf, type PlacedText } from '../../support/pdf-fixture.ts';
+import { assemblePdf, layoutPdf, taggedPdf, type PlacedText } from '../../support/pdf-fixture.ts';
 
 const markdown: ExtractionConfig = { ...DEFAULT_CONFIG, output: 'markdown' };
 
@@ -262,5 +262,28 @@ describe('tagged PDFs and outlines', () => {
     );
     const result = await extract({ bytes, filename: 'outline.pdf', config: markdown });
     expect(result.content).toBe('# Methods\n\nWe measured every well twice.');
+  });
+});
+
+describe('PDF form fields and notes', () => {
+  it('reads the values of filled-in form fields (on the widget or its parent field) and free-text notes, which the page content does not hold', async () => {
+    const content = 'BT /F1 10 Tf 1 0 0 1 72 700 Tm (Name:) Tj ET\nBT /F1 10 Tf 1 0 0 1 72 660 Tm (City:) Tj ET';
+    const bytes = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [5 0 R 6 0 R] >> >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 8 0 R /Annots [5 0 R 7 0 R 9 0 R] >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+      // A field merged with its widget.
+      '<< /Type /Annot /Subtype /Widget /FT /Tx /T (name) /V (Ada Lovelace) /Rect [110 696 300 712] /P 3 0 R >>',
+      // A field whose value its widget (a kid) inherits.
+      '<< /FT /Tx /T (city) /V (London) /Kids [7 0 R] >>',
+      '<< /Type /Annot /Subtype /Widget /Parent 6 0 R /Rect [110 656 300 672] /P 3 0 R >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Annot /Subtype /FreeText /Contents (Checked by QA) /Rect [72 600 250 616] /DA (/Helv 10 Tf 0 g) >>',
+    ]);
+    const result = await extract({ bytes, filename: 'form.pdf' });
+    expect(result.content).toContain('Ada Lovelace');
+    expect(result.content).toContain('London');
+    expect(result.content).toContain('Checked by QA');
   });
 });
