@@ -253,16 +253,6 @@ function isProse(rows: string[][]): boolean {
   return wordy >= 2;
 }
 
-/** PDFium's line ends are CR LF; U+0002 marks a hyphen it joined; other controls are unmapped glyphs. */
-export function tidyPageText(raw: string): string {
-  return raw
-    .replace(/\r\n?/g, '\n')
-    .replace(/\u0002/g, '-')
-    .replace(/[\u0000\u0001\u0003-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]/g, '')
-    .replace(/[ \t]+$/gm, '')
-    .trimEnd();
-}
-
 /** Whether the page paints an image, directly or inside a form XObject (how scanners often wrap theirs). */
 function hasImages(m: Pdfium, page: number): boolean {
   const count = m.FPDFPage_CountObjects(page);

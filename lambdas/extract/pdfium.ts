@@ -64,19 +64,6 @@ export function withBuffer<T>(m: Pdfium, bytes: number, use: (ptr: number) => T)
   }
 }
 
-/**
- * Per-character calls straight into the WebAssembly exports: the wrapped
- * functions convert every argument, which costs more than the call itself
- * in a loop over each character of a page.
- */
-export interface CharacterExports {
-  FPDFText_GetUnicode(textPage: number, index: number): number;
-  FPDFText_IsGenerated(textPage: number, index: number): number;
-  FPDFText_GetLooseCharBox(textPage: number, index: number, rect: number): number;
-}
-
-export const characterExports = (m: Pdfium) => m.pdfium.wasmExports as unknown as CharacterExports;
-
 /** FPDF_GetLastError codes (fpdfview.h). */
 export const PDFIUM_ERROR = { unknown: 1, file: 2, format: 3, password: 4, security: 5, page: 6 } as const;
 
