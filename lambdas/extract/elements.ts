@@ -81,6 +81,9 @@ function cutFurniture<T extends DraftElement>(text: string, drafts: T[], section
     if (last && c[0] <= last[1]) last[1] = Math.max(last[1], c[1]);
     else merged.push([...c]);
   }
+  // Furniture that ends the text (a page's footer lines) takes the blank space before it too.
+  const tail = merged.at(-1)!;
+  if (tail[1] === text.length) while (tail[0] > 0 && /\s/.test(text[tail[0] - 1]!)) tail[0]--;
   const move = (x: number) => {
     let shift = 0;
     for (const [s, e] of merged) {

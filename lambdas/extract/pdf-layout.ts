@@ -24,6 +24,8 @@ interface Placement {
 }
 
 export interface Line extends Placement {
+  /** Where the feet of most of its letters stand: a box glyph or a symbol from another font reaching lower says nothing about line spacing. */
+  foot: number;
   words: Word[];
   text: string;
   /** Ends with a hyphen that splits a word across the line break. */
@@ -69,7 +71,45 @@ export function toLines(words: Word[], pageHeight: number): Line[] {
     if (earlier) earlier.push(w);
     else groups.push([w]);
   }
-  return joinMarkers(groups).map((g) => makeLine(g, pageHeight));
+  return joinRows(joinMarkers(groups)).map((g) => makeLine(g, pageHeight));
+}
+
+/**
+ * Pieces of one row the content stream writes one after the other, apart by
+ * a tab's width ("E.   SURETY BONDS", "28 C.F.R. § 58.5   Non-discrimination",
+ * a title and its page number), are one line. Tables were taken out before,
+ * so what stays split is columns of running text a producer wrote row by row:
+ * a page where pieces that read as text lines (long on both sides) sit side by
+ * side keeps every row split.
+ */
+function joinRows(groups: Word[][]): Word[][] {
+  const pairs: number[] = [];
+  let textual = 0;
+  for (let i = 1; i < groups.length; i++) {
+    if (!sameRow(groups[i - 1]!, groups[i]!)) continue;
+    pairs.push(i);
+    if (letters(groups[i - 1]!) >= 30 && letters(groups[i]!) >= 30) textual++;
+  }
+  if (pairs.length === 0 || (textual >= 2 && textual >= 0.3 * pairs.length)) return groups;
+  const out: Word[][] = [];
+  let at = 0;
+  for (let i = 0; i < groups.length; i++) {
+    if (i === pairs[at]) {
+      out.at(-1)!.push(...groups[i]!);
+      at++;
+    } else out.push(groups[i]!);
+  }
+  return out;
+}
+
+const letters = (g: Word[]) => g.reduce((n, w) => n + w.text.length, 0);
+
+/** Left-to-right pieces, the second to the right of the first on its baseline, neither rotated. */
+function sameRow(a: Word[], b: Word[]): boolean {
+  if (a.some((w) => w.rotated !== undefined || w.rtlChars > 0) || b.some((w) => w.rotated !== undefined || w.rtlChars > 0)) return false;
+  const [ta, ba, tb, bb] = [Math.max(...a.map((w) => w.top)), Math.min(...a.map((w) => w.bottom)), Math.max(...b.map((w) => w.top)), Math.min(...b.map((w) => w.bottom))];
+  const overlap = Math.min(ta, tb) - Math.max(ba, bb);
+  return overlap > 0.5 * Math.min(ta - ba, tb - bb) && b[0]!.x0 >= Math.max(...a.map((w) => w.x1));
 }
 
 /**
@@ -143,6 +183,8 @@ function makeLine(words: Word[], pageHeight: number): Line {
   let boldChars = 0;
   let monoChars = 0;
   let sorted = true;
+  let longest = 0;
+  let foot = 0;
   const bySize = new Map<number, number>();
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
@@ -159,6 +201,7 @@ function makeLine(words: Word[], pageHeight: number): Line {
     rtlChars += w.rtlChars;
     const size = Math.round(w.size * 2) / 2;
     bySize.set(size, (bySize.get(size) ?? 0) + n);
+    if (n > longest) [longest, foot] = [n, w.bottom];
   }
   const rtl = rtlChars > letters * 0.3;
   // A right-to-left line reads from its right end; its words' own letters are in logical order already
@@ -182,6 +225,7 @@ function makeLine(words: Word[], pageHeight: number): Line {
     x1,
     y0: pageHeight - top,
     y1: pageHeight - bottom,
+    foot: pageHeight - foot,
     size,
     bold: boldChars > letters * 0.6,
     mono: monoChars > letters * 0.8,
@@ -281,7 +325,7 @@ function lineSpacing(lines: Line[]): number {
   const pitches: number[] = [];
   for (let i = 1; i < lines.length; i++) {
     const [a, b] = [lines[i - 1]!, lines[i]!];
-    const pitch = (b.y1 - a.y1) / a.size;
+    const pitch = (b.foot - a.foot) / a.size;
     if (a.size !== b.size || pitch < 0.5 || !overlapX(a, b)) continue;
     pitches.push(pitch);
   }
@@ -329,7 +373,7 @@ function spacedParagraphs(lines: Line[], spacing: number): boolean {
   let wide = 0;
   for (let i = 1; i < lines.length; i++) {
     const [a, b] = [lines[i - 1]!, lines[i]!];
-    const pitch = (b.y1 - a.y1) / a.size;
+    const pitch = (b.foot - a.foot) / a.size;
     if (a.size !== b.size || a.bold !== b.bold || pitch < 0.5 || pitch > spacing + 2 || !overlapX(a, b) || listMarker(b)) continue;
     if (pitch > Math.max(spacing, 1) + 0.45) wide++;
     else normal++;
@@ -352,7 +396,7 @@ function continues(
   if (prev.tag || line.tag) return prev.tag?.element === line.tag?.element && !line.rotated && !prev.rotated;
   if (marker) return false;
   if (Math.abs(line.size - prev.size) > 0.12 * em || line.bold !== prev.bold || line.mono !== prev.mono || line.rotated || prev.rotated) return false;
-  const pitch = (line.y1 - prev.y1) / prev.size;
+  const pitch = (line.foot - prev.foot) / prev.size;
   if (pitch < 0.5 || pitch > Math.max(spacing, 1) + 0.45 + 1 / em) return false;
   if (!overlapX(line, block)) return false;
   if (block.mono) return true;

@@ -43,8 +43,10 @@ interface Classified {
   page: number;
   size: number;
   bold: boolean;
-  /** Its last line runs to the block's far edge: the paragraph may go on past it. */
-  fullLastLine?: boolean;
+  /** Free space after its last line, to the block's far edge: less than the next word needs says the paragraph goes on. Infinity for one line. */
+  room?: number;
+  /** Width of its first word, with the space before it: what a line above needed free to take it. */
+  firstWord?: number;
   /** Read after the page's main flow (rotated text). */
   aside?: boolean;
   /** Its level came from a tagged PDF's structure, not from the layout. */
@@ -109,7 +111,9 @@ const inFlow = (c: Classified) => !OUTSIDE_FLOW.has(c.type) && !c.aside;
 
 /** Whether `next` carries on the paragraph `last` leaves unfinished. */
 function runsOn(last: Classified, next: Classified): boolean {
-  if (last.type !== 'paragraph' || next.type !== 'paragraph' || !last.fullLastLine || Math.abs(last.size - next.size) > 0.5) return false;
+  // A line ends short of its edge when the next word would not fit: a ragged right edge still ends full lines.
+  const full = (last.room ?? Infinity) < Math.max(1.5 * last.size, next.firstWord ?? 0);
+  if (last.type !== 'paragraph' || next.type !== 'paragraph' || !full || Math.abs(last.size - next.size) > 0.5) return false;
   if (/[.!?:;。！？]["'”’)\]]?$/.test(last.text)) return false;
   return /^[a-z\u00df-\u00ff]/.test(next.text) || /[a-z\u00df-\u00ff]-$/.test(last.text) || /,$/.test(last.text);
 }
@@ -191,8 +195,9 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
     const bbox: BBox = [round(block.x0), round(block.y0), round(block.x1), round(block.y1)];
     const text = joinLines(block.lines);
     const last = block.lines.at(-1)!;
-    const fullLastLine = block.lines.length >= 2 && (last.rtl ? last.x0 <= block.x0 + 1.5 * block.size : last.x1 >= block.x1 - 1.5 * block.size);
-    const base = { bbox, order: block.order, text, page, size: block.size, bold: block.bold, fullLastLine };
+    const room = block.lines.length < 2 ? Infinity : last.rtl ? last.x0 - block.x0 : block.x1 - last.x1;
+    const first = block.lines[0]!.words[0]!;
+    const base = { bbox, order: block.order, text, page, size: block.size, bold: block.bold, room, firstWord: first.x1 - first.x0 + 0.3 * block.size };
     const zone = furniture.get(block);
     const tagged = layout.tagged ? byTag(block, text, base) : null;
     const listed = layout.outline && block.lines.length <= 3 ? layout.outline.find((e) => e.key === outlineKey(text)) : undefined;
@@ -277,7 +282,7 @@ function isHeading(block: TextBlock, text: string, body: { size: number; bold: b
   const numbered = NUMBERED.test(text) && text.length <= 120;
   // Prose set large (a lead paragraph, a pull quote) runs longer than a heading and holds a sentence break.
   const words = text.split(/\s+/).length;
-  if ((words > 14 && !numbered) || /[.!?]\s+\p{Lu}/u.test(text)) return false;
+  if (!numbered && (words > 14 || /[.!?]\s+\p{Lu}/u.test(text))) return false;
   // A full sentence in a larger font is a pull quote or a lead paragraph more often than a heading.
   if (/[.!?]$/.test(text) && !numbered && (ratio < 1.3 || text.split(' ').length > 12)) return false;
   if (ratio >= 1.15) return true;

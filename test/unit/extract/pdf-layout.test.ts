@@ -209,6 +209,53 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('reads the pieces of a row set apart by a tab as one line, but keeps columns a producer wrote row by row apart', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 700, text: 'E.', size: 14, bold: true },
+          { x: 108, y: 700, text: 'SURETY BONDS', size: 14, bold: true },
+          ...lines(108, 670, ['The trustee keeps a bond in favour of the United States.']),
+          { x: 108, y: 640, text: '11 U.S.C. § 322' },
+          { x: 252, y: 640, text: 'Surety Bond' },
+          { x: 108, y: 628, text: '11 U.S.C. § 1302' },
+          { x: 252, y: 628, text: 'Bond Requirement' },
+        ],
+      },
+      {
+        // Two columns of running text, drawn a row of each at a time.
+        texts: [0, 1, 2].flatMap((i) => [
+          { x: 72, y: 700 - i * 12, text: `Left column line ${i + 1} runs on with more words` },
+          { x: 320, y: 700 - i * 12, text: `Right column line ${i + 1} runs on with more words` },
+        ]),
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'rows.pdf', config: markdown });
+    const first = result.elements!.filter((e) => e.page === 1);
+    expect(first.map((e) => [e.type, e.text])).toEqual([
+      ['title', 'E. SURETY BONDS'],
+      ['paragraph', 'The trustee keeps a bond in favour of the United States.'],
+      ['paragraph', '11 U.S.C. § 322 Surety Bond 11 U.S.C. § 1302 Bond Requirement'],
+    ]);
+    const second = result.elements!.filter((e) => e.page === 2);
+    for (const e of second) expect(e.text.includes('Left') && e.text.includes('Right')).toBe(false);
+  });
+
+  it('joins a paragraph over a page break when its ragged last line had no room for the next word, and cuts footers with the space before them', async () => {
+    const footer = (n: number) => [
+      { x: 72, y: 60, text: 'Handbook for Standing Trustees', size: 8 },
+      { x: 72, y: 50, text: `Page ${n}`, size: 8 },
+    ];
+    const bytes = layoutPdf([
+      // A ragged right edge: the last line stops two ems short of the longest, and "percentage" would not fit there.
+      { texts: [...lines(72, 700, [LONG_1, 'wells dug before the war, and that the water table had fallen by', 'about a third in the last ten years, which the committee then took as the']), ...footer(1)] },
+      { texts: [...lines(72, 700, ['percentage of the cause of the shortage.']), ...footer(2)] },
+    ]);
+    const result = await extract({ bytes, filename: 'ragged.pdf' });
+    // Page 2 keeps its place in content (a page separator), though all its text joined page 1's paragraph.
+    expect(result.content).toBe(`${LONG_1} wells dug before the war, and that the water table had fallen by about a third in the last ten years, which the committee then took as the percentage of the cause of the shortage.\n\n`);
+  });
+
   it('leaves elements out when asked to', async () => {
     const bytes = layoutPdf([{ texts: lines(72, 700, ['Just one line.']) }]);
     const result = await extract({ bytes, filename: 'one.pdf', config: { ...DEFAULT_CONFIG, elements: false } });
