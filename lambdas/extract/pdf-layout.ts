@@ -85,8 +85,9 @@ export function toLines(words: Word[], pageHeight: number): Line[] {
 function joinRows(groups: Word[][]): Word[][] {
   const pairs: number[] = [];
   let textual = 0;
+  const extents = groups.map(extent);
   for (let i = 1; i < groups.length; i++) {
-    if (!sameRow(groups[i - 1]!, groups[i]!)) continue;
+    if (!sameRow(extents[i - 1]!, extents[i]!)) continue;
     pairs.push(i);
     if (letters(groups[i - 1]!) >= 30 && letters(groups[i]!) >= 30) textual++;
   }
@@ -104,12 +105,32 @@ function joinRows(groups: Word[][]): Word[][] {
 
 const letters = (g: Word[]) => g.reduce((n, w) => n + w.text.length, 0);
 
+interface Extent {
+  x0: number;
+  x1: number;
+  top: number;
+  bottom: number;
+  /** Holds rotated or right-to-left words: never joined to a row. */
+  other: boolean;
+}
+
+function extent(g: Word[]): Extent {
+  const e: Extent = { x0: Infinity, x1: -Infinity, top: -Infinity, bottom: Infinity, other: false };
+  for (const w of g) {
+    if (w.x0 < e.x0) e.x0 = w.x0;
+    if (w.x1 > e.x1) e.x1 = w.x1;
+    if (w.top > e.top) e.top = w.top;
+    if (w.bottom < e.bottom) e.bottom = w.bottom;
+    if (w.rotated !== undefined || w.rtlChars > 0) e.other = true;
+  }
+  return e;
+}
+
 /** Left-to-right pieces, the second to the right of the first on its baseline, neither rotated. */
-function sameRow(a: Word[], b: Word[]): boolean {
-  if (a.some((w) => w.rotated !== undefined || w.rtlChars > 0) || b.some((w) => w.rotated !== undefined || w.rtlChars > 0)) return false;
-  const [ta, ba, tb, bb] = [Math.max(...a.map((w) => w.top)), Math.min(...a.map((w) => w.bottom)), Math.max(...b.map((w) => w.top)), Math.min(...b.map((w) => w.bottom))];
-  const overlap = Math.min(ta, tb) - Math.max(ba, bb);
-  return overlap > 0.5 * Math.min(ta - ba, tb - bb) && b[0]!.x0 >= Math.max(...a.map((w) => w.x1));
+function sameRow(a: Extent, b: Extent): boolean {
+  if (a.other || b.other) return false;
+  const overlap = Math.min(a.top, b.top) - Math.max(a.bottom, b.bottom);
+  return overlap > 0.5 * Math.min(a.top - a.bottom, b.top - b.bottom) && b.x0 >= a.x1;
 }
 
 /**

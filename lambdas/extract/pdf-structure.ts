@@ -200,7 +200,8 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
     const base = { bbox, order: block.order, text, page, size: block.size, bold: block.bold, room, firstWord: first.x1 - first.x0 + 0.3 * block.size };
     const zone = furniture.get(block);
     const tagged = layout.tagged ? byTag(block, text, base) : null;
-    const listed = layout.outline && block.lines.length <= 3 ? layout.outline.find((e) => e.key === outlineKey(text)) : undefined;
+    const key = layout.outline && block.lines.length <= 3 && text.length <= 300 ? outlineKey(text) : null;
+    const listed = key ? layout.outline!.find((e) => e.key === key) : undefined;
     if (zone) out.push({ ...base, type: zone });
     else if (tagged) out.push(tagged);
     // The outline lists it: a heading at the outline's depth.
