@@ -57,6 +57,7 @@ export const extractionConfigSchema: JsonSchema = object(
     ),
     elements: { type: 'boolean', description: 'false leaves result.elements out (default true)' },
     keep_page_furniture: { type: 'boolean', description: 'true keeps running headers, footers and page numbers in content (default false)' },
+    comments: { type: 'boolean', description: 'true adds the review comments of DOCX and ODT documents after their body, with author and anchored text (default false); slide comments and cell notes are always read' },
   },
   [],
 );

@@ -12,7 +12,7 @@ export const MAX_PAGE_NUMBER = 100_000;
 const HELP =
   'config is a JSON object with optional "output" ("text" or "markdown"), "pages" (e.g. "1-5,8"), ' +
   '"ocr" ("auto", "always" or "never"), "chunking" ({ "strategy": "page"|"section"|"size", "max_chars": n, "overlap": n }), ' +
-  '"elements" (true or false) and "keep_page_furniture" (true or false).';
+  '"elements" (true or false), "keep_page_furniture" (true or false) and "comments" (true or false).';
 
 export function parseExtractionConfig(value: string): ExtractionConfig {
   // Shape first, against the schema the OpenAPI document publishes; then what a schema cannot say.
@@ -25,6 +25,7 @@ export function parseExtractionConfig(value: string): ExtractionConfig {
   if (raw.ocr !== undefined) config.ocr = raw.ocr;
   if (raw.elements !== undefined) config.elements = raw.elements;
   if (raw.keep_page_furniture !== undefined) config.keep_page_furniture = raw.keep_page_furniture;
+  if (raw.comments !== undefined) config.comments = raw.comments;
   if (raw.pages !== undefined && raw.pages !== null) config.pages = parsePageRanges(raw.pages);
   if (raw.chunking?.strategy !== undefined) config.chunking.strategy = raw.chunking.strategy;
   if (raw.chunking?.max_chars !== undefined) config.chunking.max_chars = raw.chunking.max_chars;

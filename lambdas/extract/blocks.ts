@@ -82,6 +82,15 @@ export class Blocks {
     this.prose(text, 'footnote');
   }
 
+  /** A review comment, after the body: who wrote it and on what, so a reader of the text knows it is not the document's own. */
+  comment(text: string, author: string, anchor: string): void {
+    const t = oneLine(text);
+    if (!t) return;
+    const on = oneLine(anchor);
+    const head = `Comment${author.trim() ? ` by ${oneLine(author)}` : ''}${on ? ` on “${on.length > 80 ? `${on.slice(0, 79)}…` : on}”` : ''}`;
+    this.push(this.mode === 'markdown' ? `**${head}:** ${t}` : `${head}: ${t}`, { type: 'paragraph' }, `${head}: ${t}`);
+  }
+
   /** An equation as readable linear text. */
   formula(text: string): void {
     const t = oneLine(text);

@@ -9,7 +9,7 @@ import { child, descendants, elements, textContent, type XmlElement } from './xm
 import { SafeZip, type InflateBudget } from './zip.ts';
 import { ExtractionError, type FormatOutput } from './types.ts';
 
-export function extractDocx(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget): FormatOutput {
+export function extractDocx(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget, withComments = false): FormatOutput {
   const zip = new SafeZip(bytes, budget);
   const main = mainPart(zip);
   const doc = readXml(zip, main);
@@ -70,8 +70,47 @@ export function extractDocx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
   blocks(ctx, body);
   notes('footnotes');
   notes('endnotes');
+  if (withComments) for (const part of partOf('comments')) comments(ctx, part, body);
   furniture('footer');
   return ctx.out.output(coreProperties(zip));
+}
+
+/** The comments part's comments, in its order, each with the body text between its range marks. */
+function comments(ctx: Ctx, part: string, body: XmlElement): void {
+  const root = readXml(ctx.zip, part);
+  if (!root) return;
+  const anchors = commentAnchors(body);
+  const partRels = relationships(ctx.zip, part);
+  for (const c of elements(root, 'comment')) {
+    const sub = new Blocks('text');
+    blocks({ ...ctx, out: sub, rels: partRels, counters: new Map(), bodySize: 0 }, c);
+    ctx.out.comment(sub.text(), c.attrs.author ?? '', anchors.get(c.attrs.id ?? '') ?? '');
+  }
+}
+
+/** Comment id -> the text of the runs between its commentRangeStart and commentRangeEnd. */
+function commentAnchors(body: XmlElement): Map<string, string> {
+  const open = new Set<string>();
+  const text = new Map<string, string>();
+  const walk = (el: XmlElement) => {
+    for (const c of el.children) {
+      if (typeof c === 'string') continue;
+      const id = c.attrs.id ?? '';
+      if (c.name === 'commentRangeStart') {
+        open.add(id);
+        text.set(id, '');
+      } else if (c.name === 'commentRangeEnd') open.delete(id);
+      else if (c.name === 't' && open.size > 0) {
+        const t = textContent(c);
+        for (const o of open) text.set(o, text.get(o)! + t);
+      } else if (c.name === 'p' && open.size > 0) {
+        walk(c);
+        for (const o of open) text.set(o, `${text.get(o)!} `);
+      } else if (c.name !== 'del' && c.name !== 'delText') walk(c);
+    }
+  };
+  walk(body);
+  return text;
 }
 
 function mainPart(zip: SafeZip): string {

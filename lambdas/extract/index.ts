@@ -127,10 +127,10 @@ const mode = (ctx: FormatContext) => ctx.config.output;
 
 const byFormat: Record<Format, FormatModule> = {
   pdf: async (bytes, ctx) => (await import('./pdf.ts')).extractPdf(bytes, { pages: ctx.config.pages, ocr: ctx.config.ocr, output: mode(ctx) }),
-  docx: async (bytes, ctx) => (await import('./docx.ts')).extractDocx(bytes, mode(ctx), ctx.budget),
+  docx: async (bytes, ctx) => (await import('./docx.ts')).extractDocx(bytes, mode(ctx), ctx.budget, ctx.config.comments),
   xlsx: async (bytes, ctx) => (await import('./xlsx.ts')).extractXlsx(bytes, mode(ctx), ctx.budget, ctx.config.pages),
   pptx: async (bytes, ctx) => (await import('./pptx.ts')).extractPptx(bytes, mode(ctx), ctx.budget, ctx.config.pages),
-  odt: async (bytes, ctx) => (await import('./odf.ts')).extractOdt(bytes, mode(ctx), ctx.budget),
+  odt: async (bytes, ctx) => (await import('./odf.ts')).extractOdt(bytes, mode(ctx), ctx.budget, ctx.config.comments),
   ods: async (bytes, ctx) => (await import('./odf.ts')).extractOds(bytes, mode(ctx), ctx.budget, ctx.config.pages),
   epub: async (bytes, ctx) => (await import('./epub.ts')).extractEpub(bytes, mode(ctx), ctx.budget),
   zip: async (bytes, ctx) => (await import('./archive.ts')).extractArchive(bytes, ctx),

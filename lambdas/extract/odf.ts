@@ -13,7 +13,7 @@ import { child, descendants, elements, parseXml, textContent, type XmlElement } 
 import { SafeZip, type InflateBudget } from './zip.ts';
 import { ExtractionError, type FormatOutput } from './types.ts';
 
-export function extractOdt(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget): FormatOutput {
+export function extractOdt(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget, withComments = false): FormatOutput {
   const flat = isFlatXml(bytes);
   const zip = flat ? null : new SafeZip(bytes, budget);
   // A flat OpenDocument file (.fodt) is one XML document holding what a package keeps in parts.
@@ -24,7 +24,7 @@ export function extractOdt(bytes: Uint8Array, mode: OutputMode, budget?: Inflate
   const office = body && child(body, 'text');
   if (!office) throw new ExtractionError('corrupt_file', 'The OpenDocument file could not be read: content.xml has no office:text body.');
   const out = new Blocks(mode);
-  const ctx: OdtCtx = { out, styles: odtStyles([content, stylesRoot]), notes: [], counters: [] };
+  const ctx: OdtCtx = { out, styles: odtStyles([content, stylesRoot]), notes: [], counters: [], comments: withComments ? [] : null };
   const master = stylesRoot && child(stylesRoot, 'master-styles');
   const furniture = (kinds: string[]) => {
     const seen = new Set<string>();
@@ -51,6 +51,7 @@ export function extractOdt(bytes: Uint8Array, mode: OutputMode, budget?: Inflate
     flow({ ...ctx, out: sub, notes: [] }, note, 0);
     out.footnote(sub.text().replace(/\n{2,}/g, '\n'));
   }
+  for (const c of ctx.comments ?? []) out.comment(c.text, c.author, '');
   furniture(['footer', 'footer-first', 'footer-left']);
   const meta = flatDoc ? metaOf(child(flatDoc, 'meta')) : zip ? odfMeta(zip) : {};
   return out.output(meta);
@@ -127,6 +128,8 @@ interface OdtCtx {
   notes: XmlElement[];
   /** List item numbers by level, of the list being read. */
   counters: number[];
+  /** Review comments (office:annotation) met in the text, when the client asked for them; null otherwise. */
+  comments: Array<{ author: string; text: string }> | null;
 }
 
 interface OdtStyle {
@@ -296,7 +299,11 @@ function inline(ctx: OdtCtx | null, el: XmlElement): string {
       if (body && ctx) ctx.notes.push(body);
       const citation = child(c, 'note-citation');
       if (citation) s += textContent(citation);
-    } else if (c.name === 'annotation' || c.name === 'annotation-end' || c.name === 'bookmark-ref' || c.name === 'frame' || c.name === 'custom-shape') continue;
+    } else if (c.name === 'annotation') {
+      const creator = child(c, 'creator');
+      const text = elements(c, 'p').map((p) => inline(null, p)).join('\n');
+      ctx?.comments?.push({ author: creator ? textContent(creator) : '', text });
+    } else if (c.name === 'annotation-end' || c.name === 'bookmark-ref' || c.name === 'frame' || c.name === 'custom-shape') continue;
     else s += inline(ctx, c);
   }
   return s;

@@ -78,6 +78,13 @@ export interface ExtractionConfig {
   elements: boolean;
   /** true keeps running headers, footers and page numbers in `content` (they are always in `elements`). */
   keep_page_furniture: boolean;
+  /**
+   * true adds a word-processing document's review comments (DOCX, ODT) after
+   * its body, each with its author and the text it is anchored to. A printed
+   * document does not show them, so they are left out unless asked for;
+   * slide comments and spreadsheet cell notes are always read.
+   */
+  comments: boolean;
 }
 
 export interface Table {
@@ -247,4 +254,5 @@ export const DEFAULT_CONFIG: ExtractionConfig = {
   chunking: { strategy: 'page', max_chars: 4000, overlap: 0 },
   elements: true,
   keep_page_furniture: false,
+  comments: false,
 };

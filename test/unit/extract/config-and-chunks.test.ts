@@ -22,7 +22,7 @@ describe('the config form field', () => {
     expect(parseExtractionConfig('{}')).toEqual(DEFAULT_CONFIG);
     expect(
       parseExtractionConfig(
-        '{"output":"markdown","pages":"1-3, 8,2","ocr":"never","chunking":{"strategy":"size","max_chars":500,"overlap":50},"elements":false,"keep_page_furniture":true}',
+        '{"output":"markdown","pages":"1-3, 8,2","ocr":"never","chunking":{"strategy":"size","max_chars":500,"overlap":50},"elements":false,"keep_page_furniture":true,"comments":true}',
       ),
     ).toEqual({
       output: 'markdown',
@@ -31,6 +31,7 @@ describe('the config form field', () => {
       chunking: { strategy: 'size', max_chars: 500, overlap: 50 },
       elements: false,
       keep_page_furniture: true,
+      comments: true,
     });
     expect(parseExtractionConfig('{"pages":[3,1]}').pages).toEqual([1, 3]);
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/index.ts';
 import { countPages } from '../../../lambdas/extract/page-count.ts';
 import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/types.ts';
-import { makeDocx, makeEpub, makeOdf, makePptx, makeXlsx, w } from '../../support/office-fixture.ts';
+import { makeDocx, makeEpub, makeOdf, makePptx, makeXlsx, w, XML } from '../../support/office-fixture.ts';
 
 const markdown: ExtractionConfig = { ...DEFAULT_CONFIG, output: 'markdown' };
 
@@ -56,6 +56,24 @@ describe('DOCX', () => {
     const kept = await extract({ bytes: docx, filename: 'report.docx', config: { ...DEFAULT_CONFIG, keep_page_furniture: true } });
     expect(kept.content.startsWith('ACME Confidential\n\nOverview\n\n')).toBe(true);
     expect(kept.content.endsWith('Page footer text')).toBe(true);
+  });
+
+  it('adds review comments after the body, with their author and the text they are on, only when asked', async () => {
+    const W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const commented = makeDocx({
+      body:
+        '<w:p><w:r><w:t xml:space="preserve">The budget is </w:t></w:r><w:commentRangeStart w:id="0"/><w:r><w:t>final</w:t></w:r>' +
+        '<w:commentRangeEnd w:id="0"/><w:r><w:commentReference w:id="0"/></w:r><w:r><w:t xml:space="preserve"> for 2025.</w:t></w:r></w:p>',
+      rels: [{ id: 'rC', type: 'comments', target: 'comments.xml' }],
+      parts: {
+        'word/comments.xml': `${XML}<w:comments ${W_NS}><w:comment w:id="0" w:author="Grace Hopper"><w:p><w:r><w:t>Not until the board signs.</w:t></w:r></w:p></w:comment></w:comments>`,
+      },
+    });
+    const plain = await extract({ bytes: commented, filename: 'budget.docx' });
+    expect(plain.content).toBe('The budget is final for 2025.');
+    const asked = await extract({ bytes: commented, filename: 'budget.docx', config: { ...markdown, comments: true } });
+    expect(asked.content).toBe('The budget is final for 2025.\n\n**Comment by Grace Hopper on “final”:** Not until the board signs.');
+    expect(asked.elements!.at(-1)).toMatchObject({ type: 'paragraph', text: 'Comment by Grace Hopper on “final”: Not until the board signs.' });
   });
 
   it('is detected by content, whatever the file is called', async () => {
@@ -139,6 +157,16 @@ describe('OpenDocument', () => {
     const result = await extract({ bytes: odt, filename: 'a.odt', config: markdown });
     expect(result.content).toBe('# Intro\n\nPlain  words.\n\n- alpha\n- beta\n\n| a | b |\n| --- | --- |');
     expect(result.metadata).toMatchObject({ format: 'odt', title: 'An ODT' });
+  });
+
+  it('adds ODT review comments (annotations) after the body only when asked', async () => {
+    const odt = makeOdf(
+      'text',
+      '<text:p>The plan is <office:annotation><dc:creator>Ada Lovelace</dc:creator><text:p>Check the dates.</text:p></office:annotation>ready<office:annotation-end/>.</text:p>',
+    );
+    expect((await extract({ bytes: odt, filename: 'plan.odt' })).content).toBe('The plan is ready.');
+    const asked = await extract({ bytes: odt, filename: 'plan.odt', config: { ...DEFAULT_CONFIG, comments: true } });
+    expect(asked.content).toBe('The plan is ready.\n\nComment by Ada Lovelace: Check the dates.');
   });
 
   it('reads ODS sheets as displayed, without expanding empty repeated cells', async () => {
