@@ -10,7 +10,10 @@
 //    CLI and SDK send several: as many per request as the API takes (20 files,
 //    4.5 MB), one request after another; the clock runs from the first
 //    request to the last job's completion.
-// 3. The same files through the extractor pool alone (no HTTP, store, bucket
+// 3. The same files as a typical SDK client sends them to a server started
+//    for it: one file per request, sent one after another, then every result
+//    polled; a new server each time (BENCH_FRESH times, default 3, median).
+// 4. The same files through the extractor pool alone (no HTTP, store, bucket
 //    or queue), so the server's share of the time shows.
 //
 // Each throughput figure is taken as benchmarks of JIT-compiled code are:
@@ -55,12 +58,13 @@ async function latency(server: RunningServer, key: string, runs: number) {
   return { p50: percentile(samples, 50), p95: percentile(samples, 95), max: samples.at(-1)! };
 }
 
-async function throughput(server: RunningServer, key: string, files: string[]) {
+async function throughput(server: RunningServer, key: string, files: string[], filesPerRequest: number = limits.maxFilesPerSubmission) {
   const started = Date.now();
   const ids: string[] = [];
   // Text-layer throughput: scanned pages are not OCR'd here (pdftotext does not OCR either).
   const config = JSON.stringify({ ocr: 'never' });
-  for (const batch of requests(files)) {
+  const batches = requests(files, filesPerRequest);
+  for (const batch of batches) {
     const parts = batch.map((file) => ({ name: path.basename(file), bytes: fs.readFileSync(file), type: 'application/pdf' }));
     const accepted = await submit(server.url, key, multipart(parts, { config }));
     if (accepted.status !== 202) throw new Error(`${batch.join(', ')}: ${JSON.stringify(accepted.body)}`);
@@ -79,7 +83,7 @@ async function throughput(server: RunningServer, key: string, files: string[]) {
     else failed.push(`${done.body.filename}: ${done.body.error_message}`);
   }
   const seconds = (finishedAt - started) / 1000;
-  return { pages, seconds, failed, requests: requests(files).length, submittedSeconds };
+  return { pages, seconds, failed, requests: batches.length, submittedSeconds };
 }
 
 /** Every file at once into a pool of one worker per core, as the server's own pool, `rounds` times over. */
@@ -111,14 +115,14 @@ const perSecond = (run: Run) => run.pages / run.seconds;
 const median = (runs: Run[]) => [...runs].sort((a, b) => perSecond(a) - perSecond(b))[Math.floor((runs.length - 1) / 2)]!;
 const describe = (run: Run) => `${run.pages} pages in ${run.seconds.toFixed(2)} s = ${perSecond(run).toFixed(1)} pages/s`;
 
-/** Files in order, packed into requests of at most limits.maxFilesPerSubmission files and DIRECT_LIMIT bytes. */
-function requests(files: string[]): string[][] {
+/** Files in order, packed into requests of at most `perRequest` files and DIRECT_LIMIT bytes. */
+function requests(files: string[], perRequest: number): string[][] {
   const out: string[][] = [];
   let bytes = 0;
   for (const file of files) {
     const size = fs.statSync(file).size;
     const last = out.at(-1);
-    if (last && last.length < limits.maxFilesPerSubmission && bytes + size <= DIRECT_LIMIT) {
+    if (last && last.length < perRequest && bytes + size <= DIRECT_LIMIT) {
       last.push(file);
       bytes += size;
     } else {
@@ -162,6 +166,24 @@ function pdftotext(files: string[], rounds: number): Run[] | null {
 const runs = Number(process.env.BENCH_RUNS ?? 50);
 const warmup = Math.max(1, Number(process.env.BENCH_WARMUP ?? 4));
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
+const freshRuns = Math.max(1, Number(process.env.BENCH_FRESH ?? 3));
+
+/**
+ * As a typical SDK client meets the service: a server started for the run
+ * (nothing compiled yet), each file in a request of its own, sent one after
+ * another without waiting for results, then every result polled.
+ */
+async function freshServer(files: string[]): Promise<Run> {
+  const fresh = await startServer({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'docex-bench-fresh-')) });
+  try {
+    const { api_key } = await fresh.createProject('bench-fresh');
+    const run = await throughput(fresh, api_key, files, 1);
+    if (run.failed.length) console.log(`  fresh server, failed (${run.failed.length}):\n  ${run.failed.join('\n  ')}`);
+    return run;
+  } finally {
+    await fresh.stop();
+  }
+}
 const server = await startServer({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'docex-bench-')) });
 try {
   const { api_key: key } = await server.createProject('bench');
@@ -185,6 +207,10 @@ try {
     const running = median(later);
     console.log(`  running server, median of ${later.length} runs after those: ${describe(running)} (runs: ${later.map((r) => perSecond(r).toFixed(0)).join(', ')} pages/s)`);
     if (failed.size) console.log(`  failed (${failed.size}):\n  ${[...failed].join('\n  ')}`);
+    const freshes: Run[] = [];
+    for (let i = 0; i < freshRuns; i++) freshes.push(await freshServer(direct));
+    const fresh = median(freshes);
+    console.log(`freshly started server, one file per request (${direct.length} requests), median of ${freshes.length} servers: ${describe(fresh)} (runs: ${freshes.map((r) => perSecond(r).toFixed(0)).join(', ')} pages/s)`);
     const engineRuns = await poolAlone(direct, warmup + rounds);
     const engine = median(engineRuns.slice(warmup));
     console.log(`extractor pool alone (no HTTP, store, bucket or queue): first run ${describe(engineRuns[0]!)}; median of ${rounds} after ${warmup} warm-up runs ${describe(engine)}`);
@@ -194,7 +220,9 @@ try {
       const peer = median(peerRuns);
       console.log(`pdftotext (one file at a time), median of ${peerRuns.length} runs: ${describe(peer)} (runs: ${peerRuns.map((r) => perSecond(r).toFixed(0)).join(', ')} pages/s)`);
       const ratio = (run: Run) => `${(perSecond(run) / perSecond(peer)).toFixed(2)}x`;
-      console.log(`ratio docex / pdftotext: ${ratio(running)} end to end on a running server (${ratio(first)} in the first run), ${ratio(engine)} for the pool alone`);
+      console.log(
+        `ratio docex / pdftotext: ${ratio(running)} end to end on a running server (${ratio(first)} in the first run), ${ratio(fresh)} one file per request on a freshly started server, ${ratio(engine)} for the pool alone`,
+      );
     }
   }
 } finally {

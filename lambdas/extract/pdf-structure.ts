@@ -179,7 +179,13 @@ function findFurniture(layouts: PageLayout[]): Array<Map<TextBlock, 'page_header
     const found = new Map<TextBlock, 'page_header' | 'page_footer'>();
     // A tagged PDF leaves its running headers and footers out of the structure tree (they are artifacts).
     const artifact = (c: (typeof page)[number]) => layouts[p]!.tagged === true && c.block.lines[0]!.tag === undefined;
-    for (const c of page) if ((pages >= 2 && seen.get(c.key)! >= repeatedOn) || PAGE_NUMBER.test(c.text) || artifact(c)) found.set(c.block, c.zone);
+    const blocks = layouts[p]!.blocks;
+    // The page's first or last line, where running heads sit (a table of contents' lines sit between others).
+    const outermost = (c: (typeof page)[number]) =>
+      c.zone === 'page_header' ? blocks.every((b) => b.y0 >= c.block.y0) : blocks.every((b) => b.y1 <= c.block.y1);
+    for (const c of page) {
+      if ((pages >= 2 && seen.get(c.key)! >= repeatedOn) || PAGE_NUMBER.test(c.text) || (numberSetApart(c.block) && outermost(c)) || artifact(c)) found.set(c.block, c.zone);
+    }
     // What shares a line with a page number or a running title ("2    Z. Shen et al.") runs with it.
     const sameLine = (a: TextBlock, b: TextBlock) => Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0;
     for (const c of page) if (!found.has(c.block) && [...found.keys()].some((f) => found.get(f) === c.zone && sameLine(f, c.block))) found.set(c.block, c.zone);
@@ -187,6 +193,15 @@ function findFurniture(layouts: PageLayout[]): Array<Map<TextBlock, 'page_header
     if (found.size === layouts[p]!.blocks.length && layouts[p]!.tables.length === 0) found.clear();
     return found;
   });
+}
+
+/** One line opening or closing with a number a tab's width from the rest: a page number beside a running title ("454    O. Sanni et al."). */
+function numberSetApart(block: TextBlock): boolean {
+  const words = block.lines.length === 1 ? block.lines[0]!.words : [];
+  if (words.length < 2 || block.lines[0]!.rtl) return false;
+  const [first, second, last, before] = [words[0]!, words[1]!, words.at(-1)!, words.at(-2)!];
+  const apart = (a: { x1: number; size: number }, b: { x0: number }) => b.x0 - a.x1 > 1.6 * a.size;
+  return (/^\d{1,4}$/.test(first.text) && apart(first, second)) || (/^\d{1,4}$/.test(last.text) && apart(before, last));
 }
 
 function classifyPage(layout: PageLayout, page: number, body: { size: number; bold: boolean }, furniture: Map<TextBlock, 'page_header' | 'page_footer'>): Classified[] {

@@ -5,6 +5,7 @@
 
 import { normaliseRows, tableMarkdown } from './blocks.ts';
 import { toBlocks, toLines } from './pdf-layout.ts';
+import { inReadingOrder, outOfOrder } from './pdf-reading-order.ts';
 import { findRuledTables } from './pdf-ruled-tables.ts';
 import { renderPdfPages, type PageLayout } from './pdf-structure.ts';
 import { pageRulings } from './pdf-rulings.ts';
@@ -194,7 +195,9 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged:
       });
       tables.push({ page: n, rows, markdown });
     }
-    layout.blocks = toBlocks(toLines(words.filter((w) => !inTables.has(w)), height));
+    const lines = toLines(words.filter((w) => !inTables.has(w)), height);
+    // A tagged PDF's structure says the order; otherwise a stream that keeps going back up the page is read by position.
+    layout.blocks = toBlocks(!layout.tagged && outOfOrder(lines) ? inReadingOrder(lines, layout.tables) : lines);
     return layout;
   } finally {
     m.FPDFText_ClosePage(textPage);

@@ -256,6 +256,39 @@ describe('PDF layout analysis', () => {
     expect(result.content).toBe(`${LONG_1} wells dug before the war, and that the water table had fallen by about a third in the last ten years, which the committee then took as the percentage of the cause of the shortage.\n\n`);
   });
 
+  it('reads a page whose content stream draws its lines out of order by position: columns top to bottom, a title spanning them first', async () => {
+    const A = ['The first paragraph of the left column opens', 'the argument and closes it on this line.'];
+    const B = ['The second paragraph of the left column adds', 'evidence from the survey of the wells.'];
+    const C = ['The right column carries the conclusion of', 'the report, and the last line ends it.'];
+    const placed = [
+      { x: 72, y: 740, text: 'Water in the North: a Survey of Wells', size: 16, bold: true },
+      ...lines(72, 700, A),
+      ...lines(72, 660, B),
+      ...lines(320, 700, C),
+      { x: 300, y: 40, text: '7', size: 8 },
+    ];
+    // Drawn bottom line first, the title last: the stream goes back up the page at almost every line.
+    const bytes = layoutPdf([{ texts: [...placed].sort((a, b) => a.y - b.y) }]);
+    const result = await extract({ bytes, filename: 'shuffled.pdf', config: markdown });
+    expect(result.content).toBe(['# Water in the North: a Survey of Wells', A.join(' '), B.join(' '), C.join(' ')].join('\n\n'));
+    expect(result.elements!.find((e) => e.type === 'page_footer')?.text).toBe('7');
+  });
+
+  it('takes a page number set a tab apart from a running title, on the page\'s first line, for furniture even on a one-page document', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 760, text: '454', size: 8 },
+          { x: 120, y: 760, text: 'O. Sanni, A.P.I. Popoola / Data in Brief 22 (2019) 451-457', size: 8 },
+          ...lines(72, 700, [LONG_1, LONG_2, LONG_3]),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'article.pdf' });
+    expect(result.content).toBe(`${LONG_1} ${LONG_2} ${LONG_3}`);
+    expect(result.elements![0]).toMatchObject({ type: 'page_header', text: '454 O. Sanni, A.P.I. Popoola / Data in Brief 22 (2019) 451-457' });
+  });
+
   it('leaves elements out when asked to', async () => {
     const bytes = layoutPdf([{ texts: lines(72, 700, ['Just one line.']) }]);
     const result = await extract({ bytes, filename: 'one.pdf', config: { ...DEFAULT_CONFIG, elements: false } });
