@@ -77,10 +77,11 @@ export function toLines(words: Word[], pageHeight: number): Line[] {
 /**
  * Pieces of one row the content stream writes one after the other, apart by
  * a tab's width ("E.   SURETY BONDS", "28 C.F.R. § 58.5   Non-discrimination",
- * a title and its page number), are one line. Tables were taken out before,
- * so what stays split is columns of running text a producer wrote row by row:
- * a page where pieces that read as text lines (long on both sides) sit side by
- * side keeps every row split.
+ * a title and its page number, a line of text flowing around a picture) are
+ * one line. Tables were taken out before, so what stays split is columns of
+ * running text a producer wrote row by row: a page where pieces that read as
+ * text lines (long on both sides, a gutter apart) sit side by side keeps
+ * every row split.
  */
 function joinRows(groups: Word[][]): Word[][] {
   const pairs: number[] = [];
@@ -89,9 +90,11 @@ function joinRows(groups: Word[][]): Word[][] {
   for (let i = 1; i < groups.length; i++) {
     if (!sameRow(extents[i - 1]!, extents[i]!)) continue;
     pairs.push(i);
-    if (letters(groups[i - 1]!) >= 30 && letters(groups[i]!) >= 30) textual++;
+    // Columns sit a gutter apart; text flowing around a picture between its two pieces stands farther apart.
+    const gap = extents[i]!.x0 - extents[i - 1]!.x1;
+    if (letters(groups[i - 1]!) >= 20 && letters(groups[i]!) >= 20 && gap < 4 * groups[i]![0]!.size) textual++;
   }
-  if (pairs.length === 0 || (textual >= 2 && textual >= 0.3 * pairs.length)) return groups;
+  if (pairs.length === 0 || (textual >= 1 && textual >= 0.3 * pairs.length)) return groups;
   const out: Word[][] = [];
   let at = 0;
   for (let i = 0; i < groups.length; i++) {
@@ -103,7 +106,8 @@ function joinRows(groups: Word[][]): Word[][] {
   return out;
 }
 
-const letters = (g: Word[]) => g.reduce((n, w) => n + w.text.length, 0);
+/** Characters of a piece, a space between words counted: how long it reads. */
+const letters = (g: Word[]) => g.reduce((n, w) => n + w.text.length, g.length - 1);
 
 interface Extent {
   x0: number;

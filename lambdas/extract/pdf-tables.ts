@@ -58,11 +58,69 @@ export function findTables(runs: readonly TextRun[]): PlacedTable[] {
     }
   }
   flush();
-  return found.map((table) => ({
-    top: table[0]!.y + table[0]!.height,
-    rows: table.map((line) => line.cells.map((cell) => wordsText(cell.runs, line.height))),
-    runs: table.flatMap((line) => line.cells.flatMap((cell) => cell.runs)),
-  }));
+  return found.map((table) => {
+    const header = headerLines(lines, table);
+    const rows = table.map((line) => line.cells.map((cell) => wordsText(cell.runs, line.height)));
+    return {
+      top: (header[0] ?? table[0]!).y + (header[0] ?? table[0]!).height,
+      rows: header.length > 0 ? [headerRow(header, table), ...rows] : rows,
+      runs: [...header, ...table].flatMap((line) => line.cells.flatMap((cell) => cell.runs)),
+    };
+  });
+}
+
+/** Where each of the table's columns runs, over all its rows. */
+function columnSpans(table: Line[]): Array<{ x0: number; x1: number }> {
+  return table[0]!.cells.map((_, i) => ({ x0: Math.min(...table.map((l) => l.cells[i]!.x0)), x1: Math.max(...table.map((l) => l.cells[i]!.x1)) }));
+}
+
+/** The column a cell overlaps most, or -1 when it overlaps none. */
+function columnOf(cell: Cell, columns: Array<{ x0: number; x1: number }>): number {
+  let best = -1;
+  let most = 0;
+  columns.forEach((c, i) => {
+    const overlap = Math.min(cell.x1, c.x1) - Math.max(cell.x0, c.x0);
+    if (overlap > most) [best, most] = [i, overlap];
+  });
+  return best;
+}
+
+/**
+ * Lines right above a table whose pieces all stand over its columns: its
+ * header, which often wraps inside a cell ("Polarization / resistance (Ω)")
+ * and so has fewer pieces on a line than the rows below. At most three lines,
+ * each close to the one below; a line of one piece (a title, a caption) is
+ * never one of them.
+ */
+function headerLines(lines: Line[], table: Line[]): Line[] {
+  const columns = columnSpans(table);
+  const [left, right] = [columns[0]!.x0, columns.at(-1)!.x1];
+  const header: Line[] = [];
+  let below = table[0]!;
+  for (let i = lines.indexOf(below) - 1; i >= 0 && header.length < 3; i--) {
+    const line = lines[i]!;
+    if (line.cells.length < 2 || line.y - below.y > Math.max(line.height, below.height) * 2.5) break;
+    const slack = line.height;
+    // A header cell may run wider than the numbers under it, but not past the table's sides.
+    if (line.cells.some((c) => (c.x0 + c.x1) / 2 < left - slack || (c.x0 + c.x1) / 2 > right + slack || columnOf(c, columns) < 0)) break;
+    header.unshift(line);
+    below = line;
+  }
+  return header;
+}
+
+/** Header lines as one row: each column's pieces, top line first. */
+function headerRow(header: Line[], table: Line[]): string[] {
+  const columns = columnSpans(table);
+  const row = columns.map(() => '');
+  for (const line of header) {
+    for (const cell of line.cells) {
+      const i = columnOf(cell, columns);
+      const text = wordsText(cell.runs, line.height);
+      row[i] = row[i] ? `${row[i]} ${text}` : text;
+    }
+  }
+  return row;
 }
 
 /** Same number of cells, columns overlapping, and not far below the previous line. */
@@ -88,6 +146,14 @@ function toLines(runs: readonly TextRun[]): Line[] {
       line.runs.push(r);
       line.h = Math.max(line.h, h);
     } else lines.push({ y: r.bottom, h, runs: [r] });
+  }
+  // A superscript ("cm²", a note mark) stands higher than its line's foot: it joins the line it rides on.
+  for (let i = lines.length - 2; i >= 0; i--) {
+    const [raised, line] = [lines[i]!, lines[i + 1]!];
+    if (raised.h < 0.8 * line.h && raised.y > line.y && raised.y < line.y + line.h * 0.8) {
+      line.runs.push(...raised.runs);
+      lines.splice(i, 1);
+    }
   }
   return lines.map((l) => {
     l.runs.sort((a, b) => a.x0 - b.x0);

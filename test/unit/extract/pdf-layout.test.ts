@@ -226,7 +226,7 @@ describe('PDF layout analysis', () => {
         // Two columns of running text, drawn a row of each at a time.
         texts: [0, 1, 2].flatMap((i) => [
           { x: 72, y: 700 - i * 12, text: `Left column line ${i + 1} runs on with more words` },
-          { x: 320, y: 700 - i * 12, text: `Right column line ${i + 1} runs on with more words` },
+          { x: 285, y: 700 - i * 12, text: `Right column line ${i + 1} runs on with more words` },
         ]),
       },
     ]);
@@ -264,7 +264,7 @@ describe('PDF layout analysis', () => {
       { x: 72, y: 740, text: 'Water in the North: a Survey of Wells', size: 16, bold: true },
       ...lines(72, 700, A),
       ...lines(72, 660, B),
-      ...lines(320, 700, C),
+      ...lines(290, 700, C),
       { x: 300, y: 40, text: '7', size: 8 },
     ];
     // Drawn bottom line first, the title last: the stream goes back up the page at almost every line.

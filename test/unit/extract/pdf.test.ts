@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/index.ts';
 import { countPages } from '../../../lambdas/extract/page-count.ts';
+import { tableText } from '../../../lambdas/extract/blocks.ts';
 import { parsePdfDate } from '../../../lambdas/extract/pdf.ts';
 import { DEFAULT_CONFIG, ExtractionError } from '../../../lambdas/extract/types.ts';
 import { assemblePdf, makePdf, pdfString } from '../../support/pdf-fixture.ts';
@@ -161,16 +162,39 @@ describe('PDF tables', () => {
       ['South', '7', '640'],
     ];
     const cells = grid.flatMap((row, r) => row.map((text, c) => ({ x: 72 + c * 150, y: 700 - r * 14, text })));
+    // Lines filling columns about 200 points wide, a gutter of a few ems apart.
     const prose = [
-      { x: 72, y: 500, text: 'Left column text runs here' },
-      { x: 320, y: 500, text: 'Right column text runs here' },
-      { x: 72, y: 486, text: 'and carries on below it' },
-      { x: 320, y: 486, text: 'and carries on as well' },
-      { x: 72, y: 472, text: 'for a third line' },
-      { x: 320, y: 472, text: 'for a third line too' },
+      { x: 72, y: 500, text: 'Left column text runs here on a line as wide' },
+      { x: 285, y: 500, text: 'Right column text runs here on a line as wide' },
+      { x: 72, y: 486, text: 'as its column and carries on below it for a' },
+      { x: 285, y: 486, text: 'as its column and carries on as well for a' },
+      { x: 72, y: 472, text: 'third line of its own at the foot of it.' },
+      { x: 285, y: 472, text: 'third line of its own at the foot of it too.' },
     ];
     const result = await extract({ bytes: positionedPdf([...cells, ...prose]), filename: 'table.pdf' });
     expect(result.tables).toEqual([{ page: 1, rows: grid, markdown: '| Region | Units | Revenue |\n| --- | --- | --- |\n| North | 12 | 1,200 |\n| South | 7 | 640 |' }]);
+    // The two columns of prose, drawn a row of each at a time, are not read as rows either.
+    expect(result.content).not.toContain('as wide Right column');
+  });
+
+  it('takes the lines over an aligned table whose pieces stand over its columns for its header, a header cell wrapped over two lines joined', async () => {
+    const header = [
+      { x: 72, y: 720, text: 'Inhibitor' },
+      { x: 222, y: 720, text: 'Ecorr (V)' },
+      { x: 372, y: 720, text: 'Polarization' },
+      { x: 72, y: 708, text: 'concentration (g)' },
+      { x: 372, y: 708, text: 'resistance (ohm)' },
+    ];
+    const rows = [
+      ['0', '0.9393', '24.0910'],
+      ['2', '0.8276', '121.440'],
+      ['4', '0.8825', '42.121'],
+    ];
+    const cells = rows.flatMap((row, r) => row.map((text, c) => ({ x: 72 + c * 150, y: 690 - r * 14, text })));
+    const result = await extract({ bytes: positionedPdf([{ x: 72, y: 750, text: 'Table 1. Polarization data for steel in sulphuric acid.' }, ...header, ...cells]), filename: 'header.pdf' });
+    expect(result.tables[0]!.rows).toEqual([['Inhibitor concentration (g)', 'Ecorr (V)', 'Polarization resistance (ohm)'], ...rows]);
+    // The header lines are the table's, not paragraphs of their own.
+    expect(result.content).toBe(`Table 1. Polarization data for steel in sulphuric acid.\n\n${tableText(result.tables[0]!.rows)}`);
   });
 
   it('reads a two-column table drawn as ruled boxes, cell by cell, joining the lines of a wrapped cell', async () => {
