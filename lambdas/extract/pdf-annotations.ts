@@ -1,15 +1,17 @@
 // Text a PDF shows outside its page content: filled-in form fields (a widget's
-// value, or its field's when the widget is a kid of it) and free-text notes.
-// PDFium's text page holds only the content stream, so these words are added
-// to the page's own, where their boxes stand.
+// value, or its field's when the widget is a kid of it; a choice field's
+// choice; a checkbox or radio button as ☒ or ☐) and free-text notes. PDFium's
+// text page holds only the content stream, so these words are put among the
+// page's own where their boxes stand: after the word left of them on their
+// line ("Name: Ada Lovelace"), or after the last word above them.
 
 import { withBuffer, type Pdfium } from './pdfium.ts';
 import type { Word } from './pdf-words.ts';
 
 /** FPDF_ANNOT_* (fpdf_annot.h). */
 const ANNOT = { freeText: 3, widget: 20 } as const;
-/** FPDF_FORMFIELD_TEXTFIELD (fpdf_formfill.h). */
-const TEXT_FIELD = 6;
+/** FPDF_FORMFIELD_* (fpdf_formfill.h). */
+const FIELD = { checkbox: 2, radio: 3, combo: 4, list: 5, text: 6 } as const;
 /** FPDF_OBJECT_STRING: a value that is text, not a name (a checkbox's /Yes). */
 const STRING_VALUE = 3;
 
@@ -39,9 +41,13 @@ export function annotationWords(m: Pdfium, page: number, first: number, form: nu
         if (subtype === ANNOT.widget) {
           value = text(annot, 'V');
           if (!value && form) {
-            const bytes = m.FPDFAnnot_GetFormFieldValue(form, annot, buf, 4096);
-            // A checkbox's or radio button's value is a name ("Yes", "Off"), not text a reader sees as such.
-            if (bytes > 2 && m.FPDFAnnot_GetFormFieldType(form, annot) === TEXT_FIELD) value = m.pdfium.UTF16ToString(buf).replace(/\s+/g, ' ').trim();
+            const type = m.FPDFAnnot_GetFormFieldType(form, annot);
+            // A checkbox's or radio button's value is a name ("Yes", "Off"): a reader sees a box, ticked or not.
+            if (type === FIELD.checkbox || type === FIELD.radio) value = m.FPDFAnnot_IsChecked(form, annot) ? '☒' : '☐';
+            else if (type === FIELD.text || type === FIELD.combo || type === FIELD.list) {
+              const bytes = m.FPDFAnnot_GetFormFieldValue(form, annot, buf, 4096);
+              if (bytes > 2) value = m.pdfium.UTF16ToString(buf).replace(/\s+/g, ' ').trim();
+            }
           }
         } else if (subtype === ANNOT.freeText) value = text(annot, 'Contents');
         if (!value || !m.FPDFAnnot_GetRect(annot, buf)) continue;
@@ -74,4 +80,23 @@ export function annotationWords(m: Pdfium, page: number, first: number, form: nu
     }
   });
   return words;
+}
+
+/** The page's words with `extra` put where a reader meets them: after the word left of each on its line, or the last word above it. */
+export function placeAmong(words: readonly Word[], extra: readonly Word[]): Word[] {
+  const out = [...words];
+  for (const e of extra) {
+    let at = -1;
+    let right = -Infinity;
+    for (let i = 0; i < out.length; i++) {
+      const w = out[i]!;
+      const overlap = Math.min(w.top, e.top) - Math.max(w.bottom, e.bottom);
+      if (overlap > 0.4 * Math.min(w.top - w.bottom, e.top - e.bottom) && w.x1 <= e.x0 + 1 && w.x1 > right) [at, right] = [i, w.x1];
+    }
+    if (at < 0) for (let i = 0; i < out.length; i++) if (out[i]!.bottom >= e.top - 1) at = i;
+    // Its place in the content order is its neighbour's, so lines and tables sort it there.
+    e.first = e.last = at >= 0 ? out[at]!.last : -1;
+    out.splice(at + 1, 0, e);
+  }
+  return out;
 }

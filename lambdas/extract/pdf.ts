@@ -10,7 +10,7 @@ import { findRuledTables } from './pdf-ruled-tables.ts';
 import { renderPdfPages, type PageLayout } from './pdf-structure.ts';
 import { pageRulings } from './pdf-rulings.ts';
 import { findTables, type PlacedTable, type TextRun } from './pdf-tables.ts';
-import { annotationWords } from './pdf-annotations.ts';
+import { annotationWords, placeAmong } from './pdf-annotations.ts';
 import { readOutline } from './pdf-outline.ts';
 import { pageTags } from './pdf-tags.ts';
 import { pageWords, type Word } from './pdf-words.ts';
@@ -78,6 +78,8 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
           layouts.push({ width: 0, height: 0, blocks: [], tables: [], figures: [] });
           continue;
         }
+        // The form-fill environment reads a checkbox's state only for a page it was told is loaded.
+        if (form) m.FORM_OnAfterLoadPage(page, form);
         try {
           const layout = readLayout(m, page, n, tables, tagged, form);
           layout.outline = outline.get(n - 1);
@@ -91,6 +93,7 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
           }
           layouts.push(layout);
         } finally {
+          if (form) m.FORM_OnBeforeClosePage(page, form);
           m.FPDF_ClosePage(page);
         }
       }
@@ -174,8 +177,8 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged:
   try {
     const count = m.FPDFText_CountChars(textPage);
     if (count <= 0) return layout;
-    // Filled-in form fields and free-text notes are not in the content stream: their words follow the page's.
-    const words = [...pageWords(m, textPage, count, tagged), ...annotationWords(m, page, count, form)];
+    // Filled-in form fields and free-text notes are not in the content stream: their words go where their boxes stand.
+    const words = placeAmong(pageWords(m, textPage, count, tagged), annotationWords(m, page, count, form));
     const tags = tagged ? pageTags(m, page) : null;
     if (tags) for (const w of words) w.tag = tags.get(w.mcid);
     layout.tagged = tags !== null;

@@ -362,8 +362,23 @@ describe('PDF form fields and notes', () => {
       '<< /Type /Annot /Subtype /FreeText /Contents (Checked by QA) /Rect [72 600 250 616] /DA (/Helv 10 Tf 0 g) >>',
     ]);
     const result = await extract({ bytes, filename: 'form.pdf' });
-    expect(result.content).toContain('Ada Lovelace');
-    expect(result.content).toContain('London');
-    expect(result.content).toContain('Checked by QA');
+    expect(result.content).toBe('Name: Ada Lovelace\n\nCity: London\n\nChecked by QA');
+  });
+
+  it('reads checkboxes and radio buttons as ☒ or ☐ beside their labels, and a choice field\'s choice', async () => {
+    const content = 'BT /F1 10 Tf 1 0 0 1 72 700 Tm (Subscribe) Tj ET\nBT /F1 10 Tf 1 0 0 1 72 680 Tm (Terms read) Tj ET\nBT /F1 10 Tf 1 0 0 1 72 660 Tm (Country:) Tj ET';
+    const bytes = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [5 0 R 6 0 R 7 0 R] >> >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 8 0 R /Annots [5 0 R 6 0 R 7 0 R] >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+      '<< /Type /Annot /Subtype /Widget /FT /Btn /T (subscribe) /V /Yes /AS /Yes /AP << /N << /Yes 9 0 R /Off 9 0 R >> >> /Rect [150 698 162 710] /P 3 0 R >>',
+      '<< /Type /Annot /Subtype /Widget /FT /Btn /T (terms) /V /Off /AS /Off /AP << /N << /Yes 9 0 R /Off 9 0 R >> >> /Rect [150 678 162 690] /P 3 0 R >>',
+      '<< /Type /Annot /Subtype /Widget /FT /Ch /Ff 131072 /T (country) /Opt [(France) (Peru)] /V (Peru) /Rect [150 656 300 672] /P 3 0 R >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /XObject /Subtype /Form /BBox [0 0 12 12] /Length 0 >>\nstream\n\nendstream',
+    ]);
+    const result = await extract({ bytes, filename: 'choices.pdf' });
+    expect(result.content).toBe('Subscribe ☒\n\nTerms read ☐\n\nCountry: Peru');
   });
 });
