@@ -57,7 +57,6 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
         );
       }
       const info = Object.fromEntries(INFO_KEYS.map((key) => [key, metaText(m, doc, key)]));
-      const outline = readOutline(m, doc);
       // Only a tagged document has a structure tree worth reading page by page.
       const tagged = m.FPDFCatalog_IsTagged(doc);
       const wanted = opts.pages ? opts.pages.filter((n) => n <= total) : Array.from({ length: total }, (_, i) => i + 1);
@@ -82,7 +81,6 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
         if (form) m.FORM_OnAfterLoadPage(page, form);
         try {
           const layout = readLayout(m, page, n, tables, tagged, form);
-          layout.outline = outline.get(n - 1);
           pageSizes.push({ page: n, width: round2(layout.width), height: round2(layout.height) });
           const chars = layout.blocks.reduce((sum, b) => sum + b.lines.reduce((k, l) => k + l.words.reduce((w, word) => w + word.text.length, 0), 0), 0);
           if (ocrMode === 'always' || (ocrMode === 'auto' && chars < MIN_TEXT_LAYER_CHARS && layout.tables.length === 0 && hasImages(m, page))) {
@@ -98,6 +96,9 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
         }
       }
       if (unreadable > 0 && unreadable === wanted.length) throw new ExtractionError('corrupt_file', 'The PDF could not be read: its pages are damaged.');
+      // Read after the pages: PDFium then knows each page's index, which a bookmark's destination is looked up in (before, a walk of the page tree per bookmark).
+      const outline = readOutline(m, doc);
+      wanted.forEach((n, i) => (layouts[i]!.outline = outline.get(n - 1)));
       const { pages, elements } = renderPdfPages(layouts, wanted, opts.output ?? 'text');
       return {
         pages,
