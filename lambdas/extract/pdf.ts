@@ -6,6 +6,7 @@
 import { normaliseRows, tableMarkdown } from './blocks.ts';
 import { toBlocks, toLines } from './pdf-layout.ts';
 import { inReadingOrder, outOfOrder } from './pdf-reading-order.ts';
+import { withTrailer } from './pdf-repair.ts';
 import { findRuledTables } from './pdf-ruled-tables.ts';
 import { renderPdfPages, type PageLayout } from './pdf-structure.ts';
 import { pageRulings } from './pdf-rulings.ts';
@@ -143,10 +144,18 @@ async function withForm<T>(m: Pdfium, doc: number, use: (form: number) => Promis
 
 /** Opens `bytes` as a document for `use`, and closes it and frees its memory after, whatever happens. */
 export async function withDocument<T>(m: Pdfium, bytes: Uint8Array, use: (doc: number) => Promise<T>): Promise<T> {
-  const data = copyIn(m, bytes);
+  let data = copyIn(m, bytes);
   try {
-    const doc = m.FPDF_LoadMemDocument(data, bytes.byteLength, '');
-    if (!doc) throw openError(m.FPDF_GetLastError());
+    let doc = m.FPDF_LoadMemDocument(data, bytes.byteLength, '');
+    const code = doc ? 0 : m.FPDF_GetLastError();
+    // A file cut short has lost its trailer: with one appended that names its catalog, PDFium reads what is left.
+    const repaired = code === PDFIUM_ERROR.format ? withTrailer(bytes) : null;
+    if (repaired) {
+      m.pdfium.wasmExports.free(data);
+      data = copyIn(m, repaired);
+      doc = m.FPDF_LoadMemDocument(data, repaired.byteLength, '');
+    }
+    if (!doc) throw openError(code);
     try {
       return await use(doc);
     } finally {

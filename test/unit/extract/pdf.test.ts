@@ -95,10 +95,19 @@ describe('PDF extraction', () => {
     expect(err.message).toBe('The PDF is password-protected; remove the password and resubmit.');
   });
 
-  it('refuses a truncated PDF as corrupt, saying why', async () => {
+  it('reads a PDF cut short, its trailer lost, from the objects before the cut', async () => {
     const whole = makePdf({ pages: ['Alpha page', 'Beta page', 'Gamma page'] });
-    // Cut inside the last page: PDFium finds no trailer to rebuild the file from.
+    // Cut inside the last page's content: no cross-reference table, no trailer to name the catalog.
     const cut = whole.subarray(0, Buffer.from(whole).toString('latin1').indexOf('(Gamma page)'));
+    const result = await extract({ bytes: cut, filename: 'cut.pdf' });
+    expect(result.content).toContain('Alpha page');
+    expect(result.content).toContain('Beta page');
+    expect(result.content).not.toContain('Gamma');
+  });
+
+  it('refuses a PDF cut before its catalog as corrupt, saying why', async () => {
+    const whole = makePdf({ pages: ['Alpha page'] });
+    const cut = whole.subarray(0, Buffer.from(whole).toString('latin1').indexOf('/Type /Catalog') - 12);
     const err = await failure(extract({ bytes: cut, filename: 'cut.pdf' }));
     expect(err.code).toBe('corrupt_file');
     expect(err.message).toBe('The PDF could not be read: it is not a PDF or is damaged beyond repair.');
