@@ -33,7 +33,8 @@
 // cell is no block; each cell comment is a paragraph (its text, without the
 // cell reference or author, which Excel does not print in the comment).
 // Formats and how Excel shows them: General (integers as they are, decimals
-// of at most two places in their shortest form), 0 and #,##0 (thousands
+// of at most two places in their shortest form, also when the value in the
+// file carries binary floating-point noise, 0.30000000000000004 shown 0.3), 0 and #,##0 (thousands
 // commas), 0.0, 0.00, 0.000 and #,##0.00 (rounded half away from zero; the
 // model never writes a tie), 0.0% and 0.00% (x100), "$"#,##0.00 (a negative
 // as -$1,234.50: one section, the minus sign before everything),
@@ -314,10 +315,13 @@ export function generateWorkbook(index: number, seed: number): WorkbookModel {
       }
       case 'decimal': {
         if (c.format === 'General') {
-          // Two decimals at most: General shows the shortest text of the number.
+          // Two decimals at most: General shows the shortest text of the number. Some values are sums
+          // worked out in binary floating point, as a script writing the workbook would (0.1 + 0.2 is
+          // 0.30000000000000004 in the file): Excel shows them as the sum of the cents (0.3).
           const cents = int(c.lo * 100, c.hi * 100);
-          const v = cents / 100;
-          return { kind: 'number', value: v, format: 'General', display: String(v) };
+          const part = chance(0.3) ? int(1, 99) : 0;
+          const v = part ? (cents - part) / 100 + part / 100 : cents / 100;
+          return { kind: 'number', value: v, format: 'General', display: String(cents / 100) };
         }
         const percent = c.format.endsWith('%');
         const decimals = (/\.(0+)/.exec(c.format)?.[1] ?? '').length;
