@@ -10,6 +10,13 @@
 //                   footers or page numbers: those must stay out of the content)
 //   gen-pdf-tagged  the same documents exported as tagged PDF (UseTaggedPDF)
 //   gen-docx        the same DOCX, read by docex directly
+//   gen-pptx        generated presentations (bench/structure/officemodel.ts, seeded), written
+//                   with python-pptx in the default template's layouts: slide titles, bulleted
+//                   content placeholders (levels 0-2), text boxes, tables, speaker notes; the
+//                   truth is written from the model (officemodel.ts says how each part reads)
+//   gen-xlsx        generated workbooks (same file), written with openpyxl: sheets of typed
+//                   cells (strings, integers, decimals and dates with number formats) and cell
+//                   comments; the truth holds each cell as Excel displays it, from the model
 //   corpus-pdf      ../shared/corpus DOCX, ODT and HTML files rendered to PDF by LibreOffice;
 //                   the truth is pandoc's reading of the source (bench/structure/pandoc-truth.ts)
 //   corpus-docx, corpus-odt, corpus-html   the same sources, read by docex directly
@@ -21,8 +28,8 @@
 // untimed warm-up extractions per set first). A failed extraction scores 0.
 // Generated and converted files are cached under .bench-cache/structure/, so
 // a rerun only extracts. What is missing is installed: LibreOffice, pandoc,
-// poppler-utils and fonts with apt-get, python-docx with pip into a venv in
-// the cache.
+// poppler-utils and fonts with apt-get, python-docx, python-pptx and openpyxl
+// with pip into a venv in the cache.
 //
 //   npm run bench:structure [-- --only SET] [--json FILE] [--show NAME] [--docs N] [--corpus DIR]
 
@@ -34,11 +41,12 @@ import { parseArgs } from 'node:util';
 import { extract } from '../lambdas/extract/index.ts';
 import { DEFAULT_CONFIG } from '../lambdas/extract/types.ts';
 import { generateModels, truthMarkdown } from './structure/docmodel.ts';
+import { deckTruth, generateDecks, generateWorkbooks, workbookTruth } from './structure/officemodel.ts';
 import { pandocToMarkdown } from './structure/pandoc-truth.ts';
 import { KINDS, markdownBlocks, plainTextBlocks, scoreBlocks, type Kind, type StructureScore } from './structure-metric.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const SETS = ['gen-pdf', 'gen-pdf-tagged', 'gen-docx', 'corpus-pdf', 'corpus-docx', 'corpus-odt', 'corpus-html'] as const;
+const SETS = ['gen-pdf', 'gen-pdf-tagged', 'gen-docx', 'gen-pptx', 'gen-xlsx', 'corpus-pdf', 'corpus-docx', 'corpus-odt', 'corpus-html'] as const;
 type SetName = (typeof SETS)[number];
 
 const { values: args } = parseArgs({
@@ -92,24 +100,26 @@ function ensureSoffice(): boolean {
 const ensurePandoc = () => have('pandoc') || (aptInstall('pandoc', ['pandoc']) && have('pandoc'));
 const ensurePoppler = () => have('pdftotext') || (aptInstall('pdftotext (poppler-utils)', ['poppler-utils']) && have('pdftotext'));
 
-function ensurePythonDocx(): string | null {
+/** The cache's venv's python with `module` importable, pip-installing `pkg` into it when missing; null when that cannot be done. */
+function ensurePythonModule(module: string, pkg: string): string | null {
   const venv = join(CACHE, 'venv');
   const python = join(venv, 'bin', 'python');
-  if (existsSync(python) && spawnSync(python, ['-c', 'import docx'], { stdio: 'ignore' }).status === 0) return python;
+  if (existsSync(python) && spawnSync(python, ['-c', `import ${module}`], { stdio: 'ignore' }).status === 0) return python;
   if (!have('python3')) {
     log('python3 is missing: no generated documents.');
     return null;
   }
-  log(`installing python-docx with pip into ${relative(ROOT, venv)}`);
+  log(`installing ${pkg} with pip into ${relative(ROOT, venv)}`);
   try {
     if (!existsSync(python)) execFileSync('python3', ['-m', 'venv', venv], { stdio: 'inherit' });
-    execFileSync(python, ['-m', 'pip', 'install', '-q', 'python-docx'], { stdio: 'inherit' });
+    execFileSync(python, ['-m', 'pip', 'install', '-q', pkg], { stdio: 'inherit' });
     return python;
   } catch (err) {
-    log(`python-docx could not be installed: ${(err as Error).message.split('\n')[0]}`);
+    log(`${pkg} could not be installed: ${(err as Error).message.split('\n')[0]}`);
     return null;
   }
 }
+const ensurePythonDocx = () => ensurePythonModule('docx', 'python-docx');
 
 /** LibreOffice headless with a profile of its own (so a desktop LibreOffice or another run does not collide). */
 function soffice(convertTo: string, outdir: string, files: string[], timeoutMs: number, infilter?: string): void {
@@ -187,6 +197,48 @@ function generated(): void {
       else skipped.push(`${set} ${m.name}: LibreOffice wrote no ${ext}`);
     }
     sets.set(set, docs);
+  }
+}
+
+/**
+ * gen-pptx and gen-xlsx: presentations (python-pptx) and workbooks (openpyxl) from the seeded models of
+ * bench/structure/officemodel.ts, read by docex directly; the truth is written from the model.
+ */
+function office(): void {
+  const kinds = [
+    { set: 'gen-pptx', ext: 'pptx', module: 'pptx', pkg: 'python-pptx', renderer: 'render-pptx.py', models: () => generateDecks(Number(args.docs)), truth: deckTruth },
+    { set: 'gen-xlsx', ext: 'xlsx', module: 'openpyxl', pkg: 'openpyxl', renderer: 'render-xlsx.py', models: () => generateWorkbooks(Number(args.docs)), truth: workbookTruth },
+  ] as const;
+  for (const k of kinds) {
+    if (!wanted(k.set)) continue;
+    const dir = join(CACHE, k.set);
+    const models = k.models() as Array<{ name: string }>;
+    const truth = k.truth as (m: unknown) => string;
+    const renderer = join(import.meta.dirname, 'structure', k.renderer);
+    const stamp = createHash('sha256').update(JSON.stringify(models)).update(readFileSync(renderer)).digest('hex').slice(0, 16);
+    const stampFile = join(dir, 'stamp');
+    if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) {
+      const python = ensurePythonModule(k.module, k.pkg);
+      if (!python) {
+        log(`${k.set} skipped.`);
+        continue;
+      }
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      log(`generating ${models.length} ${k.ext.toUpperCase()} files in ${relative(ROOT, dir)} (${k.pkg})`);
+      const jobs = models.map((m) => ({ model: m, out: join(dir, `${m.name}.${k.ext}`) }));
+      writeFileSync(join(dir, 'jobs.json'), JSON.stringify(jobs));
+      execFileSync(python, [renderer, join(dir, 'jobs.json')], { stdio: 'inherit' });
+      for (const m of models) writeFileSync(join(dir, `${m.name}.md`), truth(m));
+      writeFileSync(stampFile, stamp);
+    }
+    const docs: Doc[] = [];
+    for (const m of models) {
+      const file = join(dir, `${m.name}.${k.ext}`);
+      if (existsSync(file)) docs.push({ name: m.name, file, truth: readFileSync(join(dir, `${m.name}.md`), 'utf8') });
+      else skipped.push(`${k.set} ${m.name}: ${k.pkg} wrote no ${k.ext}`);
+    }
+    sets.set(k.set, docs);
   }
 }
 
@@ -428,6 +480,7 @@ function figures(results: DocResult[]): Figures {
 // ---------------------------------------------------------------- main
 
 generated();
+office();
 corpus();
 const needPeer = [...sets.keys()].some((s) => s.endsWith('pdf') || s === 'gen-pdf-tagged');
 const peerOk = needPeer ? ensurePoppler() : false;
@@ -504,6 +557,7 @@ for (const [set, e] of Object.entries(report)) {
 }
 console.log('\nblock F1: mean over documents of the mean F1 over the kinds in either text; a kind\'s column: mean over the documents that have it.');
 console.log('pages: PDF pages (pdfinfo); for DOCX/ODT/HTML what docex counts (metadata.pages).');
+if (report['gen-pptx'] || report['gen-xlsx']) console.log('       for PPTX slides, for XLSX sheets (metadata.pages).');
 const failed = Object.entries(report).flatMap(([set, e]) => e.documents.filter((r) => r.error).map((r) => `${set} ${r.name}: ${r.error}`));
 if (failed.length > 0) {
   console.log('\nfailed extractions (scored 0):');

@@ -76,7 +76,7 @@ export function prng(seed: number): () => number {
   };
 }
 
-const EN_WORDS = (
+export const EN_WORDS = (
   'the of and a to in is that for it as was with be by on not this are from at or have an they which one you had ' +
   'system data model report analysis result method value process design sample survey record field region market ' +
   'service network policy budget customer project quality measure station energy water supply demand price growth ' +
@@ -90,7 +90,7 @@ const EN_WORDS = (
 const EN_NOUNS = 'system data model report analysis method process design sample survey record region market service network policy budget project quality station energy supply price growth council school harbour bridge engine sensor archive'.split(' ');
 const EN_ADJ = 'annual regional recent public central northern typical average stable detailed initial final external technical practical'.split(' ');
 
-const HEADINGS = [
+export const HEADINGS = [
   'Introduction', 'Background', 'Data Collection', 'Methods', 'Results', 'Discussion', 'Related Work', 'Evaluation',
   'Limitations', 'Conclusion', 'Future Work', 'Experimental Setup', 'Analysis', 'Implementation', 'Design Overview',
   'Cost Model', 'Threats to Validity', 'Field Observations', 'Survey Design', 'Budget Summary', 'Regional Differences',

@@ -121,8 +121,11 @@ function formatFixed(v: number, body: string, _literal: boolean, negSection: boo
   if (scale) n /= 1000 ** scale[0].length;
   const decimals = (/\.([0#?]*)/.exec(pattern)?.[1] ?? '').length;
   let shown: string;
-  if (/E[+-]/.test(pattern)) shown = n.toExponential(decimals).replace(/e([+-])(\d)$/, 'E$10$2').replace('e', 'E');
-  else {
+  let minus = false;
+  if (/E[+-]/.test(pattern)) {
+    shown = Math.abs(n).toExponential(decimals).replace(/e([+-])(\d)$/, 'E$10$2').replace('e', 'E');
+    minus = n < 0 && !negSection;
+  } else {
     shown = Math.abs(n).toFixed(decimals);
     if (/0,0|#,#|#,0/.test(pattern)) {
       const [int, frac] = shown.split('.');
@@ -130,10 +133,11 @@ function formatFixed(v: number, body: string, _literal: boolean, negSection: boo
     }
     // "#" left of the point shows no leading zero.
     if (!/0(?=[^.]*(\.|$))/.test(pattern.split('.')[0]!) && shown.startsWith('0.')) shown = shown.slice(1);
-    if (n < 0 && !negSection && Number(shown.replace(/,/g, '')) !== 0) shown = '-' + shown;
+    minus = n < 0 && !negSection && Number(shown.replace(/,/g, '')) !== 0;
   }
   const out = body.slice(0, m.index) + shown + body.slice(m.index + pattern.length);
-  return out.replace(/\u0001([^\u0002]*)\u0002/g, '$1').trim();
+  // Without a section of its own for negatives, the minus leads the whole text, before a currency sign or a label ("-$366.60").
+  return (minus ? '-' : '') + out.replace(/\u0001([^\u0002]*)\u0002/g, '$1').trim();
 }
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];

@@ -14,6 +14,10 @@ describe('spreadsheet number formats', () => {
     [1500000, '#,##0,,"M"', '2M'],
     [9.5, '[$€-407] #,##0.00', '€ 9.50'],
     [42, '"Total: "0', 'Total: 42'],
+    // Without a negative section the minus leads the whole text, as Excel shows it.
+    [-366.6, '"$"#,##0.00', '-$366.60'],
+    [-9.5, '[$€-407] #,##0.00', '-€ 9.50'],
+    [-12345.678, '0.00E+00', '-1.23E+04'],
   ])('shows %s with %s as %s', (value, code, shown) => {
     expect(formatNumber(value, code)).toBe(shown);
   });
