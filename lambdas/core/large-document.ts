@@ -8,6 +8,8 @@ import { detect } from '../extract/detect.ts';
 import { countPages } from '../extract/page-count.ts';
 import { inOriginalPages } from '../extract/page-numbers.ts';
 import { DEFAULT_CONFIG, ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/types.ts';
+import type { RowLayout, RowPlan, RowRun, RowSlice } from '../extract/csv.ts';
+import { checkUnitLimit } from '../extract/unit-limits.ts';
 import { chunkPages, isSplittable, planChunks, plannedPages } from './chunk-plan.ts';
 import { isTerminal, type ChunkRange, type Job, type OriginalMetadata } from './job.ts';
 import type { AggregationStarter, Blobs, ChunkMessage, ChunkQueue, Clock, JobEvents, PartRef, Store } from './ports.ts';
@@ -19,6 +21,13 @@ export interface SplitSettings {
   pagesPerChunk: number;
   /** Cuts a PDF into one PDF per chunk (the extractor pool, which parses it under the usual limits); without it, chunk workers read the whole document. */
   pdf?: PdfSplitter;
+  /** Finds where each chunk's rows lie in a CSV or TSV file (the extractor pool); without it, chunk workers read the whole file. */
+  rows?: RowPlanner;
+}
+
+export interface RowPlanner {
+  /** csv.ts planRowRuns, off the caller's thread. Takes the buffer over. */
+  planRows(bytes: Uint8Array, format: 'csv' | 'tsv', runs: ChunkRange[]): Promise<RowPlan | null>;
 }
 
 export interface PdfSplitter {
@@ -76,13 +85,17 @@ export async function splitIfLarge(
 
   const selected = job.config?.pages ?? null;
   const pagesTotal = countPages(input);
+  // Each chunk is held to the limits only over its own pages: the whole document is held to them here, with the same error.
+  checkUnitLimit(format, pagesTotal);
   const planned = planChunks(pagesTotal, selected, deps.split.pagesPerChunk);
   // Nothing selected exists (pages beyond the end): the whole-document path says so properly.
   if (planned.length === 0) return bytes;
   // Cut before the job moves on, so that every chunk message finds its PDF; a crash in between cuts again, to the same keys.
   // The original's metadata first (the cut takes the buffer over): each cut is a new PDF, with PDFium's.
   const metadata = format === 'pdf' && deps.split.pdf?.pdfMetadata ? await deps.split.pdf.pdfMetadata(new Uint8Array(bytes)).catch(() => null) : null;
-  const plan = format === 'pdf' && deps.split.pdf ? await cutPdf(deps, deps.split.pdf, job, bytes, planned, pagesTotal) : planned;
+  let plan = format === 'pdf' && deps.split.pdf ? await cutPdf(deps, deps.split.pdf, job, bytes, planned, pagesTotal) : planned;
+  const rows = (format === 'csv' || format === 'tsv') && deps.split.rows ? await planRows(deps, deps.split.rows, job, bytes, format, planned) : null;
+  if (rows) plan = planned.map((range, i) => ({ ...range, rows: rows.runs[i]! }));
   const cut = plan.some((r) => r.source);
   const chunking = await deps.store.transitionJob(
     job.id,
@@ -94,6 +107,7 @@ export async function splitIfLarge(
       attempts: job.attempts + 1,
       updated_at: deps.clock.now(),
       ...(cut && metadata ? { document_metadata: metadata } : {}),
+      ...(rows ? { row_layout: rows.layout } : {}),
     },
     ['pending'],
   );
@@ -137,6 +151,27 @@ async function cutPdf(
       return { ...range, source: { key, pages_total: pagesTotal } };
     }),
   );
+}
+
+async function planRows(
+  deps: { log?: (m: string, f?: Record<string, unknown>) => void },
+  planner: RowPlanner,
+  job: Job,
+  bytes: Uint8Array,
+  format: 'csv' | 'tsv',
+  plan: ChunkRange[],
+): Promise<RowPlan | null> {
+  try {
+    // The pool takes the buffer over; nothing here needs it after.
+    const rows = await planner.planRows(bytes, format, plan);
+    if (!rows) deps.log?.('rows not located in the file (its encoding); each chunk reads the whole file', { job_id: job.id });
+    return rows;
+  } catch (error) {
+    // Over the worker's time or memory: the chunks still extract, each reading the whole file, as they did before rows were located.
+    if (!(error instanceof ExtractionError)) throw error;
+    deps.log?.('could not locate the rows of the chunks', { job_id: job.id, error: error.message });
+    return null;
+  }
 }
 
 async function fanOut(queue: ChunkQueue, job: Job, ranges: ChunkRange[]): Promise<void> {
@@ -197,6 +232,12 @@ async function extractChunk(deps: ChunkWorkerDeps, job: Job, range: ChunkRange):
   const { source, ...plain } = range;
   const own = source ? await deps.blobs.get(source.key) : null;
   try {
+    if (range.rows && job.row_layout && job.document.kind === 's3') {
+      const slice = await readRows(deps.blobs, job.document.key, job.row_layout, range.rows);
+      if (!slice) return { ...plain, ok: false, error: 'The uploaded document could not be found (it may have expired).' };
+      const result = await deps.extractor.extract({ bytes: slice.bytes, filename: job.filename, contentType: job.content_type, config: { ...config, pages }, rows: slice.rows });
+      return { ...plain, ok: true, result };
+    }
     if (source && own) {
       const result = await deps.extractor.extract({ bytes: own, filename: job.filename, contentType: 'application/pdf', config: { ...config, pages: null } });
       return { ...plain, ok: true, result: inOriginalPages(result, pages, source.pages_total) };
@@ -214,6 +255,18 @@ async function extractChunk(deps: ChunkWorkerDeps, job: Job, range: ChunkRange):
     if (error instanceof ExtractionError) return { ...plain, ok: false, error: error.message };
     throw error;
   }
+}
+
+/** A chunk's rows, after the file's header row when that lies before them (the chunk's table keeps the file's header). */
+async function readRows(blobs: Blobs, key: string, layout: RowLayout, run: RowRun): Promise<{ bytes: Uint8Array; rows: RowSlice } | null> {
+  const [start, end] = run;
+  const header = layout.header && layout.header[0] < start ? await blobs.getRange(key, layout.header[0], layout.header[1]) : new Uint8Array(0);
+  const rows = await blobs.getRange(key, start, end);
+  if (!header || !rows) return null;
+  const bytes = new Uint8Array(header.byteLength + rows.byteLength);
+  bytes.set(header, 0);
+  bytes.set(rows, header.byteLength);
+  return { bytes, rows: { layout, run, header_bytes: header.byteLength } };
 }
 
 /** When every chunk is recorded: one conditional write moves the job to `aggregating`, then the aggregation starts. */

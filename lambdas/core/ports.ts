@@ -145,6 +145,8 @@ export interface Store {
 export interface Blobs {
   put(key: string, bytes: Uint8Array, contentType?: string): Promise<void>;
   get(key: string): Promise<Uint8Array | null>;
+  /** Bytes `start` to `end` (exclusive) of an object, or null when there is no such object. */
+  getRange(key: string, start: number, end: number): Promise<Uint8Array | null>;
   delete(key: string): Promise<void>;
   /** A URL that GETs the object without credentials until it expires. */
   presignGet(key: string, expiresInSeconds: number): Promise<string>;

@@ -76,11 +76,26 @@ async function beforeClaim(deps: WorkerDeps, message: ExtractionMessage, deliver
     if (!bytes) return null;
     return (await splitIfLarge({ ...deps, split: deps.split }, job, bytes)) ?? HANDLED;
   } catch (error) {
+    // The document over a limit (pages, slides, sheets): the whole-document path's failure, found when planning.
+    if (error instanceof ExtractionError) {
+      await failUnclaimed(deps, job, error.message);
+      return HANDLED;
+    }
     if (delivery.receiveCount < delivery.maxReceiveCount) throw error;
     deps.log?.('giving up on splitting job after last delivery', { job_id: job.id, error: String(error) });
-    await fail(deps, job, `Splitting the document failed after ${delivery.receiveCount} attempts because of an internal error. Submit the file again.`);
+    await failUnclaimed(deps, job, `Splitting the document failed after ${delivery.receiveCount} attempts because of an internal error. Submit the file again.`);
     return HANDLED;
   }
+}
+
+/**
+ * A pending job reaches `failed` only through `processing` (job.ts), so it is
+ * claimed first, as the whole-document path claims it before it can fail; a
+ * job another delivery claimed or finished meanwhile is left to that one.
+ */
+async function failUnclaimed(deps: WorkerDeps, job: Job, message: string): Promise<void> {
+  const claimed = job.status === 'pending' ? await deps.store.claimJob(job.id, deps.clock.now()) : job;
+  if (claimed) await fail(deps, claimed, message);
 }
 
 async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint8Array | null): Promise<void> {

@@ -9,6 +9,7 @@
 
 import { isMainThread, parentPort, threadId, Worker, workerData } from 'node:worker_threads';
 import { engineMemoryBytes } from './engine-memory.ts';
+import type { RowPlan, RowSlice } from './csv.ts';
 import { DEFAULT_CONFIG, ExtractionError, type ExtractionConfig, type ExtractionErrorCode, type ExtractInput, type ExtractionResult } from './types.ts';
 
 export interface Extractor {
@@ -16,6 +17,8 @@ export interface Extractor {
   extract(input: ExtractInput): Promise<ExtractionResult>;
   /** One PDF per list of page numbers, or null where those pages cannot be copied (pdf-split.ts), in a worker under the same limits as an extraction. */
   splitPdf(bytes: Uint8Array, pageLists: number[][]): Promise<Array<Uint8Array | null>>;
+  /** Where each run of pages' rows lie in a CSV or TSV file (csv.ts, planRowRuns), in a worker; the buffer is taken over. */
+  planRows(bytes: Uint8Array, format: 'csv' | 'tsv', runs: Array<{ first_page: number; last_page: number }>): Promise<RowPlan | null>;
   /** A PDF's document metadata (title, author, subject, keywords, creator, producer, dates) as PDFium reads it, in a worker; the buffer is taken over. */
   pdfMetadata?(bytes: Uint8Array): Promise<PdfDocumentMetadata>;
   /** Page `page` of a PDF as a colour PNG `width` pixels wide (page-image.ts), in a worker; png is null for a page the PDF does not have. The buffer is taken over. */
@@ -52,7 +55,8 @@ interface WorkerData {
 }
 
 type Task =
-  | { op: 'extract'; filename: string; contentType: string | null; config: ExtractionConfig | null }
+  | { op: 'extract'; filename: string; contentType: string | null; config: ExtractionConfig | null; rows?: RowSlice }
+  | { op: 'plan-rows'; format: 'csv' | 'tsv'; runs: Array<{ first_page: number; last_page: number }> }
   | { op: 'split'; pageLists: number[][] }
   | { op: 'count'; filename: string; contentType: string | null }
   | { op: 'metadata' }
@@ -99,6 +103,7 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
   return {
     extract: pool.extract,
     splitPdf: pool.splitPdf,
+    planRows: (bytes, format, runs) => pool.run<RowPlan | null>(bytes, { op: 'plan-rows', format, runs }),
     pdfMetadata: (bytes) => pool.run<PdfDocumentMetadata>(bytes, { op: 'metadata' }),
     // A page image is wanted while someone waits: a minute at most, whatever the pool's limit for extractions.
     renderPage: (bytes, page, width) => pool.run<{ pages: number; png: Uint8Array | null }>(bytes, { op: 'render', page, width }, Math.min(opts.timeoutMs, 60_000)),
@@ -257,14 +262,15 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
 
   if (opts.prewarm) for (let i = 0; i < opts.size; i++) spawn();
 
-  const extractOne = ({ bytes, filename, contentType, config }: ExtractInput) =>
-    run<ExtractionResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null });
+  const extractOne = ({ bytes, filename, contentType, config, rows }: ExtractInput) =>
+    run<ExtractionResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null, ...(rows ? { rows } : {}) });
 
   /** A long PDF goes to several workers at once (spread.ts); anything unusual falls back to one worker's whole read. */
   async function extract(input: ExtractInput): Promise<ExtractionResult> {
     if (isDetached(input.bytes)) throw detachedError();
     const { spreadPlan, mergeSpread } = await import('./spread.ts');
-    const runs = spreadPlan(input, opts.size);
+    // A chunk's rows are no PDF, whatever their first bytes look like.
+    const runs = input.rows ? null : spreadPlan(input, opts.size);
     if (!runs) return extractOne(input);
     const config = input.config ?? DEFAULT_CONFIG;
     try {
@@ -400,6 +406,11 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData)
         port.postMessage({ type: 'done', id: req.id, result: parts, engineBytes: engineMemoryBytes() } satisfies Reply, parts.flatMap((p) => (p ? [p.buffer as ArrayBuffer] : [])));
         return;
       }
+      if (req.op === 'plan-rows') {
+        const { planRowRuns } = await import('./csv.ts');
+        port.postMessage({ type: 'done', id: req.id, result: planRowRuns(req.bytes, req.format, req.runs), engineBytes: engineMemoryBytes() } satisfies Reply);
+        return;
+      }
       if (req.op === 'count') throw new Error('page counts run in a page counter (createPageCounter)');
       if (req.op === 'render') {
         const { renderPageImage } = await import('./page-image.ts');
@@ -416,7 +427,7 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData)
       }
       const fault = data.testFaults ? FAULTS[req.filename] : undefined;
       if (fault) fault();
-      const result = await extract({ bytes: req.bytes, filename: req.filename, contentType: req.contentType, config: req.config });
+      const result = await extract({ bytes: req.bytes, filename: req.filename, contentType: req.contentType, config: req.config, ...(req.rows ? { rows: req.rows } : {}) });
       port.postMessage({ type: 'done', id: req.id, result, engineBytes: engineMemoryBytes() } satisfies Reply);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

@@ -214,7 +214,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     extractor,
     maxReceiveCount: spec.maxReceiveCount,
     log,
-    split: { queue: new TwinChunkQueue(chunkQueue), splitBytes: options.splitBytes ?? limits.splitBytes, pagesPerChunk: limits.chunkPages, pdf: extractor },
+    split: { queue: new TwinChunkQueue(chunkQueue), splitBytes: options.splitBytes ?? limits.splitBytes, pagesPerChunk: limits.chunkPages, pdf: extractor, rows: extractor },
   });
   // Four jobs per worker: while the workers parse, the main thread claims the next jobs and hands
   // their documents to the pool, and writes finished results, so the workers never wait on the

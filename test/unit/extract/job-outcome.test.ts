@@ -41,7 +41,7 @@ async function run(job: Job, extracted: ExtractionResult) {
   await processJob(
     {
       store,
-      blobs: { put: async () => {}, get: async () => null, delete: async () => {}, presignGet: async () => '' },
+      blobs: { put: async () => {}, get: async () => null, getRange: async () => null, delete: async () => {}, presignGet: async () => '' },
       clock: { now: () => Date.now() },
       events: { jobFinished: async (j) => void finished.push(j) },
       extractor: {
