@@ -8,7 +8,7 @@ import { MAX_CELLS } from '../extract/xlsx.ts';
 import { describeRanges } from './chunk-plan.ts';
 import { isTerminal, type Job } from './job.ts';
 import { putResult } from './job-result.ts';
-import { jobObjectKeys, partRefs, type StoredPart } from './large-document.ts';
+import { jobObjectKeys, measuredKey, partRefs, type StoredPart } from './large-document.ts';
 import type { Blobs, Clock, JobEvents, PartRef, Store } from './ports.ts';
 import { usagePeriods } from './usage.ts';
 
@@ -24,16 +24,47 @@ export interface PartSummary extends PartRef {
   error?: string;
 }
 
+/** One Map iteration: a batch of positions in the job's manifest of parts. */
 export interface PartEvent {
   job_id: string;
   project_id: string;
-  part: PartRef;
+  manifest: string;
+  batch: [number, number];
+}
+
+/** What one Map iteration answers, kept small for the state: its parts' summaries are in the bucket, at `key`. */
+export interface BatchSummary {
+  batch: [number, number];
+  key: string;
+  /** Cells of the batch's parts: the workbook's cell cap is checked over all of them before any part is loaded. */
+  cells: number;
+}
+
+/**
+ * Loads the batch's parts one at a time, checks each is the part the plan
+ * names, measures it, and stores the measurements (idempotent: a retry
+ * writes the same object).
+ */
+export async function aggregatePart(deps: { blobs: Blobs }, event: PartEvent): Promise<BatchSummary> {
+  const refs = await loadManifest(deps.blobs, event.manifest);
+  const [first, last] = event.batch;
+  const summaries: PartSummary[] = [];
+  for (const ref of refs.slice(first, last + 1)) summaries.push(await measurePart(deps.blobs, ref));
+  const key = measuredKey(event.project_id, event.job_id, first);
+  await deps.blobs.put(key, Buffer.from(JSON.stringify(summaries)), 'application/json');
+  return { batch: event.batch, key, cells: summaries.reduce((n, s) => n + (s.cells ?? 0), 0) };
+}
+
+async function loadManifest(blobs: Blobs, key: string): Promise<PartRef[]> {
+  const bytes = await blobs.get(key);
+  // Written before the execution started, deleted only when the job ends: missing means the job ended meanwhile.
+  if (!bytes) throw new Error(`the aggregation manifest ${key} is missing; the job may have ended (cancelled) meanwhile`);
+  return JSON.parse(Buffer.from(bytes).toString('utf8')) as PartRef[];
 }
 
 /** Loads one part, checks it is the part the plan names, and measures it. */
-export async function aggregatePart(deps: { blobs: Blobs }, event: PartEvent): Promise<PartSummary> {
-  const { part } = event;
-  const stored = await loadPart(deps.blobs, part);
+async function measurePart(blobs: Blobs, part: PartRef): Promise<PartSummary> {
+  const stored = await loadPart(blobs, part);
   const base = { ...part, pages: 0, chars: 0, tables: 0, chunks: 0 };
   if (!stored.ok) return { ...base, ok: false, error: stored.error };
   const { result } = stored;
@@ -62,10 +93,11 @@ async function loadPart(blobs: Blobs, ref: PartRef): Promise<StoredPart> {
   return stored;
 }
 
+/** The execution's state after the Map: its input, and each batch's summary at `measured`. */
 export interface FinishEvent {
   job_id: string;
   project_id: string;
-  parts: PartSummary[];
+  measured: BatchSummary[];
 }
 
 export interface FinishDeps {
@@ -93,7 +125,7 @@ export async function aggregateFinish(deps: FinishDeps, event: FinishEvent): Pro
 
   // Each chunk of a workbook is held to the cell cap as it is read (xlsx.ts); the workbook as a whole is held to it
   // here, before any part is loaded, as a whole read would have refused it.
-  const cells = event.parts.reduce((n, s) => n + (s.cells ?? 0), 0);
+  const cells = event.measured.reduce((n, s) => n + s.cells, 0);
   if (cells > MAX_CELLS) {
     const limit = MAX_CELLS.toLocaleString('en-US');
     const failed = await fail(deps, job, `The spreadsheet has more than ${limit} cells; the limit is ${limit}.`);
@@ -102,7 +134,12 @@ export async function aggregateFinish(deps: FinishDeps, event: FinishEvent): Pro
     return { job_id: job.id, status: (failed ?? (await deps.store.getJob(job.id)))?.status ?? 'missing' };
   }
 
-  const summaries = new Map(event.parts.map((s) => [s.index, s]));
+  const summaries = new Map<number, PartSummary>();
+  for (const batch of event.measured) {
+    const bytes = await deps.blobs.get(batch.key);
+    if (!bytes) throw new Error(`the measurements ${batch.key} are missing; the job may have ended (cancelled) meanwhile`);
+    for (const s of JSON.parse(Buffer.from(bytes).toString('utf8')) as PartSummary[]) summaries.set(s.index, s);
+  }
   const parts: Part[] = await Promise.all(
     partRefs(job).map(async (ref): Promise<Part> => {
       const summary = summaries.get(ref.index);

@@ -38,6 +38,21 @@ export interface PdfSplitter {
 }
 
 export const partKey = (projectId: string, jobId: string, index: number) => `parts/${projectId}/${jobId}/${index}.json`;
+export const manifestKey = (projectId: string, jobId: string) => `parts/${projectId}/${jobId}/manifest.json`;
+/** What one Map iteration measured: the summaries of its batch of parts (aggregate.ts). */
+export const measuredKey = (projectId: string, jobId: string, first: number) => `parts/${projectId}/${jobId}/measured-${first}.json`;
+
+/**
+ * Parts one aggregation Map iteration measures: few enough iterations that the
+ * state and the execution history stay small for the largest document (a
+ * 500 MB text file is 3,334 parts, 67 iterations), few enough parts that one
+ * iteration reads them, one at a time, well inside the task's time limit.
+ */
+export const PARTS_PER_BATCH = 50;
+
+/** [first, last] positions of each batch of `parts` parts. */
+export const aggregationBatches = (parts: number): Array<[number, number]> =>
+  Array.from({ length: Math.ceil(parts / PARTS_PER_BATCH) }, (_, i) => [i * PARTS_PER_BATCH, Math.min(parts, (i + 1) * PARTS_PER_BATCH) - 1]);
 const sourceKey = (projectId: string, jobId: string, index: number) => `parts/${projectId}/${jobId}/${index}.pdf`;
 
 /** Every object a job's pipeline stores: its document, its chunks' PDFs and their parts (deleted when the job ends). */
@@ -45,6 +60,7 @@ export const jobObjectKeys = (job: Job): string[] => [
   ...(job.document.kind === 's3' ? [job.document.key] : []),
   ...(job.chunk_plan ?? []).flatMap((range) => (range.source ? [range.source.key] : [])),
   ...partRefs(job).map((ref) => ref.key),
+  ...(job.chunk_plan ? [manifestKey(job.project_id, job.id), ...aggregationBatches(job.chunk_plan.length).map(([first]) => measuredKey(job.project_id, job.id, first))] : []),
 ];
 
 /** A chunk's part object: its pages' result, or why they could not be extracted. */
@@ -281,7 +297,11 @@ async function finishIfLast(deps: ChunkWorkerDeps, job: Job): Promise<void> {
  * Also run by a redelivered chunk message that finds the job aggregating: the
  * worker that moved it there may have died before starting the execution, and
  * the execution is named after the job, so starting it again starts it once.
+ * The manifest is written again too, with the same content.
  */
 async function startAggregation(deps: ChunkWorkerDeps, job: Job): Promise<void> {
-  await deps.aggregation.start({ job_id: job.id, project_id: job.project_id, parts: partRefs(job) });
+  const manifest = manifestKey(job.project_id, job.id);
+  const refs = partRefs(job);
+  await deps.blobs.put(manifest, Buffer.from(JSON.stringify(refs)), 'application/json');
+  await deps.aggregation.start({ job_id: job.id, project_id: job.project_id, manifest, batches: aggregationBatches(refs.length) });
 }

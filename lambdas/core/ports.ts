@@ -180,11 +180,19 @@ export interface PartRef extends ChunkRange {
   key: string;
 }
 
-/** The input of one aggregation execution (named after the job, so starting it twice starts it once). */
+/**
+ * The input of one aggregation execution (named after the job, so starting it
+ * twice starts it once). The parts are listed in a manifest in the bucket, not
+ * here: Step Functions refuses a state over 256 KB, which a list of every part
+ * passed from about 1,750 parts. The state holds batches of positions in it.
+ */
 export interface AggregationInput {
   job_id: string;
   project_id: string;
-  parts: PartRef[];
+  /** Key of the manifest: a JSON array of the job's PartRefs, in plan order. */
+  manifest: string;
+  /** First and last positions in the manifest of the parts each Map iteration measures. */
+  batches: Array<[number, number]>;
 }
 
 /** Starts and stops the Step Functions execution that merges a large document's parts. */

@@ -285,9 +285,9 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
     const p = pipeline();
     const plan = [{ index: 0, first_page: 1, last_page: 50 }, { index: 1, first_page: 51, last_page: 60 }];
     const job = await storedJob(new Uint8Array(10), 'big.xlsx', { status: 'aggregating', chunk_plan: plan, chunks_done: [0, 1] });
-    const summary = (index: number, cells: number) => ({ ...plan[index]!, key: `parts/${job.project_id}/${job.id}/${index}.json`, ok: true, pages: 1, chars: 1, tables: 1, chunks: 1, cells });
-    // Each chunk was under the limit when read; together they are over it. No part exists, so loading one would fail otherwise.
-    await aggregateFinish(p.workerDeps, { job_id: job.id, project_id: job.project_id, parts: [summary(0, MAX_CELLS - 10), summary(1, 11)] });
+    const batch = (i: number, cells: number) => ({ batch: [i, i] as [number, number], key: `parts/${job.project_id}/${job.id}/measured-${i}.json`, cells });
+    // Each chunk was under the limit when read; together they are over it. No part nor measurement exists, so loading one would fail otherwise.
+    await aggregateFinish(p.workerDeps, { job_id: job.id, project_id: job.project_id, measured: [batch(0, MAX_CELLS - 10), batch(1, 11)] });
     expect(await store.getJob(job.id)).toMatchObject({ status: 'failed', error_message: 'The spreadsheet has more than 2,000,000 cells; the limit is 2,000,000.' });
     expect(p.finished.map((j) => j.status)).toEqual(['failed']);
   });
@@ -349,7 +349,7 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
     expect(await store.getJob(job.id)).toMatchObject({ status: 'cancelled', chunks_done: [0] });
     expect(await store.recordChunk(job.id, 1, 'done', 1, Date.now())).toBeNull();
     // An aggregation that was already under way when the cancel landed changes nothing.
-    await aggregateFinish({ store, blobs, clock: systemClock, events: { jobFinished: async () => undefined } }, { job_id: job.id, project_id: job.project_id, parts: [] });
+    await aggregateFinish({ store, blobs, clock: systemClock, events: { jobFinished: async () => undefined } }, { job_id: job.id, project_id: job.project_id, measured: [] });
     expect((await store.getJob(job.id))?.status).toBe('cancelled');
     expect((await store.getJob(job.id))?.result_ref).toBeUndefined();
   });
