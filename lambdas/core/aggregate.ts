@@ -2,12 +2,11 @@
 // Both are idempotent: Step Functions retries them, and an execution may be
 // started again for a job (its name is the job id, so AWS refuses a second).
 
-import { mergeParts, type Part } from '../extract/merge.ts';
-import type { ExtractionResult, Table } from '../extract/types.ts';
+import type { Table } from '../extract/types.ts';
 import { MAX_CELLS } from '../extract/xlsx.ts';
-import { describeRanges } from './chunk-plan.ts';
 import { isTerminal, type Job } from './job.ts';
-import { putResult } from './job-result.ts';
+import { inProcessMerger, readPart, type PartInput, type PartMerger } from './aggregate-merge.ts';
+import { putResultJson } from './job-result.ts';
 import { jobObjectKeys, measuredKey, partRefs, type StoredPart } from './large-document.ts';
 import type { Blobs, Clock, JobEvents, PartRef, Store } from './ports.ts';
 import { usagePeriods } from './usage.ts';
@@ -83,14 +82,7 @@ const sheetCells = (tables: Table[]) =>
   tables.reduce((n, t) => (t.sheet === undefined ? n : n + t.rows.reduce((m, row) => m + row.filter((cell) => cell !== '').length, 0)), 0);
 
 async function loadPart(blobs: Blobs, ref: PartRef): Promise<StoredPart> {
-  const missing = (why: string): StoredPart => ({ ...ref, ok: false, error: why });
-  const bytes = await blobs.get(ref.key);
-  if (!bytes) return missing(`The part for pages ${ref.first_page}-${ref.last_page} is missing.`);
-  const stored = JSON.parse(Buffer.from(bytes).toString('utf8')) as StoredPart;
-  if (stored.index !== ref.index || stored.first_page !== ref.first_page || stored.last_page !== ref.last_page) {
-    return missing(`The part stored for pages ${ref.first_page}-${ref.last_page} covers other pages (${stored.first_page}-${stored.last_page}).`);
-  }
-  return stored;
+  return readPart(ref, await blobs.get(ref.key));
 }
 
 /** The execution's state after the Map: its input, and each batch's summary at `measured`. */
@@ -106,6 +98,8 @@ export interface FinishDeps {
   clock: Clock;
   events: JobEvents;
   log?: (message: string, fields?: Record<string, unknown>) => void;
+  /** Where the parts are parsed and merged; by default in the calling thread. */
+  merger?: PartMerger;
 }
 
 /**
@@ -140,18 +134,16 @@ export async function aggregateFinish(deps: FinishDeps, event: FinishEvent): Pro
     if (!bytes) throw new Error(`the measurements ${batch.key} are missing; the job may have ended (cancelled) meanwhile`);
     for (const s of JSON.parse(Buffer.from(bytes).toString('utf8')) as PartSummary[]) summaries.set(s.index, s);
   }
-  const parts: Part[] = await Promise.all(
-    partRefs(job).map(async (ref): Promise<Part> => {
+  // The parts' bytes only: parsing and merging them is the merger's (a worker thread, locally).
+  const inputs: PartInput[] = await Promise.all(
+    partRefs(job).map(async (ref): Promise<PartInput> => {
       const summary = summaries.get(ref.index);
-      if (summary && !summary.ok) return { ...ref, ok: false, error: summary.error ?? 'The part could not be read.' };
-      const stored = await loadPart(deps.blobs, ref);
-      return stored.ok ? { ...ref, ok: true, result: stored.result } : { ...ref, ok: false, error: stored.error };
+      if (summary && !summary.ok) return { ref, bytes: null, error: summary.error ?? 'The part could not be read.' };
+      return { ref, bytes: await deps.blobs.get(ref.key) };
     }),
   );
-  const merged = mergeParts(parts);
-  // A cut PDF's parts carry PDFium's metadata of the cut: the result says the original's.
-  if (merged && job.document_metadata) merged.metadata = { ...merged.metadata, ...job.document_metadata };
-  const outcome = merged ? await complete(deps, job, merged) : await failAll(deps, job, parts);
+  const merged = await (deps.merger ?? inProcessMerger).merge(inputs, job.document_metadata ?? null);
+  const outcome = merged.ok ? await complete(deps, job, merged) : await fail(deps, job, merged.message);
   await cleanUp(deps, job);
   if (outcome) await deps.events.jobFinished(outcome);
   const now = outcome ?? (await deps.store.getJob(job.id));
@@ -192,16 +184,15 @@ export async function aggregateFailed(deps: FinishDeps, event: FailedEvent): Pro
   return { job_id: job.id, status: now?.status ?? 'missing' };
 }
 
-async function complete(deps: FinishDeps, job: Job, result: ExtractionResult): Promise<Job | null> {
+async function complete(deps: FinishDeps, job: Job, result: { json: Uint8Array; pages: number; partial: boolean }): Promise<Job | null> {
   // Charged as extracted, as for a whole document (process-job.ts): failed chunks cost nothing.
-  const pages = result.metadata.pages;
+  const { pages, partial } = result;
   const shortfall = job.quota ? pages - job.pages_reserved : 0;
   if (shortfall > 0 && (await deps.store.reservePages(job.quota!, shortfall)) === 'insufficient') {
     return fail(deps, job, `The document has ${pages} pages but ${job.pages_reserved} were reserved at submission, and the quota has no room for the rest.`);
   }
   const now = deps.clock.now();
-  const result_ref = await putResult(deps.blobs, job, result, now);
-  const partial = (result.metadata.failed_page_ranges?.length ?? 0) > 0 || (result.metadata.failed_sections?.length ?? 0) > 0;
+  const result_ref = await putResultJson(deps.blobs, job, result.json, now);
   const done = await deps.store.transitionJob(
     job.id,
     partial ? 'partial_success' : 'completed',
@@ -212,11 +203,6 @@ async function complete(deps: FinishDeps, job: Job, result: ExtractionResult): P
   if (job.quota && done && shortfall < 0) await deps.store.refundPages(job.quota, -shortfall);
   if (job.quota && !done && shortfall > 0) await deps.store.refundPages(job.quota, shortfall);
   return done;
-}
-
-async function failAll(deps: FinishDeps, job: Job, parts: Part[]): Promise<Job | null> {
-  const first = parts.find((p): p is Extract<Part, { ok: false }> => !p.ok);
-  return fail(deps, job, `No chunk of the document could be extracted (pages ${describeRanges(parts)}): ${first?.error ?? 'unknown error'}`);
 }
 
 async function fail(deps: FinishDeps, job: Job, message: string): Promise<Job | null> {

@@ -10,6 +10,9 @@
 import { isMainThread, parentPort, threadId, Worker, workerData } from 'node:worker_threads';
 import { engineMemoryBytes } from './engine-memory.ts';
 import type { RowPlan, RowSlice } from './csv.ts';
+import type { MergeOutcome, PartInput } from '../core/aggregate-merge.ts';
+import type { OriginalMetadata } from '../core/job.ts';
+import type { PartRef } from '../core/ports.ts';
 import { DEFAULT_CONFIG, ExtractionError, type ExtractionConfig, type ExtractionErrorCode, type ExtractInput, type ExtractionResult } from './types.ts';
 
 export interface Extractor {
@@ -19,6 +22,8 @@ export interface Extractor {
   splitPdf(bytes: Uint8Array, pageLists: number[][]): Promise<Array<Uint8Array | null>>;
   /** Where each run of pages' rows lie in a CSV or TSV file (csv.ts, planRowRuns), in a worker; the buffer is taken over. */
   planRows(bytes: Uint8Array, format: 'csv' | 'tsv', runs: Array<{ first_page: number; last_page: number }>): Promise<RowPlan | null>;
+  /** A large document's parts merged into its result JSON (core/aggregate-merge.ts), in a worker: the local server's API thread keeps answering meanwhile. */
+  merge(parts: PartInput[], documentMetadata: OriginalMetadata | null): Promise<MergeOutcome>;
   /** A PDF's document metadata (title, author, subject, keywords, creator, producer, dates) as PDFium reads it, in a worker; the buffer is taken over. */
   pdfMetadata?(bytes: Uint8Array): Promise<PdfDocumentMetadata>;
   /** Page `page` of a PDF as a colour PNG `width` pixels wide (page-image.ts), in a worker; png is null for a page the PDF does not have. The buffer is taken over. */
@@ -56,6 +61,7 @@ interface WorkerData {
 
 type Task =
   | { op: 'extract'; filename: string; contentType: string | null; config: ExtractionConfig | null; rows?: RowSlice }
+  | { op: 'merge'; parts: Array<{ ref: PartRef; offset: number; length: number; present: boolean; error?: string }>; metadata: OriginalMetadata | null }
   | { op: 'plan-rows'; format: 'csv' | 'tsv'; runs: Array<{ first_page: number; last_page: number }> }
   | { op: 'split'; pageLists: number[][] }
   | { op: 'count'; filename: string; contentType: string | null }
@@ -103,6 +109,18 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
   return {
     extract: pool.extract,
     splitPdf: pool.splitPdf,
+    merge: (parts, metadata) => {
+      // One buffer for all the parts, moved to the worker rather than copied per part.
+      const bytes = new Uint8Array(parts.reduce((n, p) => n + (p.bytes?.byteLength ?? 0), 0));
+      let offset = 0;
+      const layout = parts.map(({ ref, bytes: b, error }) => {
+        if (b) bytes.set(b, offset);
+        const at = { ref, offset, length: b?.byteLength ?? 0, present: b !== null, ...(error !== undefined ? { error } : {}) };
+        offset += at.length;
+        return at;
+      });
+      return pool.run<MergeOutcome>(bytes, { op: 'merge', parts: layout, metadata });
+    },
     planRows: (bytes, format, runs) => pool.run<RowPlan | null>(bytes, { op: 'plan-rows', format, runs }),
     pdfMetadata: (bytes) => pool.run<PdfDocumentMetadata>(bytes, { op: 'metadata' }),
     // A page image is wanted while someone waits: a minute at most, whatever the pool's limit for extractions.
@@ -404,6 +422,13 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData)
         const { splitPdf } = await import('./pdf-split.ts');
         const parts = await splitPdf(req.bytes, req.pageLists);
         port.postMessage({ type: 'done', id: req.id, result: parts, engineBytes: engineMemoryBytes() } satisfies Reply, parts.flatMap((p) => (p ? [p.buffer as ArrayBuffer] : [])));
+        return;
+      }
+      if (req.op === 'merge') {
+        const { mergeStoredParts } = await import('../core/aggregate-merge.ts');
+        const inputs = req.parts.map((p) => ({ ref: p.ref, bytes: p.present ? req.bytes.subarray(p.offset, p.offset + p.length) : null, ...(p.error !== undefined ? { error: p.error } : {}) }));
+        const outcome = mergeStoredParts(inputs, req.metadata);
+        port.postMessage({ type: 'done', id: req.id, result: outcome, engineBytes: engineMemoryBytes() } satisfies Reply, outcome.ok ? [outcome.json.buffer as ArrayBuffer] : []);
         return;
       }
       if (req.op === 'plan-rows') {
