@@ -188,20 +188,22 @@ async function complete(deps: FinishDeps, job: Job, result: { json: Uint8Array; 
   // Charged as extracted, as for a whole document (process-job.ts): failed chunks cost nothing.
   const { pages, partial } = result;
   const shortfall = job.quota ? pages - job.pages_reserved : 0;
-  if (shortfall > 0 && (await deps.store.reservePages(job.quota!, shortfall)) === 'insufficient') {
-    return fail(deps, job, `The document has ${pages} pages but ${job.pages_reserved} were reserved at submission, and the quota has no room for the rest.`);
-  }
   const now = deps.clock.now();
   const result_ref = await putResultJson(deps.blobs, job, result.json, now);
-  const done = await deps.store.transitionJob(
-    job.id,
-    partial ? 'partial_success' : 'completed',
-    { pages, pages_reserved: job.quota ? pages : 0, result_ref, updated_at: now },
-    ['aggregating'],
-  );
-  if (done) await deps.store.addUsage(job.project_id, usagePeriods(now).day, pages);
-  if (job.quota && done && shortfall < 0) await deps.store.refundPages(job.quota, -shortfall);
-  if (job.quota && !done && shortfall > 0) await deps.store.refundPages(job.quota, shortfall);
+  // One write for the transition, the quota and the usage (Store.finishJob): a redelivered Finish charges nothing twice.
+  const done = await deps.store.finishJob({
+    id: job.id,
+    to: partial ? 'partial_success' : 'completed',
+    patch: { pages, pages_reserved: job.quota ? pages : 0, result_ref, updated_at: now },
+    from: ['aggregating'],
+    quota: job.quota,
+    shortfall,
+    usage: { project_id: job.project_id, day: usagePeriods(now).day, pages },
+  });
+  if (done === 'insufficient') {
+    await deps.blobs.delete(result_ref.key).catch(() => undefined);
+    return fail(deps, job, `The document has ${pages} pages but ${job.pages_reserved} were reserved at submission, and the quota has no room for the rest.`);
+  }
   return done;
 }
 
