@@ -49,6 +49,8 @@ export interface ExtractorPoolOptions {
   prewarm?: boolean;
   /** Replace a worker after a job that left its PDF engine holding more than this (default RECYCLE_ENGINE_BYTES). */
   recycleEngineBytes?: number;
+  /** Replace a worker after a job whose input was larger than this (default RECYCLE_INPUT_BYTES). */
+  recycleInputBytes?: number;
 }
 
 interface WorkerData {
@@ -86,9 +88,19 @@ type Reply =
  */
 export const RECYCLE_ENGINE_BYTES = 512 * 1024 * 1024;
 
+/**
+ * A worker's heap keeps what a large job grew it to (V8 gives old-generation
+ * space back slowly, if at all): a worker that read a document this large,
+ * planned its rows or merged its parts is replaced after it, so the server's
+ * memory goes back down once the job is done, not after the next ones.
+ */
+export const RECYCLE_INPUT_BYTES = 16 * 1024 * 1024;
+
 interface Job {
   id: number;
   bytes: Uint8Array;
+  /** The input's size when queued: the bytes are detached once they are sent to the worker. */
+  size: number;
   task: Task;
   /** This job's own time limit, when not the pool's. */
   timeoutMs?: number;
@@ -197,7 +209,7 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
     const job = slot.job;
     if (!job || job.id !== msg.id) return;
     release(slot);
-    if (msg.engineBytes > (opts.recycleEngineBytes ?? RECYCLE_ENGINE_BYTES)) retire(slot);
+    if (msg.engineBytes > (opts.recycleEngineBytes ?? RECYCLE_ENGINE_BYTES) || job.size > (opts.recycleInputBytes ?? RECYCLE_INPUT_BYTES)) retire(slot);
     if (msg.type === 'done') job.resolve(msg.result);
     else job.reject(workerError(msg.code, msg.message));
     pump();
@@ -273,7 +285,7 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
     if (closed) return Promise.reject(new Error('The extractor pool is closed.'));
     if (isDetached(bytes)) return Promise.reject(detachedError());
     return new Promise<T>((resolve, reject) => {
-      queue.push({ id: nextId++, bytes, task, timeoutMs, resolve: resolve as (result: unknown) => void, reject });
+      queue.push({ id: nextId++, bytes, size: bytes.byteLength, task, timeoutMs, resolve: resolve as (result: unknown) => void, reject });
       pump();
     });
   }

@@ -139,6 +139,17 @@ describe('PDF engine memory', () => {
     expect((await pool.extract({ bytes: makePdf({ pages: ['fresh worker'] }), filename: 'b.pdf' })).content).toBe('fresh worker');
   });
 
+  it('replaces a worker after a job whose input was over the recycling size, and keeps it after a smaller one', async () => {
+    pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256, testFaults: true, recycleInputBytes: 1000 });
+    const before = await whoami(pool);
+    await pool.extract({ bytes: utf8('small text'), filename: 'a.txt' });
+    expect(await whoami(pool)).toBe(before);
+    expect((await pool.extract({ bytes: utf8('large text '.repeat(200)), filename: 'b.txt' })).content).toContain('large text');
+    const after = await whoami(pool);
+    expect(after).not.toBe(before);
+    expect((await pool.extract({ bytes: utf8('next'), filename: 'c.txt' })).content).toBe('next');
+  });
+
   it('keeps a worker whose engine stays under the limit', async () => {
     pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256, testFaults: true });
     const before = await whoami(pool);
