@@ -8,6 +8,7 @@
 import { mergeParts, type Part } from '../extract/merge.ts';
 import { describeRanges } from './chunk-plan.ts';
 import type { OriginalMetadata } from './job.ts';
+import { resultJson } from './job-result.ts';
 import type { StoredPart } from './large-document.ts';
 import type { PartRef } from './ports.ts';
 
@@ -41,7 +42,7 @@ export function mergeStoredParts(inputs: PartInput[], documentMetadata: Original
   // A cut PDF's parts carry PDFium's metadata of the cut: the result says the original's.
   if (documentMetadata) merged.metadata = { ...merged.metadata, ...documentMetadata };
   const partial = (merged.metadata.failed_page_ranges?.length ?? 0) > 0 || (merged.metadata.failed_sections?.length ?? 0) > 0;
-  return { ok: true, json: new Uint8Array(Buffer.from(JSON.stringify(merged))), pages: merged.metadata.pages, partial };
+  return { ok: true, json: resultJson(merged), pages: merged.metadata.pages, partial };
 }
 
 /** A stored part, checked to be the part the plan names. */
