@@ -134,7 +134,7 @@ export async function splitIfLarge(
     if (now && isTerminal(now.status)) await deps.events.jobFinished(now);
     return null;
   }
-  deps.log?.('split large document', { job_id: job.id, format, bytes: bytes.byteLength, chunks: plan.length });
+  deps.log?.('split large document', { job_id: job.id, format, bytes: job.size, chunks: plan.length });
   await fanOut(deps.split.queue, chunking, plan);
   return null;
 }
