@@ -92,6 +92,63 @@ describe.skipIf(skipWithoutEndpoint())('job records (issue #18 item 3)', () => {
       expect(await usage(unlimited)).toBe(30);
     });
 
+    // Without transactions (dynalite), each crash point between the writes, then the redelivery that follows it:
+    // what each costs is what finishInSteps documents, never a job finished on pages its quota did not have.
+    describe('in steps, crashing between two writes', () => {
+      const crashing = (after: 'reservePages' | 'transitionJob' | 'addUsage') => {
+        const steps = new DynamoStore(storeClient(backend), backend.table);
+        const real = steps[after].bind(steps) as (...args: unknown[]) => Promise<unknown>;
+        (steps as unknown as Record<string, unknown>)[after] = async (...args: unknown[]) => {
+          await real(...args);
+          throw new Error(`crashed after ${after}`);
+        };
+        return steps;
+      };
+      const inSteps = (s: DynamoStore, job: Job, pages: number) =>
+        s['finishInSteps']({
+          id: job.id,
+          to: 'completed',
+          patch: { pages, pages_reserved: pages, updated_at: Date.now() },
+          from: ['processing'],
+          quota: job.quota,
+          shortfall: pages - job.pages_reserved,
+          usage: { project_id: job.project_id, day: '2026-11-24', pages },
+        });
+      const started = async (quota: number, reserved: number) => {
+        const id = await project(quota);
+        const job = makeJob({ project_id: id, status: 'processing', quota: { kind: 'project', project_id: id }, pages_reserved: reserved });
+        await store.putJobs([job]);
+        return { id, job };
+      };
+
+      it('after the shortfall: the redelivery takes it again, and the job completes counted once', async () => {
+        const { id, job } = await started(10, 2);
+        await expect(inSteps(crashing('reservePages'), job, 5)).rejects.toThrow('crashed after reservePages');
+        expect(await store.getJob(job.id)).toMatchObject({ status: 'processing' });
+        expect(await inSteps(store, job, 5)).toMatchObject({ status: 'completed' });
+        expect(await remaining(id)).toBe(4);
+        expect(await usage(id)).toBe(5);
+      });
+
+      it('after the transition: the redelivery finds the job finished and writes nothing, so its usage is lost', async () => {
+        const { id, job } = await started(10, 2);
+        await expect(inSteps(crashing('transitionJob'), job, 5)).rejects.toThrow('crashed after transitionJob');
+        expect(await inSteps(store, job, 5)).toBeNull();
+        expect(await store.getJob(job.id)).toMatchObject({ status: 'completed', pages: 5 });
+        expect(await remaining(id)).toBe(7);
+        expect(await usage(id)).toBe(0);
+      });
+
+      it('after the usage: the refund of an over-reservation is lost, nothing is counted twice', async () => {
+        const { id, job } = await started(10, 6);
+        await store.reservePages({ kind: 'project', project_id: id }, 6);
+        await expect(inSteps(crashing('addUsage'), job, 4)).rejects.toThrow('crashed after addUsage');
+        expect(await inSteps(store, job, 4)).toBeNull();
+        expect(await remaining(id)).toBe(4);
+        expect(await usage(id)).toBe(4);
+      });
+    });
+
     it('writes nothing when the quota cannot cover the shortfall', async () => {
       const id = await project(2);
       const job = makeJob({ project_id: id, status: 'processing', quota: { kind: 'project', project_id: id }, pages_reserved: 1 });
