@@ -102,6 +102,98 @@ function makespan(times: number[], workers: number): number {
   return Math.max(...lanes);
 }
 
+if (process.argv[2] === 'csv') {
+  // `npm run bench:large -- csv 15 30`: CSV files of those many MB end to end through the local server.
+  for (const mb of process.argv.slice(3).map(Number)) await csvEndToEnd(mb);
+  process.exit(0);
+}
+
+/** Rows of a few kinds of field (quoted, with delimiters and line breaks inside), about 100 bytes each, to `mb` MB. */
+function buildCsv(mb: number): { file: string; rows: number } {
+  fs.mkdirSync(work, { recursive: true });
+  const file = path.join(work, `rows-${mb}mb.csv`);
+  const lines = ['id,name,note,amount,when'];
+  let size = lines[0]!.length + 1;
+  for (let i = 1; size < mb * 1e6; i++) {
+    const note = i % 7 === 0 ? `"says ""hi"", then\nleaves"` : i % 3 === 0 ? `"a, b and c ${i % 101}"` : `plain note ${i % 997}`;
+    const line = `${i},name ${i % 1009},${note},${(i * 37) % 100000}.${i % 100},2026-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`;
+    lines.push(line);
+    size += Buffer.byteLength(line) + 1;
+  }
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+  return { file, rows: lines.length };
+}
+
+/**
+ * The rows of the result's one table. A large file's result JSON is longer
+ * than a string can be, so it is not parsed: the rows are counted by their
+ * seams (`"],["`), which the benchmark's cells never contain.
+ */
+function rowsIn(json: Buffer): number {
+  if (json.byteLength < 256e6) return (JSON.parse(json.toString('utf8')) as { tables: { rows: unknown[] }[] }).tables[0]?.rows.length ?? 0;
+  const start = json.indexOf('"tables":[{"rows":[[');
+  const end = json.indexOf(']],"markdown":', start);
+  if (start < 0 || end < 0) return 0;
+  let rows = 1;
+  for (let at = json.indexOf('"],["', start); at >= 0 && at < end; at = json.indexOf('"],["', at + 5)) rows++;
+  return rows;
+}
+
+/** Peak and current resident memory of a process, in MB, from /proc (Linux). */
+function memoryOf(pid: number): { peakMb: number; rssMb: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
+  return { peakMb: Math.round(kb('VmHWM') / 1024), rssMb: Math.round(kb('VmRSS') / 1024) };
+}
+
+async function csvEndToEnd(mb: number): Promise<void> {
+  const { file, rows } = buildCsv(mb);
+  const server = await startServer({ env: { DOCEX_WORKERS: String(os.availableParallelism()) } });
+  try {
+    const { api_key } = await server.createProject('bench');
+    const bytes = fs.readFileSync(file);
+    const headers = { authorization: `Bearer ${api_key}`, 'content-type': 'application/json' };
+    const before = memoryOf(server.pid);
+    const started = Date.now();
+    const created = (await (await fetch(`${server.url}/v1/uploads`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ filename: 'rows.csv', size: bytes.byteLength, content_type: 'text/csv' }),
+    })).json()) as { job_id: string; upload_url: string };
+    await fetch(created.upload_url, { method: 'PUT', body: bytes });
+    // The slowest answer to a poll while the job runs: what a user waits for while a large job aggregates.
+    let slowestPollMs = 0;
+    let failedPolls = 0;
+    const get = async () => {
+      const asked = Date.now();
+      try {
+        const job = (await (await fetch(`${server.url}/v1/jobs/${created.job_id}`, { headers })).json()) as Record<string, any>;
+        return job;
+      } catch {
+        // A poll the server did not answer (connection reset while its thread was busy) is what a user sees too: counted, and polled again.
+        failedPolls++;
+        return { status: 'unanswered' };
+      } finally {
+        slowestPollMs = Math.max(slowestPollMs, Date.now() - asked);
+      }
+    };
+    const done = await waitFor(get, (j) => ['completed', 'partial_success', 'failed'].includes(j.status), { timeoutMs: 3_600_000, intervalMs: 1000 });
+    const seconds = (Date.parse(done.updated_at) - started) / 1000;
+    const peak = memoryOf(server.pid).peakMb;
+    await new Promise((r) => setTimeout(r, 5000));
+    const after = memoryOf(server.pid).rssMb;
+    const tableRows = done.result ? (done.result.tables?.[0]?.rows?.length ?? 0) : done.result_url ? rowsIn(Buffer.from(await (await fetch(done.result_url)).arrayBuffer())) : 0;
+    console.log(
+      `CSV ${mb} MB (${rows.toLocaleString('en-US')} rows): ${done.status} in ${seconds.toFixed(1)} s, ${done.pages} pages, ` +
+        `table rows ${tableRows === rows ? 'all' : `${tableRows} of ${rows}`}; slowest poll ${(slowestPollMs / 1000).toFixed(1)} s${failedPolls ? `, ${failedPolls} polls unanswered` : ''}; ` +
+        `server RSS ${before.rssMb} MB before, peak ${peak} MB (${((peak - before.rssMb) / (bytes.byteLength / 1e6)).toFixed(1)}x the document above the idle server), ${after} MB 5 s after` +
+        (done.status === 'failed' ? `: ${done.error_message}` : ''),
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
 const file = buildPdf();
 const bytes = new Uint8Array(fs.readFileSync(file));
 const splitter = createExtractorPool({ size: 1, timeoutMs: (functions['extract-worker'].timeoutSeconds - 20) * 1000, maxMemoryMb: Math.floor(functions['extract-worker'].memoryMb * 0.7) });

@@ -115,12 +115,13 @@ export const functions: Record<FunctionName, FunctionSpec> = {
     extracts: true,
     uses: { table: 'readwrite', bucket: 'readwrite', aggregation: 'start' },
   },
-  // The aggregation state machine's Map task: loads, checks and measures one part.
+  // The aggregation state machine's Map task: loads, checks and measures a batch of parts
+  // (aggregate.ts, PARTS_PER_BATCH), one at a time, and stores their measurements beside them.
   'aggregate-part': {
     entry: 'lambdas/handlers/aggregate-part.ts',
-    timeoutSeconds: 60,
+    timeoutSeconds: 300,
     memoryMb: 1024,
-    uses: { bucket: 'read', aggregationTask: 'part' },
+    uses: { bucket: 'readwrite', aggregationTask: 'part' },
   },
   // Its final task: merges the parts into the result, sets the terminal status, announces it.
   'aggregate-finish': {

@@ -12,6 +12,7 @@ import {
   GetItemCommand,
   PutItemCommand,
   QueryCommand,
+  TransactWriteItemsCommand,
   UpdateItemCommand,
   type AttributeValue,
   type DeleteItemCommandInput,
@@ -61,6 +62,24 @@ export class DynamoDocuments {
   async delete(input: DeleteInput): Promise<void> {
     await this.client.send(
       new DeleteItemCommand({ ...input, Key: toAttributes(input.Key), ExpressionAttributeValues: toAttributesIfAny(input.ExpressionAttributeValues) }),
+    );
+  }
+
+  /** Updates of several items, all or none (TransactWriteItems). */
+  async transactUpdates(updates: UpdateInput[]): Promise<void> {
+    await this.client.send(
+      new TransactWriteItemsCommand({
+        TransactItems: updates.map((u) => ({
+          Update: {
+            TableName: u.TableName,
+            Key: toAttributes(u.Key),
+            UpdateExpression: u.UpdateExpression,
+            ConditionExpression: u.ConditionExpression,
+            ExpressionAttributeNames: u.ExpressionAttributeNames,
+            ExpressionAttributeValues: toAttributesIfAny(u.ExpressionAttributeValues),
+          },
+        })),
+      }),
     );
   }
 

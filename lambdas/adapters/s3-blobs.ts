@@ -22,6 +22,20 @@ export class S3Blobs implements Blobs {
     }
   }
 
+  async getRange(key: string, start: number, end: number): Promise<Uint8Array | null> {
+    // An empty range is not a valid Range header, and there is nothing to fetch.
+    if (end <= start) return new Uint8Array(0);
+    try {
+      const object = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=${start}-${end - 1}` }));
+      const bytes = object.Body ? await object.Body.transformToByteArray() : null;
+      if (bytes && bytes.byteLength !== end - start) throw new Error(`asked ${key} for bytes ${start}-${end - 1} and got ${bytes.byteLength} bytes`);
+      return bytes;
+    } catch (error) {
+      if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
+      throw error;
+    }
+  }
+
   presignGet(key: string, expiresInSeconds: number): Promise<string> {
     return getSignedUrl(this.s3, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: expiresInSeconds });
   }

@@ -2,13 +2,12 @@
 // Both are idempotent: Step Functions retries them, and an execution may be
 // started again for a job (its name is the job id, so AWS refuses a second).
 
-import { mergeParts, type Part } from '../extract/merge.ts';
-import type { ExtractionResult, Table } from '../extract/types.ts';
+import type { Table } from '../extract/types.ts';
 import { MAX_CELLS } from '../extract/xlsx.ts';
-import { describeRanges } from './chunk-plan.ts';
 import { isTerminal, type Job } from './job.ts';
-import { putResult } from './job-result.ts';
-import { jobObjectKeys, partRefs, type StoredPart } from './large-document.ts';
+import { inProcessMerger, readPart, type PartInput, type PartMerger } from './aggregate-merge.ts';
+import { putResultJson } from './job-result.ts';
+import { jobObjectKeys, measuredKey, partRefs, type StoredPart } from './large-document.ts';
 import type { Blobs, Clock, JobEvents, PartRef, Store } from './ports.ts';
 import { usagePeriods } from './usage.ts';
 
@@ -24,16 +23,47 @@ export interface PartSummary extends PartRef {
   error?: string;
 }
 
+/** One Map iteration: a batch of positions in the job's manifest of parts. */
 export interface PartEvent {
   job_id: string;
   project_id: string;
-  part: PartRef;
+  manifest: string;
+  batch: [number, number];
+}
+
+/** What one Map iteration answers, kept small for the state: its parts' summaries are in the bucket, at `key`. */
+export interface BatchSummary {
+  batch: [number, number];
+  key: string;
+  /** Cells of the batch's parts: the workbook's cell cap is checked over all of them before any part is loaded. */
+  cells: number;
+}
+
+/**
+ * Loads the batch's parts one at a time, checks each is the part the plan
+ * names, measures it, and stores the measurements (idempotent: a retry
+ * writes the same object).
+ */
+export async function aggregatePart(deps: { blobs: Blobs }, event: PartEvent): Promise<BatchSummary> {
+  const refs = await loadManifest(deps.blobs, event.manifest);
+  const [first, last] = event.batch;
+  const summaries: PartSummary[] = [];
+  for (const ref of refs.slice(first, last + 1)) summaries.push(await measurePart(deps.blobs, ref));
+  const key = measuredKey(event.project_id, event.job_id, first);
+  await deps.blobs.put(key, Buffer.from(JSON.stringify(summaries)), 'application/json');
+  return { batch: event.batch, key, cells: summaries.reduce((n, s) => n + (s.cells ?? 0), 0) };
+}
+
+async function loadManifest(blobs: Blobs, key: string): Promise<PartRef[]> {
+  const bytes = await blobs.get(key);
+  // Written before the execution started, deleted only when the job ends: missing means the job ended meanwhile.
+  if (!bytes) throw new Error(`the aggregation manifest ${key} is missing; the job may have ended (cancelled) meanwhile`);
+  return JSON.parse(Buffer.from(bytes).toString('utf8')) as PartRef[];
 }
 
 /** Loads one part, checks it is the part the plan names, and measures it. */
-export async function aggregatePart(deps: { blobs: Blobs }, event: PartEvent): Promise<PartSummary> {
-  const { part } = event;
-  const stored = await loadPart(deps.blobs, part);
+async function measurePart(blobs: Blobs, part: PartRef): Promise<PartSummary> {
+  const stored = await loadPart(blobs, part);
   const base = { ...part, pages: 0, chars: 0, tables: 0, chunks: 0 };
   if (!stored.ok) return { ...base, ok: false, error: stored.error };
   const { result } = stored;
@@ -52,20 +82,14 @@ const sheetCells = (tables: Table[]) =>
   tables.reduce((n, t) => (t.sheet === undefined ? n : n + t.rows.reduce((m, row) => m + row.filter((cell) => cell !== '').length, 0)), 0);
 
 async function loadPart(blobs: Blobs, ref: PartRef): Promise<StoredPart> {
-  const missing = (why: string): StoredPart => ({ ...ref, ok: false, error: why });
-  const bytes = await blobs.get(ref.key);
-  if (!bytes) return missing(`The part for pages ${ref.first_page}-${ref.last_page} is missing.`);
-  const stored = JSON.parse(Buffer.from(bytes).toString('utf8')) as StoredPart;
-  if (stored.index !== ref.index || stored.first_page !== ref.first_page || stored.last_page !== ref.last_page) {
-    return missing(`The part stored for pages ${ref.first_page}-${ref.last_page} covers other pages (${stored.first_page}-${stored.last_page}).`);
-  }
-  return stored;
+  return readPart(ref, await blobs.get(ref.key));
 }
 
+/** The execution's state after the Map: its input, and each batch's summary at `measured`. */
 export interface FinishEvent {
   job_id: string;
   project_id: string;
-  parts: PartSummary[];
+  measured: BatchSummary[];
 }
 
 export interface FinishDeps {
@@ -74,6 +98,8 @@ export interface FinishDeps {
   clock: Clock;
   events: JobEvents;
   log?: (message: string, fields?: Record<string, unknown>) => void;
+  /** Where the parts are parsed and merged; by default in the calling thread. */
+  merger?: PartMerger;
 }
 
 /**
@@ -93,7 +119,7 @@ export async function aggregateFinish(deps: FinishDeps, event: FinishEvent): Pro
 
   // Each chunk of a workbook is held to the cell cap as it is read (xlsx.ts); the workbook as a whole is held to it
   // here, before any part is loaded, as a whole read would have refused it.
-  const cells = event.parts.reduce((n, s) => n + (s.cells ?? 0), 0);
+  const cells = event.measured.reduce((n, s) => n + s.cells, 0);
   if (cells > MAX_CELLS) {
     const limit = MAX_CELLS.toLocaleString('en-US');
     const failed = await fail(deps, job, `The spreadsheet has more than ${limit} cells; the limit is ${limit}.`);
@@ -102,19 +128,22 @@ export async function aggregateFinish(deps: FinishDeps, event: FinishEvent): Pro
     return { job_id: job.id, status: (failed ?? (await deps.store.getJob(job.id)))?.status ?? 'missing' };
   }
 
-  const summaries = new Map(event.parts.map((s) => [s.index, s]));
-  const parts: Part[] = await Promise.all(
-    partRefs(job).map(async (ref): Promise<Part> => {
+  const summaries = new Map<number, PartSummary>();
+  for (const batch of event.measured) {
+    const bytes = await deps.blobs.get(batch.key);
+    if (!bytes) throw new Error(`the measurements ${batch.key} are missing; the job may have ended (cancelled) meanwhile`);
+    for (const s of JSON.parse(Buffer.from(bytes).toString('utf8')) as PartSummary[]) summaries.set(s.index, s);
+  }
+  // The parts' bytes only: parsing and merging them is the merger's (a worker thread, locally).
+  const inputs: PartInput[] = await Promise.all(
+    partRefs(job).map(async (ref): Promise<PartInput> => {
       const summary = summaries.get(ref.index);
-      if (summary && !summary.ok) return { ...ref, ok: false, error: summary.error ?? 'The part could not be read.' };
-      const stored = await loadPart(deps.blobs, ref);
-      return stored.ok ? { ...ref, ok: true, result: stored.result } : { ...ref, ok: false, error: stored.error };
+      if (summary && !summary.ok) return { ref, bytes: null, error: summary.error ?? 'The part could not be read.' };
+      return { ref, bytes: await deps.blobs.get(ref.key) };
     }),
   );
-  const merged = mergeParts(parts);
-  // A cut PDF's parts carry PDFium's metadata of the cut: the result says the original's.
-  if (merged && job.document_metadata) merged.metadata = { ...merged.metadata, ...job.document_metadata };
-  const outcome = merged ? await complete(deps, job, merged) : await failAll(deps, job, parts);
+  const merged = await (deps.merger ?? inProcessMerger).merge(inputs, job.document_metadata ?? null);
+  const outcome = merged.ok ? await complete(deps, job, merged) : await fail(deps, job, merged.message);
   await cleanUp(deps, job);
   if (outcome) await deps.events.jobFinished(outcome);
   const now = outcome ?? (await deps.store.getJob(job.id));
@@ -155,31 +184,27 @@ export async function aggregateFailed(deps: FinishDeps, event: FailedEvent): Pro
   return { job_id: job.id, status: now?.status ?? 'missing' };
 }
 
-async function complete(deps: FinishDeps, job: Job, result: ExtractionResult): Promise<Job | null> {
+async function complete(deps: FinishDeps, job: Job, result: { json: Uint8Array; pages: number; partial: boolean }): Promise<Job | null> {
   // Charged as extracted, as for a whole document (process-job.ts): failed chunks cost nothing.
-  const pages = result.metadata.pages;
+  const { pages, partial } = result;
   const shortfall = job.quota ? pages - job.pages_reserved : 0;
-  if (shortfall > 0 && (await deps.store.reservePages(job.quota!, shortfall)) === 'insufficient') {
+  const now = deps.clock.now();
+  const result_ref = await putResultJson(deps.blobs, job, result.json, now);
+  // One write for the transition, the quota and the usage (Store.finishJob): a redelivered Finish charges nothing twice.
+  const done = await deps.store.finishJob({
+    id: job.id,
+    to: partial ? 'partial_success' : 'completed',
+    patch: { pages, pages_reserved: job.quota ? pages : 0, result_ref, updated_at: now },
+    from: ['aggregating'],
+    quota: job.quota,
+    shortfall,
+    usage: { project_id: job.project_id, day: usagePeriods(now).day, pages },
+  });
+  if (done === 'insufficient') {
+    await deps.blobs.delete(result_ref.key).catch(() => undefined);
     return fail(deps, job, `The document has ${pages} pages but ${job.pages_reserved} were reserved at submission, and the quota has no room for the rest.`);
   }
-  const now = deps.clock.now();
-  const result_ref = await putResult(deps.blobs, job, result, now);
-  const partial = (result.metadata.failed_page_ranges?.length ?? 0) > 0 || (result.metadata.failed_sections?.length ?? 0) > 0;
-  const done = await deps.store.transitionJob(
-    job.id,
-    partial ? 'partial_success' : 'completed',
-    { pages, pages_reserved: job.quota ? pages : 0, result_ref, updated_at: now },
-    ['aggregating'],
-  );
-  if (done) await deps.store.addUsage(job.project_id, usagePeriods(now).day, pages);
-  if (job.quota && done && shortfall < 0) await deps.store.refundPages(job.quota, -shortfall);
-  if (job.quota && !done && shortfall > 0) await deps.store.refundPages(job.quota, shortfall);
   return done;
-}
-
-async function failAll(deps: FinishDeps, job: Job, parts: Part[]): Promise<Job | null> {
-  const first = parts.find((p): p is Extract<Part, { ok: false }> => !p.ok);
-  return fail(deps, job, `No chunk of the document could be extracted (pages ${describeRanges(parts)}): ${first?.error ?? 'unknown error'}`);
 }
 
 async function fail(deps: FinishDeps, job: Job, message: string): Promise<Job | null> {

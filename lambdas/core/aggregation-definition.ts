@@ -3,15 +3,16 @@
 // ARNs, the local server runs it with its handlers (lib/local/state-machine.ts),
 // and the AWS test tier creates it on the endpoint.
 //
-// The state carries part references and small measurements, never text
-// (Step Functions payloads are limited to 256 KB).
+// The state carries a manifest's key, batches of positions in it and a few
+// numbers per batch, never text nor a list of every part (Step Functions
+// payloads are limited to 256 KB; lib/local/state-machine.ts enforces it).
 //
 // A step that still fails after its retries is caught and routed to FailJob,
 // which fails the job (so it does not stay `aggregating` for ever), then the
 // execution ends failed, so the failure still raises the alarm.
 
 export interface AggregationResources {
-  /** Invoked once per part: loads and checks it, answers its measurements. */
+  /** Invoked once per batch of parts: loads and checks them, stores their measurements, answers where. */
   part: string;
   /** Invoked once with every part's measurements: merges, stores the result, sets the terminal status. */
   finish: string;
@@ -85,15 +86,15 @@ export function aggregationDefinition(resources: AggregationResources): StateMac
     States: {
       MeasureParts: {
         Type: 'Map',
-        ItemsPath: '$.parts',
-        ItemSelector: { 'job_id.$': '$.job_id', 'project_id.$': '$.project_id', 'part.$': '$$.Map.Item.Value' },
+        ItemsPath: '$.batches',
+        ItemSelector: { 'job_id.$': '$.job_id', 'project_id.$': '$.project_id', 'manifest.$': '$.manifest', 'batch.$': '$$.Map.Item.Value' },
         MaxConcurrency: AGGREGATION_MAP_CONCURRENCY,
         ItemProcessor: {
           ProcessorConfig: { Mode: 'INLINE' },
           StartAt: 'AggregatePart',
           States: { AggregatePart: { Type: 'Task', Resource: resources.part, Retry: retry, End: true } },
         },
-        ResultPath: '$.parts',
+        ResultPath: '$.measured',
         Catch: failJob,
         Next: 'Finish',
       },

@@ -57,26 +57,31 @@ export async function getJobView(
   }
   if (job.status === 'failed') view.error_message = job.error_message ?? 'The job failed.';
   if (job.status !== 'completed' && job.status !== 'partial_success') return new JsonText(JSON.stringify(view));
-  const result = await loadResult(deps, job, now);
-  if ('result_url' in result) return new JsonText(JSON.stringify({ ...view, ...result }));
+  if (expiredResult(job, now)) throw expired(job);
+  const linked = async () => new JsonText(JSON.stringify({ ...view, result_url: await resultUrl(deps, job, now) }));
+  // Stored larger than a response can be, it cannot fit once escaped either: not even read.
+  if (job.result_ref!.size > limits.responseBytes) return linked();
+  const result = await loadResult(deps, job);
   // The view's own text with `"result": <stored JSON>` as its last member.
-  return new JsonText(`${JSON.stringify(view).slice(0, -1)},"result":${result.json}}`);
+  const answer = `${JSON.stringify(view).slice(0, -1)},"result":${result}}`;
+  return fitsResponse(answer) ? new JsonText(answer) : linked();
 }
 
-/** The stored result JSON inline, or a link to it when it is too large to inline; never a truncated result. */
-async function loadResult(deps: { blobs: Blobs }, job: Job, now: number): Promise<{ json: string } | { result_url: string }> {
-  const expired = () =>
-    new ApiError(
-      410,
-      'result_expired',
-      `The result of job ${job.id} is no longer kept (results are kept for 12 hours after completion). Submit the file again.`,
-    );
-  const ref = job.result_ref;
-  if (!ref || ref.expires_at * 1000 <= now) throw expired();
-  if (ref.size > limits.inlineResultBytes) {
-    return { result_url: await deps.blobs.presignGet(ref.key, Math.max(1, Math.floor(ref.expires_at - now / 1000))) };
-  }
-  const bytes = await deps.blobs.get(ref.key);
-  if (!bytes) throw expired();
-  return { json: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
+/** Whether `body` fits a Lambda response as Lambda measures it: the body string escaped inside the proxy object's JSON. */
+export const fitsResponse = (body: string) => Buffer.byteLength(JSON.stringify(body), 'utf8') <= limits.responseBytes - limits.responseEnvelopeBytes;
+
+const expired = (job: Job) =>
+  new ApiError(410, 'result_expired', `The result of job ${job.id} is no longer kept (results are kept for 12 hours after completion). Submit the file again.`);
+
+const expiredResult = (job: Job, now: number) => !job.result_ref || job.result_ref.expires_at * 1000 <= now;
+
+/** A presigned GET of the stored result, valid while the result is kept. */
+const resultUrl = (deps: { blobs: Blobs }, job: Job, now: number) =>
+  deps.blobs.presignGet(job.result_ref!.key, Math.max(1, Math.floor(job.result_ref!.expires_at - now / 1000)));
+
+/** The stored result JSON, as stored; never a truncated result. */
+async function loadResult(deps: { blobs: Blobs }, job: Job): Promise<string> {
+  const bytes = await deps.blobs.get(job.result_ref!.key);
+  if (!bytes) throw expired(job);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }

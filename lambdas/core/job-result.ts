@@ -8,8 +8,60 @@ import type { Blobs } from './ports.ts';
 export const resultKey = (projectId: string, jobId: string) => `results/${projectId}/${jobId}.json`;
 
 /** Writes the result JSON and returns the pointer for the write that completes the job. */
-export async function putResult(blobs: Blobs, job: Job, result: ExtractionResult, now: number): Promise<ResultRef> {
-  const body = Buffer.from(JSON.stringify(result));
+export function putResult(blobs: Blobs, job: Job, result: ExtractionResult, now: number): Promise<ResultRef> {
+  return putResultJson(blobs, job, resultJson(result), now);
+}
+
+/**
+ * JSON.stringify(result) as UTF-8 bytes, written a member and an array
+ * element at a time: a large file's result (a 100 MB CSV's is about 575 MB
+ * of JSON) is longer than the longest string V8 can make (2^29 characters),
+ * so it is never one string. Values deeper than the rows of a table are
+ * written whole.
+ */
+export function resultJson(result: ExtractionResult): Uint8Array {
+  const pieces: Buffer[] = [];
+  let pending = '';
+  const text = (s: string) => {
+    pending += s;
+    if (pending.length >= 1 << 20) {
+      pieces.push(Buffer.from(pending));
+      pending = '';
+    }
+  };
+  const write = (value: unknown, depth: number): void => {
+    if (depth < 4 && Array.isArray(value)) {
+      text('[');
+      value.forEach((v, i) => {
+        if (i > 0) text(',');
+        write(v, depth + 1);
+      });
+      text(']');
+    } else if (depth < 4 && value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+      text('{');
+      let first = true;
+      for (const [key, v] of Object.entries(value)) {
+        // As JSON.stringify: a member whose value has no JSON form is left out.
+        if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+        text(`${first ? '' : ','}${JSON.stringify(key)}:`);
+        first = false;
+        write(v, depth + 1);
+      }
+      text('}');
+    } else {
+      // As JSON.stringify: an array element with no JSON form is null.
+      text(JSON.stringify(value) ?? 'null');
+    }
+  };
+  write(result, 0);
+  pieces.push(Buffer.from(pending));
+  const all = Buffer.concat(pieces);
+  // A small one comes from Node's shared buffer pool, which cannot be handed to another thread: copied out of it.
+  return all.byteOffset === 0 && all.byteLength === all.buffer.byteLength ? all : new Uint8Array(all);
+}
+
+/** putResult for a result already written out as JSON (a merge in a worker thread hands back its bytes). */
+export async function putResultJson(blobs: Blobs, job: Job, body: Uint8Array, now: number): Promise<ResultRef> {
   const key = resultKey(job.project_id, job.id);
   await blobs.put(key, body, 'application/json');
   return { key, size: body.byteLength, expires_at: Math.floor((now + RESULT_RETENTION_MS) / 1000) };

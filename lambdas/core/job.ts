@@ -4,6 +4,7 @@
 // out of a terminal status.
 
 import type { DocumentMetadata, ExtractionConfig } from '../extract/types.ts';
+import type { RowLayout, RowRun } from '../extract/csv.ts';
 
 export const JOB_STATUSES = [
   'awaiting_upload',
@@ -97,6 +98,8 @@ export interface Job {
    * merged result reports these.
    */
   document_metadata?: OriginalMetadata;
+  /** A CSV or TSV file split into chunks with RowRuns: its encoding, delimiter, text pages and header row. */
+  row_layout?: RowLayout;
 }
 
 /** The document-level metadata fields a cut PDF does not keep. */
@@ -127,6 +130,8 @@ export interface ChunkRange {
    * the pages could not be cut out (the worker reads the whole document).
    */
   source?: { key: string; pages_total: number };
+  /** A CSV or TSV file's chunk: where its rows lie in the file (csv.ts, RowRun), read with the job's row_layout. */
+  rows?: RowRun;
 }
 
 /** How long job records and results live. */

@@ -8,6 +8,8 @@ import { detect } from '../extract/detect.ts';
 import { countPages } from '../extract/page-count.ts';
 import { inOriginalPages } from '../extract/page-numbers.ts';
 import { DEFAULT_CONFIG, ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/types.ts';
+import type { RowLayout, RowPlan, RowRun, RowSlice } from '../extract/csv.ts';
+import { checkUnitLimit } from '../extract/unit-limits.ts';
 import { chunkPages, isSplittable, planChunks, plannedPages } from './chunk-plan.ts';
 import { isTerminal, type ChunkRange, type Job, type OriginalMetadata } from './job.ts';
 import type { AggregationStarter, Blobs, ChunkMessage, ChunkQueue, Clock, JobEvents, PartRef, Store } from './ports.ts';
@@ -19,6 +21,13 @@ export interface SplitSettings {
   pagesPerChunk: number;
   /** Cuts a PDF into one PDF per chunk (the extractor pool, which parses it under the usual limits); without it, chunk workers read the whole document. */
   pdf?: PdfSplitter;
+  /** Finds where each chunk's rows lie in a CSV or TSV file (the extractor pool); without it, chunk workers read the whole file. */
+  rows?: RowPlanner;
+}
+
+export interface RowPlanner {
+  /** csv.ts planRowRuns, off the caller's thread. Takes the buffer over. */
+  planRows(bytes: Uint8Array, format: 'csv' | 'tsv', runs: ChunkRange[]): Promise<RowPlan | null>;
 }
 
 export interface PdfSplitter {
@@ -29,6 +38,21 @@ export interface PdfSplitter {
 }
 
 export const partKey = (projectId: string, jobId: string, index: number) => `parts/${projectId}/${jobId}/${index}.json`;
+export const manifestKey = (projectId: string, jobId: string) => `parts/${projectId}/${jobId}/manifest.json`;
+/** What one Map iteration measured: the summaries of its batch of parts (aggregate.ts). */
+export const measuredKey = (projectId: string, jobId: string, first: number) => `parts/${projectId}/${jobId}/measured-${first}.json`;
+
+/**
+ * Parts one aggregation Map iteration measures: few enough iterations that the
+ * state and the execution history stay small for the largest document (a
+ * 500 MB text file is 3,334 parts, 67 iterations), few enough parts that one
+ * iteration reads them, one at a time, well inside the task's time limit.
+ */
+export const PARTS_PER_BATCH = 50;
+
+/** [first, last] positions of each batch of `parts` parts. */
+export const aggregationBatches = (parts: number): Array<[number, number]> =>
+  Array.from({ length: Math.ceil(parts / PARTS_PER_BATCH) }, (_, i) => [i * PARTS_PER_BATCH, Math.min(parts, (i + 1) * PARTS_PER_BATCH) - 1]);
 const sourceKey = (projectId: string, jobId: string, index: number) => `parts/${projectId}/${jobId}/${index}.pdf`;
 
 /** Every object a job's pipeline stores: its document, its chunks' PDFs and their parts (deleted when the job ends). */
@@ -36,6 +60,7 @@ export const jobObjectKeys = (job: Job): string[] => [
   ...(job.document.kind === 's3' ? [job.document.key] : []),
   ...(job.chunk_plan ?? []).flatMap((range) => (range.source ? [range.source.key] : [])),
   ...partRefs(job).map((ref) => ref.key),
+  ...(job.chunk_plan ? [manifestKey(job.project_id, job.id), ...aggregationBatches(job.chunk_plan.length).map(([first]) => measuredKey(job.project_id, job.id, first))] : []),
 ];
 
 /** A chunk's part object: its pages' result, or why they could not be extracted. */
@@ -76,13 +101,17 @@ export async function splitIfLarge(
 
   const selected = job.config?.pages ?? null;
   const pagesTotal = countPages(input);
+  // Each chunk is held to the limits only over its own pages: the whole document is held to them here, with the same error.
+  checkUnitLimit(format, pagesTotal);
   const planned = planChunks(pagesTotal, selected, deps.split.pagesPerChunk);
   // Nothing selected exists (pages beyond the end): the whole-document path says so properly.
   if (planned.length === 0) return bytes;
   // Cut before the job moves on, so that every chunk message finds its PDF; a crash in between cuts again, to the same keys.
   // The original's metadata first (the cut takes the buffer over): each cut is a new PDF, with PDFium's.
   const metadata = format === 'pdf' && deps.split.pdf?.pdfMetadata ? await deps.split.pdf.pdfMetadata(new Uint8Array(bytes)).catch(() => null) : null;
-  const plan = format === 'pdf' && deps.split.pdf ? await cutPdf(deps, deps.split.pdf, job, bytes, planned, pagesTotal) : planned;
+  let plan = format === 'pdf' && deps.split.pdf ? await cutPdf(deps, deps.split.pdf, job, bytes, planned, pagesTotal) : planned;
+  const rows = (format === 'csv' || format === 'tsv') && deps.split.rows ? await planRows(deps, deps.split.rows, job, bytes, format, planned) : null;
+  if (rows) plan = planned.map((range, i) => ({ ...range, rows: rows.runs[i]! }));
   const cut = plan.some((r) => r.source);
   const chunking = await deps.store.transitionJob(
     job.id,
@@ -94,6 +123,7 @@ export async function splitIfLarge(
       attempts: job.attempts + 1,
       updated_at: deps.clock.now(),
       ...(cut && metadata ? { document_metadata: metadata } : {}),
+      ...(rows ? { row_layout: rows.layout } : {}),
     },
     ['pending'],
   );
@@ -104,7 +134,7 @@ export async function splitIfLarge(
     if (now && isTerminal(now.status)) await deps.events.jobFinished(now);
     return null;
   }
-  deps.log?.('split large document', { job_id: job.id, format, bytes: bytes.byteLength, chunks: plan.length });
+  deps.log?.('split large document', { job_id: job.id, format, bytes: job.size, chunks: plan.length });
   await fanOut(deps.split.queue, chunking, plan);
   return null;
 }
@@ -137,6 +167,27 @@ async function cutPdf(
       return { ...range, source: { key, pages_total: pagesTotal } };
     }),
   );
+}
+
+async function planRows(
+  deps: { log?: (m: string, f?: Record<string, unknown>) => void },
+  planner: RowPlanner,
+  job: Job,
+  bytes: Uint8Array,
+  format: 'csv' | 'tsv',
+  plan: ChunkRange[],
+): Promise<RowPlan | null> {
+  try {
+    // The pool takes the buffer over; nothing here needs it after.
+    const rows = await planner.planRows(bytes, format, plan);
+    if (!rows) deps.log?.('rows not located in the file (its encoding); each chunk reads the whole file', { job_id: job.id });
+    return rows;
+  } catch (error) {
+    // Over the worker's time or memory: the chunks still extract, each reading the whole file, as they did before rows were located.
+    if (!(error instanceof ExtractionError)) throw error;
+    deps.log?.('could not locate the rows of the chunks', { job_id: job.id, error: error.message });
+    return null;
+  }
 }
 
 async function fanOut(queue: ChunkQueue, job: Job, ranges: ChunkRange[]): Promise<void> {
@@ -197,6 +248,12 @@ async function extractChunk(deps: ChunkWorkerDeps, job: Job, range: ChunkRange):
   const { source, ...plain } = range;
   const own = source ? await deps.blobs.get(source.key) : null;
   try {
+    if (range.rows && job.row_layout && job.document.kind === 's3') {
+      const slice = await readRows(deps.blobs, job.document.key, job.row_layout, range.rows);
+      if (!slice) return { ...plain, ok: false, error: 'The uploaded document could not be found (it may have expired).' };
+      const result = await deps.extractor.extract({ bytes: slice.bytes, filename: job.filename, contentType: job.content_type, config: { ...config, pages }, rows: slice.rows });
+      return { ...plain, ok: true, result };
+    }
     if (source && own) {
       const result = await deps.extractor.extract({ bytes: own, filename: job.filename, contentType: 'application/pdf', config: { ...config, pages: null } });
       return { ...plain, ok: true, result: inOriginalPages(result, pages, source.pages_total) };
@@ -216,6 +273,18 @@ async function extractChunk(deps: ChunkWorkerDeps, job: Job, range: ChunkRange):
   }
 }
 
+/** A chunk's rows, after the file's header row when that lies before them (the chunk's table keeps the file's header). */
+async function readRows(blobs: Blobs, key: string, layout: RowLayout, run: RowRun): Promise<{ bytes: Uint8Array; rows: RowSlice } | null> {
+  const [start, end] = run;
+  const header = layout.header && layout.header[0] < start ? await blobs.getRange(key, layout.header[0], layout.header[1]) : new Uint8Array(0);
+  const rows = await blobs.getRange(key, start, end);
+  if (!header || !rows) return null;
+  const bytes = new Uint8Array(header.byteLength + rows.byteLength);
+  bytes.set(header, 0);
+  bytes.set(rows, header.byteLength);
+  return { bytes, rows: { layout, run, header_bytes: header.byteLength } };
+}
+
 /** When every chunk is recorded: one conditional write moves the job to `aggregating`, then the aggregation starts. */
 async function finishIfLast(deps: ChunkWorkerDeps, job: Job): Promise<void> {
   if (job.status === 'aggregating') return startAggregation(deps, job);
@@ -228,7 +297,11 @@ async function finishIfLast(deps: ChunkWorkerDeps, job: Job): Promise<void> {
  * Also run by a redelivered chunk message that finds the job aggregating: the
  * worker that moved it there may have died before starting the execution, and
  * the execution is named after the job, so starting it again starts it once.
+ * The manifest is written again too, with the same content.
  */
 async function startAggregation(deps: ChunkWorkerDeps, job: Job): Promise<void> {
-  await deps.aggregation.start({ job_id: job.id, project_id: job.project_id, parts: partRefs(job) });
+  const manifest = manifestKey(job.project_id, job.id);
+  const refs = partRefs(job);
+  await deps.blobs.put(manifest, Buffer.from(JSON.stringify(refs)), 'application/json');
+  await deps.aggregation.start({ job_id: job.id, project_id: job.project_id, manifest, batches: aggregationBatches(refs.length) });
 }

@@ -14,8 +14,15 @@ export const limits = {
   directUploadBytes: 4.5 * MB,
   /** Whole request body, multipart framing included, before base64. */
   directRequestBytes: 4.5 * MB + 64 * 1024,
-  /** A result JSON above this is linked (result_url), not inlined: a Lambda response carries at most 6 MB. */
-  inlineResultBytes: 5 * MB,
+  /**
+   * A Lambda response carries at most 6 MiB, measured as Lambda sends it: the
+   * API Gateway proxy object as JSON, in which the body is a string, so every
+   * quote, backslash and line break of the answer is escaped once more. A
+   * result whose answer would not fit is linked (result_url), not inlined.
+   */
+  responseBytes: 6 * 1024 * 1024,
+  /** Of responseBytes, what the proxy object around the body takes at most (status, headers). */
+  responseEnvelopeBytes: 16 * 1024,
   /** The largest document the upload flow takes. */
   uploadBytes: 500 * MB,
   /** How long an upload URL works; a job whose document has not arrived by then fails. */

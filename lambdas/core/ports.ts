@@ -77,6 +77,20 @@ export type Gate = { ok: true } | { ok: false; retryAfterMs: number };
 export type PollClaim = { ok: true; job: Job } | { ok: false; job: Job | null; retryAfterMs: number };
 export type Reservation = 'reserved' | 'unlimited' | 'insufficient';
 
+/** Everything a finishing job writes besides its result object (Store.finishJob). */
+export interface JobFinish {
+  id: string;
+  to: JobStatus;
+  patch: Partial<Job>;
+  /** The statuses the job may be finished from (a job cancelled meanwhile stays cancelled). */
+  from: JobStatus[];
+  /** The job's quota, and how many pages more than were reserved it is charged (negative: given back). */
+  quota: QuotaRef | null;
+  shortfall: number;
+  /** Pages added to the project's usage of a UTC day. */
+  usage: { project_id: string; day: string; pages: number };
+}
+
 export interface Store {
   /** Creates the project and its first live key together, or neither. */
   createProject(project: Project, key: ApiKeyRecord): Promise<void>;
@@ -97,6 +111,14 @@ export interface Store {
   /** One conditional write: takes `pages` from the quota only if that many remain. */
   reservePages(ref: QuotaRef, pages: number): Promise<Reservation>;
   refundPages(ref: QuotaRef, pages: number): Promise<void>;
+  /**
+   * Finishes a job: its transition, the quota's correction and the day's
+   * usage, all or none, so a crash or a redelivery can neither charge a
+   * quota twice nor lose usage. The job after; 'insufficient' (nothing
+   * written) when the quota cannot cover the shortfall; null (nothing
+   * written) when the job is in none of `from`.
+   */
+  finishJob(finish: JobFinish): Promise<Job | 'insufficient' | null>;
   putJobs(jobs: Job[]): Promise<void>;
   getJob(id: string): Promise<Job | null>;
   /**
@@ -145,6 +167,8 @@ export interface Store {
 export interface Blobs {
   put(key: string, bytes: Uint8Array, contentType?: string): Promise<void>;
   get(key: string): Promise<Uint8Array | null>;
+  /** Bytes `start` to `end` (exclusive) of an object, or null when there is no such object. */
+  getRange(key: string, start: number, end: number): Promise<Uint8Array | null>;
   delete(key: string): Promise<void>;
   /** A URL that GETs the object without credentials until it expires. */
   presignGet(key: string, expiresInSeconds: number): Promise<string>;
@@ -178,11 +202,19 @@ export interface PartRef extends ChunkRange {
   key: string;
 }
 
-/** The input of one aggregation execution (named after the job, so starting it twice starts it once). */
+/**
+ * The input of one aggregation execution (named after the job, so starting it
+ * twice starts it once). The parts are listed in a manifest in the bucket, not
+ * here: Step Functions refuses a state over 256 KB, which a list of every part
+ * passed from about 1,750 parts. The state holds batches of positions in it.
+ */
 export interface AggregationInput {
   job_id: string;
   project_id: string;
-  parts: PartRef[];
+  /** Key of the manifest: a JSON array of the job's PartRefs, in plan order. */
+  manifest: string;
+  /** First and last positions in the manifest of the parts each Map iteration measures. */
+  batches: Array<[number, number]>;
 }
 
 /** Starts and stops the Step Functions execution that merges a large document's parts. */

@@ -76,11 +76,26 @@ async function beforeClaim(deps: WorkerDeps, message: ExtractionMessage, deliver
     if (!bytes) return null;
     return (await splitIfLarge({ ...deps, split: deps.split }, job, bytes)) ?? HANDLED;
   } catch (error) {
+    // The document over a limit (pages, slides, sheets): the whole-document path's failure, found when planning.
+    if (error instanceof ExtractionError) {
+      await failUnclaimed(deps, job, error.message);
+      return HANDLED;
+    }
     if (delivery.receiveCount < delivery.maxReceiveCount) throw error;
     deps.log?.('giving up on splitting job after last delivery', { job_id: job.id, error: String(error) });
-    await fail(deps, job, `Splitting the document failed after ${delivery.receiveCount} attempts because of an internal error. Submit the file again.`);
+    await failUnclaimed(deps, job, `Splitting the document failed after ${delivery.receiveCount} attempts because of an internal error. Submit the file again.`);
     return HANDLED;
   }
+}
+
+/**
+ * A pending job reaches `failed` only through `processing` (job.ts), so it is
+ * claimed first, as the whole-document path claims it before it can fail; a
+ * job another delivery claimed or finished meanwhile is left to that one.
+ */
+async function failUnclaimed(deps: WorkerDeps, job: Job, message: string): Promise<void> {
+  const claimed = job.status === 'pending' ? await deps.store.claimJob(job.id, deps.clock.now()) : job;
+  if (claimed) await fail(deps, claimed, message);
 }
 
 async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint8Array | null): Promise<void> {
@@ -103,30 +118,28 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
   // conditional write completed the job, so a redelivery cannot refund twice.
   const pages = result.metadata.pages;
   const shortfall = job.quota ? pages - job.pages_reserved : 0;
-  if (shortfall > 0 && (await deps.store.reservePages(job.quota!, shortfall)) === 'insufficient') {
-    return fail(
-      deps,
-      job,
-      `The document has ${pages} pages but ${job.pages_reserved} were reserved at submission, and the quota has no room for the rest.`,
-    );
-  }
-
   const now = deps.clock.now();
   const result_ref = await putResult(deps.blobs, job, result, now);
   const kept = keep ? pageDocumentKey(job.project_id, job.id) : null;
   if (kept) await deps.blobs.put(kept, keep!);
   // Members or attachments that could not be read leave a result that is partial, not wrong.
   const outcome = (result.metadata.failed_sections?.length ?? 0) > 0 ? 'partial_success' : 'completed';
-  const completed = await deps.store.transitionJob(
-    job.id,
-    outcome,
-    { pages, pages_reserved: job.quota ? pages : 0, result_ref, updated_at: now },
-    ['processing'],
-  );
-  // Counted by the one worker whose write finished the job, like the refund below.
-  if (completed) await deps.store.addUsage(job.project_id, usagePeriods(now).day, pages);
-  if (job.quota && completed && shortfall < 0) await deps.store.refundPages(job.quota, -shortfall);
-  if (job.quota && !completed && shortfall > 0) await deps.store.refundPages(job.quota, shortfall);
+  // The transition, the shortfall or refund and the day's usage in one write: only the delivery that finishes the job charges it.
+  const finished = await deps.store.finishJob({
+    id: job.id,
+    to: outcome,
+    patch: { pages, pages_reserved: job.quota ? pages : 0, result_ref, updated_at: now },
+    from: ['processing'],
+    quota: job.quota,
+    shortfall,
+    usage: { project_id: job.project_id, day: usagePeriods(now).day, pages },
+  });
+  if (finished === 'insufficient') {
+    if (kept) await deps.blobs.delete(kept).catch(() => undefined);
+    await deps.blobs.delete(result_ref.key).catch(() => undefined);
+    return fail(deps, job, `The document has ${pages} pages but ${job.pages_reserved} were reserved at submission, and the quota has no room for the rest.`);
+  }
+  const completed = finished;
   // Cancelled meanwhile (or completed by another delivery, which wrote the same key): only a job that did not complete here drops its copy.
   if (kept && !completed) {
     const now2 = await deps.store.getJob(job.id);

@@ -10,20 +10,162 @@
 
 import { Blocks, markdownRow, markdownRule, normaliseRows, tableMarkdown, type OutputMode } from './blocks.ts';
 import { TEXT_PAGE_CHARS } from './page-count.ts';
-import { decodeText } from './text.ts';
-import type { FormatOutput, Table } from './types.ts';
+import { decodeAs, decodeText, detectEncoding, type TextEncodingName } from './text.ts';
+import type { ExtractionConfig, FormatOutput, Table } from './types.ts';
 
 const CANDIDATES = [',', ';', '\t', '|'];
+
+/** The format module: a chunk's rows when given them (RowSlice), else the file. */
+export function extractDelimited(bytes: Uint8Array, ctx: { config: ExtractionConfig; rows?: RowSlice }, hint: 'csv' | 'tsv'): FormatOutput {
+  if (!ctx.rows) return extractCsv(bytes, ctx.config.output, hint, ctx.config.pages);
+  if (!ctx.config.pages) throw new Error('a chunk of rows is read for its pages; config.pages is missing');
+  return extractCsvRows(bytes, ctx.config.output, ctx.rows, ctx.config.pages);
+}
 
 /** `pages`: 1-based text pages of the file whose rows to read (config.pages); null for the whole file. */
 export function extractCsv(bytes: Uint8Array, mode: OutputMode, hint: 'csv' | 'tsv', pages: number[] | null = null): FormatOutput {
   const { text, encoding } = decodeText(bytes);
   const delimiter = hint === 'tsv' ? '\t' : detectDelimiter(text);
-  if (pages) return selectedRows(text, delimiter, mode, pages, encoding);
+  if (pages) {
+    const pageStarts = textPageStarts(text, 0);
+    return selectedRows(text, delimiter, mode, pages, encoding, { total: pageStarts.length, firstPage: 1, pageStarts, header: 'find' });
+  }
   const rows = parseDelimited(text, delimiter);
   const out = new Blocks(mode);
   out.table(rows);
   return out.output({ encoding });
+}
+
+/**
+ * How a large CSV or TSV file's rows are found in its bytes, worked out once
+ * when the file is planned (planRowRuns), so the chunk that extracts a run of
+ * pages reads those rows' bytes and nothing else: every chunk reading and
+ * scanning the whole file made the file's cost grow with its square.
+ */
+export interface RowLayout {
+  format: 'csv' | 'tsv';
+  /** The whole file's encoding and delimiter: a run alone could sniff others. */
+  encoding: TextEncodingName;
+  delimiter: string;
+  pages_total: number;
+  /** Byte offsets of the file's header row (its first row with text); null when no row has text. */
+  header: [start: number, end: number] | null;
+}
+
+/**
+ * Byte offsets of the rows that start on a run's pages, and the code points
+ * of the file's text before them (where the rows fall among its text pages).
+ * A tuple: the job record holds one per chunk, thousands of them.
+ */
+export type RowRun = [start: number, end: number, codePoints: number];
+
+export interface RowPlan {
+  layout: RowLayout;
+  runs: RowRun[];
+}
+
+/** A chunk's input instead of the file: its run's bytes, after the header row's `header_bytes` when the header lies before the run. */
+export interface RowSlice {
+  layout: RowLayout;
+  run: RowRun;
+  header_bytes: number;
+}
+
+/**
+ * The layout and one RowRun per run of pages (as planned, ascending), or
+ * null when the file's byte offsets cannot be worked out from its text (an
+ * East Asian multi-byte encoding, or bytes that do not decode one to one):
+ * those chunks read the whole file, as before.
+ */
+export function planRowRuns(
+  bytes: Uint8Array,
+  hint: 'csv' | 'tsv',
+  runs: Array<{ first_page: number; last_page: number }>,
+): RowPlan | null {
+  const { encoding, bomLength } = detectEncoding(bytes);
+  const width = UNIT_BYTES[encoding as keyof typeof UNIT_BYTES];
+  if (width === undefined) return null;
+  const text = decodeAs(bytes.subarray(bomLength), encoding);
+  const delimiter = hint === 'tsv' ? '\t' : detectDelimiter(text);
+  const starts = rowStarts(text, delimiter);
+  const pageStarts = textPageStarts(text, 0);
+  const rowAt = (page: number) => (page < pageStarts.length ? lowerBound(starts, pageStarts[page]!) : starts.length);
+  const unitOf = (row: number) => starts[row] ?? text.length;
+
+  let header: { start: number; end: number } | null = null;
+  for (let i = 0; i < starts.length && !header; i++) {
+    if (normaliseRows(parseDelimited(text.slice(unitOf(i), unitOf(i + 1)), delimiter)).length > 0) header = { start: unitOf(i), end: unitOf(i + 1) };
+  }
+  const cut = runs.map((r) => ({ start: unitOf(rowAt(r.first_page - 1)), end: unitOf(rowAt(r.last_page)) }));
+  const offsets = [...new Set([...cut.flatMap((c) => [c.start, c.end]), ...(header ? [header.start, header.end] : []), text.length])].sort((a, b) => a - b);
+  const at = byteOffsets(text, offsets, width);
+  // The decoded text must account for every byte, or offsets measured in it point elsewhere in the file.
+  if (at.get(text.length)!.bytes !== bytes.byteLength - bomLength) return null;
+  const byte = (unit: number) => bomLength + at.get(unit)!.bytes;
+  return {
+    layout: { format: hint, encoding, delimiter, pages_total: pageStarts.length, header: header ? [byte(header.start), byte(header.end)] : null },
+    runs: cut.map((c): RowRun => [byte(c.start), byte(c.end), at.get(c.start)!.codePoints]),
+  };
+}
+
+/** Bytes per UTF-16 code unit of the text an encoding decodes to; 0 for UTF-8 (measured), -1 for UTF-32 (4 per code point). */
+const UNIT_BYTES = { 'utf-8': 0, 'utf-16le': 2, 'utf-16be': 2, 'utf-32le': -1, 'utf-32be': -1, 'windows-1252': 1 } as const;
+
+/** Bytes and code points before each of the ascending UTF-16 offsets, in one walk. */
+function byteOffsets(text: string, ascending: number[], width: number): Map<number, { bytes: number; codePoints: number }> {
+  const out = new Map<number, { bytes: number; codePoints: number }>();
+  let unit = 0;
+  let bytes = 0;
+  let codePoints = 0;
+  for (const next of ascending) {
+    const piece = text.slice(unit, next);
+    const points = codePointCount(piece);
+    bytes += width === 0 ? Buffer.byteLength(piece, 'utf8') : width === -1 ? points * 4 : piece.length * width;
+    codePoints += points;
+    unit = next;
+    out.set(next, { bytes, codePoints });
+  }
+  return out;
+}
+
+function codePointCount(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n--;
+      i++;
+    }
+  }
+  return n;
+}
+
+/** A chunk's rows from its RowSlice (the bytes the chunk worker fetched), as selectedRows reads them from the whole file. */
+export function extractCsvRows(bytes: Uint8Array, mode: OutputMode, slice: RowSlice, pages: number[]): FormatOutput {
+  const { layout, run } = slice;
+  const text = decodeAs(bytes.subarray(slice.header_bytes), layout.encoding);
+  let header: Frame['header'] = null;
+  if (layout.header && slice.header_bytes > 0) {
+    const row = normaliseRows(parseDelimited(decodeAs(bytes.subarray(0, slice.header_bytes), layout.encoding), layout.delimiter))[0];
+    header = row ? { index: -1, row } : null;
+  } else if (layout.header) header = 'find';
+  const codePoints = run[2];
+  const firstPage = Math.floor(codePoints / TEXT_PAGE_CHARS) + 1;
+  const frame: Frame = { total: layout.pages_total, firstPage, pageStarts: textPageStarts(text, codePoints), header };
+  return selectedRows(text, layout.delimiter, mode, pages, layout.encoding, frame);
+}
+
+/**
+ * Where the text selectedRows reads sits in the file: the file's text pages,
+ * the offsets in the text of those from `firstPage` on (a page that starts
+ * before the text starts at 0), and the header row: to be found in the text,
+ * already read from before it (index -1), or none.
+ */
+interface Frame {
+  total: number;
+  firstPage: number;
+  pageStarts: number[];
+  header: 'find' | { index: number; row: string[] } | null;
 }
 
 /**
@@ -36,22 +178,23 @@ export function extractCsv(bytes: Uint8Array, mode: OutputMode, hint: 'csv' | 't
  * rows with no header line), so the chunks' contents joined with a line
  * break are the whole file's content.
  */
-function selectedRows(text: string, delimiter: string, mode: OutputMode, pages: number[], encoding: string): FormatOutput {
-  const pageStarts = textPageStarts(text);
-  const total = pageStarts.length;
+function selectedRows(text: string, delimiter: string, mode: OutputMode, pages: number[], encoding: string, frame: Frame): FormatOutput {
+  const { total, firstPage, pageStarts } = frame;
   const kept = pages.filter((n) => n >= 1 && n <= total);
   const starts = rowStarts(text, delimiter);
   const rowsFrom = (first: number, end: number) => parseDelimited(text.slice(starts[first] ?? text.length, starts[end] ?? text.length), delimiter);
   // The header is the first row with any text, as normaliseRows finds it on a whole read.
-  let header: { index: number; row: string[] } | null = null;
-  for (let i = 0; i < starts.length && !header; i++) {
+  let header = frame.header === 'find' ? null : frame.header;
+  for (let i = 0; i < starts.length && frame.header === 'find' && !header; i++) {
     const row = normaliseRows(rowsFrom(i, i + 1))[0];
     if (row) header = { index: i, row };
   }
+  // The first row starting at or after page n's start; pages before the text's first start with it.
+  const rowAt = (n: number) => (n < firstPage ? 0 : n - firstPage < pageStarts.length ? lowerBound(starts, pageStarts[n - firstPage]!) : starts.length);
 
   const byPage = kept.map((n) => {
-    const first = lowerBound(starts, pageStarts[n - 1]!);
-    const end = n < total ? lowerBound(starts, pageStarts[n]!) : starts.length;
+    const first = rowAt(n);
+    const end = rowAt(n + 1);
     return { first, end, rows: normaliseRows(rowsFrom(first, end)) };
   });
   const headerSelected = !!header && byPage.some((p) => p.first <= header.index && header.index < p.end);
@@ -79,10 +222,15 @@ function selectedRows(text: string, delimiter: string, mode: OutputMode, pages: 
   return { pages: texts, pageSeparator: '', unit: 'text_page', tables, pagesSelected: { total, kept }, metadata: { encoding } };
 }
 
-/** UTF-16 offsets where each 3,000-code-point text page starts (page-count.ts counts pages the same way). */
-function textPageStarts(text: string): number[] {
+/**
+ * UTF-16 offsets in `text` where each 3,000-code-point text page of the file
+ * starts (page-count.ts counts pages the same way), `text` being the file's
+ * text after its first `codePointsBefore` code points: from the page the text
+ * starts on (at 0) to the last page that starts within it.
+ */
+function textPageStarts(text: string, codePointsBefore: number): number[] {
   const starts = [0];
-  let count = 0;
+  let count = codePointsBefore % TEXT_PAGE_CHARS;
   for (let i = 0; i < text.length; count++) {
     if (count === TEXT_PAGE_CHARS) {
       starts.push(i);

@@ -5,7 +5,7 @@
 
 import { joinPages, makeChunks, toElements, toUtf16 } from './chunks.ts';
 import { placeBlocks } from './elements.ts';
-import { detect, type Format } from './detect.ts';
+import { detect, MIME_TYPES, type Format } from './detect.ts';
 import { detectLanguage } from './language.ts';
 import { extractMarkdown, extractPlain } from './plain.ts';
 import { codePointLength, wordCount } from './text-stats.ts';
@@ -18,6 +18,7 @@ import {
   type FormatOutput,
   type Table,
 } from './types.ts';
+import type { RowSlice } from './csv.ts';
 import { ZIP_LIMITS, type InflateBudget } from './zip.ts';
 
 export { countPages } from './page-count.ts';
@@ -34,6 +35,8 @@ export interface FormatContext {
   /** Inflation budget shared by an archive and everything inside it. */
   budget: InflateBudget;
   depth: number;
+  /** The rows of a chunk of a large CSV or TSV file, when `bytes` are those rows only. */
+  rows?: RowSlice;
   /** Extracts an embedded document (an archive member, an attachment). */
   sub(input: ExtractInput): Promise<ExtractionResult>;
 }
@@ -44,11 +47,13 @@ export async function extract(input: ExtractInput): Promise<ExtractionResult> {
 
 async function extractWithin(input: ExtractInput, budget: InflateBudget, depth: number): Promise<ExtractionResult> {
   const config = input.config ?? DEFAULT_CONFIG;
-  const { format, mime_type } = detect(input);
+  // A chunk's rows are not a file to detect: any row may start with a signature of another format.
+  const { format, mime_type } = input.rows && depth === 0 ? { format: input.rows.layout.format, mime_type: MIME_TYPES[input.rows.layout.format] } : detect(input);
   const ctx: FormatContext = {
     config,
     budget,
     depth,
+    ...(input.rows && depth === 0 ? { rows: input.rows } : {}),
     sub: (inner) => {
       if (depth + 1 > MAX_NESTING) {
         return Promise.reject(new ExtractionError('refused_file', `Refused: documents are nested more than ${MAX_NESTING} levels deep.`));
@@ -135,8 +140,8 @@ const byFormat: Record<Format, FormatModule> = {
   epub: async (bytes, ctx) => (await import('./epub.ts')).extractEpub(bytes, mode(ctx), ctx.budget),
   zip: async (bytes, ctx) => (await import('./archive.ts')).extractArchive(bytes, ctx),
   html: async (bytes, ctx) => (await import('./html.ts')).extractHtml(bytes, mode(ctx)),
-  csv: async (bytes, ctx) => (await import('./csv.ts')).extractCsv(bytes, mode(ctx), 'csv', ctx.config.pages),
-  tsv: async (bytes, ctx) => (await import('./csv.ts')).extractCsv(bytes, mode(ctx), 'tsv', ctx.config.pages),
+  csv: async (bytes, ctx) => (await import('./csv.ts')).extractDelimited(bytes, ctx, 'csv'),
+  tsv: async (bytes, ctx) => (await import('./csv.ts')).extractDelimited(bytes, ctx, 'tsv'),
   eml: async (bytes, ctx) => (await import('./eml.ts')).extractEml(bytes, ctx),
   msg: async (bytes, ctx) => (await import('./msg.ts')).extractMsg(bytes, ctx),
   doc: async (bytes, ctx) => (await import('./doc.ts')).extractDoc(bytes, mode(ctx)),

@@ -57,7 +57,7 @@ export function mergeParts(parts: Part[], { joinSeams = true } = {}): Extraction
     }
     const before = tables.length;
     if (!previous) tables = [...result.tables];
-    else if (ROWS.has(format)) tables = joinRows(tables, result.tables);
+    else if (ROWS.has(format)) tables = appendRows(tables, result.tables);
     // Slides and sheets are never one table across a seam; only a PDF table runs on over a page break.
     else if (format === 'pdf' && joinSeams) tables = joinAtSeam(tables, result.tables, previous.last_page, part.first_page);
     else tables = [...tables, ...result.tables];
@@ -75,6 +75,8 @@ export function mergeParts(parts: Part[], { joinSeams = true } = {}): Extraction
     offset += codePointLength(result.content);
     previous = part;
   }
+  // Rendered once, when all the rows are in: per part, the rendering and the copying grew with the square of the file.
+  if (ROWS.has(format) && good.length > 1) for (const table of tables) finishRows(table);
   const content = contents.join(separator);
   // A part's chunks knew only the headings of their own part.
   const paths = headingPaths(elements);
@@ -105,20 +107,33 @@ export function mergeParts(parts: Part[], { joinSeams = true } = {}): Extraction
 
 /**
  * The parts of a CSV or TSV file are runs of its one table's rows, each
- * headed by the file's header row (csv.ts), which is kept once. Parts padded
- * to different widths are padded to the wider.
+ * headed by the file's header row (csv.ts), which is kept once. The rows go
+ * onto the first part's table in place; finishRows pads and renders it once
+ * all parts are in.
  */
-function joinRows(before: Table[], after: Table[]): Table[] {
+function appendRows(before: Table[], after: Table[]): Table[] {
   const tail = before.at(-1);
   const head = after[0];
   if (!tail || !head) return [...before, ...after];
-  const width = Math.max(tail.rows[0]?.length ?? 0, head.rows[0]?.length ?? 0);
-  const pad = (r: string[]) => (r.length < width ? [...r, ...new Array<string>(width - r.length).fill('')] : r);
-  const [tailHeader, ...tailRows] = tail.rows.map(pad);
-  const [headHeader, ...headRows] = head.rows.map(pad);
-  const sameHeader = tailHeader!.length === headHeader!.length && tailHeader!.every((cell, i) => cell === headHeader![i]);
-  const rows = [tailHeader!, ...tailRows, ...(sameHeader ? [] : [headHeader!]), ...headRows];
-  return [...before.slice(0, -1), { ...tail, rows, markdown: tableMarkdown(rows) }, ...after.slice(1)];
+  const [headHeader, ...headRows] = head.rows;
+  if (headHeader && !samePadded(tail.rows[0] ?? [], headHeader)) tail.rows.push(headHeader);
+  // One row at a time: a spread of a part's rows into push() overflows the stack for large parts.
+  for (const row of headRows) tail.rows.push(row);
+  return [...before.slice(0, -1), tail, ...after.slice(1)];
+}
+
+/** Rows equal once the shorter is padded with empty cells to the longer's width. */
+function samePadded(a: string[], b: string[]): boolean {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? '') !== (b[i] ?? '')) return false;
+  return true;
+}
+
+/** Parts padded to different widths are padded to the widest, in place, and the table rendered once. */
+function finishRows(table: Table): void {
+  let width = 0;
+  for (const row of table.rows) width = Math.max(width, row.length);
+  for (const row of table.rows) while (row.length < width) row.push('');
+  table.markdown = tableMarkdown(table.rows);
 }
 
 /**

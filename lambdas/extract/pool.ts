@@ -9,6 +9,10 @@
 
 import { isMainThread, parentPort, threadId, Worker, workerData } from 'node:worker_threads';
 import { engineMemoryBytes } from './engine-memory.ts';
+import type { RowPlan, RowSlice } from './csv.ts';
+import type { MergeOutcome, PartInput } from '../core/aggregate-merge.ts';
+import type { OriginalMetadata } from '../core/job.ts';
+import type { PartRef } from '../core/ports.ts';
 import { DEFAULT_CONFIG, ExtractionError, type ExtractionConfig, type ExtractionErrorCode, type ExtractInput, type ExtractionResult } from './types.ts';
 
 export interface Extractor {
@@ -16,6 +20,10 @@ export interface Extractor {
   extract(input: ExtractInput): Promise<ExtractionResult>;
   /** One PDF per list of page numbers, or null where those pages cannot be copied (pdf-split.ts), in a worker under the same limits as an extraction. */
   splitPdf(bytes: Uint8Array, pageLists: number[][]): Promise<Array<Uint8Array | null>>;
+  /** Where each run of pages' rows lie in a CSV or TSV file (csv.ts, planRowRuns), in a worker; the buffer is taken over. */
+  planRows(bytes: Uint8Array, format: 'csv' | 'tsv', runs: Array<{ first_page: number; last_page: number }>): Promise<RowPlan | null>;
+  /** A large document's parts merged into its result JSON (core/aggregate-merge.ts), in a worker: the local server's API thread keeps answering meanwhile. */
+  merge(parts: PartInput[], documentMetadata: OriginalMetadata | null): Promise<MergeOutcome>;
   /** A PDF's document metadata (title, author, subject, keywords, creator, producer, dates) as PDFium reads it, in a worker; the buffer is taken over. */
   pdfMetadata?(bytes: Uint8Array): Promise<PdfDocumentMetadata>;
   /** Page `page` of a PDF as a colour PNG `width` pixels wide (page-image.ts), in a worker; png is null for a page the PDF does not have. The buffer is taken over. */
@@ -41,6 +49,8 @@ export interface ExtractorPoolOptions {
   prewarm?: boolean;
   /** Replace a worker after a job that left its PDF engine holding more than this (default RECYCLE_ENGINE_BYTES). */
   recycleEngineBytes?: number;
+  /** Replace a worker after a job whose input was larger than this (default RECYCLE_INPUT_BYTES). */
+  recycleInputBytes?: number;
 }
 
 interface WorkerData {
@@ -52,7 +62,9 @@ interface WorkerData {
 }
 
 type Task =
-  | { op: 'extract'; filename: string; contentType: string | null; config: ExtractionConfig | null }
+  | { op: 'extract'; filename: string; contentType: string | null; config: ExtractionConfig | null; rows?: RowSlice }
+  | { op: 'merge'; parts: Array<{ ref: PartRef; offset: number; length: number; present: boolean; error?: string }>; metadata: OriginalMetadata | null }
+  | { op: 'plan-rows'; format: 'csv' | 'tsv'; runs: Array<{ first_page: number; last_page: number }> }
   | { op: 'split'; pageLists: number[][] }
   | { op: 'count'; filename: string; contentType: string | null }
   | { op: 'metadata' }
@@ -76,9 +88,19 @@ type Reply =
  */
 export const RECYCLE_ENGINE_BYTES = 512 * 1024 * 1024;
 
+/**
+ * A worker's heap keeps what a large job grew it to (V8 gives old-generation
+ * space back slowly, if at all): a worker that read a document this large,
+ * planned its rows or merged its parts is replaced after it, so the server's
+ * memory goes back down once the job is done, not after the next ones.
+ */
+export const RECYCLE_INPUT_BYTES = 16 * 1024 * 1024;
+
 interface Job {
   id: number;
   bytes: Uint8Array;
+  /** The input's size when queued: the bytes are detached once they are sent to the worker. */
+  size: number;
   task: Task;
   /** This job's own time limit, when not the pool's. */
   timeoutMs?: number;
@@ -99,6 +121,19 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
   return {
     extract: pool.extract,
     splitPdf: pool.splitPdf,
+    merge: (parts, metadata) => {
+      // One buffer for all the parts, moved to the worker rather than copied per part.
+      const bytes = new Uint8Array(parts.reduce((n, p) => n + (p.bytes?.byteLength ?? 0), 0));
+      let offset = 0;
+      const layout = parts.map(({ ref, bytes: b, error }) => {
+        if (b) bytes.set(b, offset);
+        const at = { ref, offset, length: b?.byteLength ?? 0, present: b !== null, ...(error !== undefined ? { error } : {}) };
+        offset += at.length;
+        return at;
+      });
+      return pool.run<MergeOutcome>(bytes, { op: 'merge', parts: layout, metadata });
+    },
+    planRows: (bytes, format, runs) => pool.run<RowPlan | null>(bytes, { op: 'plan-rows', format, runs }),
     pdfMetadata: (bytes) => pool.run<PdfDocumentMetadata>(bytes, { op: 'metadata' }),
     // A page image is wanted while someone waits: a minute at most, whatever the pool's limit for extractions.
     renderPage: (bytes, page, width) => pool.run<{ pages: number; png: Uint8Array | null }>(bytes, { op: 'render', page, width }, Math.min(opts.timeoutMs, 60_000)),
@@ -174,7 +209,7 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
     const job = slot.job;
     if (!job || job.id !== msg.id) return;
     release(slot);
-    if (msg.engineBytes > (opts.recycleEngineBytes ?? RECYCLE_ENGINE_BYTES)) retire(slot);
+    if (msg.engineBytes > (opts.recycleEngineBytes ?? RECYCLE_ENGINE_BYTES) || job.size > (opts.recycleInputBytes ?? RECYCLE_INPUT_BYTES)) retire(slot);
     if (msg.type === 'done') job.resolve(msg.result);
     else job.reject(workerError(msg.code, msg.message));
     pump();
@@ -250,21 +285,22 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
     if (closed) return Promise.reject(new Error('The extractor pool is closed.'));
     if (isDetached(bytes)) return Promise.reject(detachedError());
     return new Promise<T>((resolve, reject) => {
-      queue.push({ id: nextId++, bytes, task, timeoutMs, resolve: resolve as (result: unknown) => void, reject });
+      queue.push({ id: nextId++, bytes, size: bytes.byteLength, task, timeoutMs, resolve: resolve as (result: unknown) => void, reject });
       pump();
     });
   }
 
   if (opts.prewarm) for (let i = 0; i < opts.size; i++) spawn();
 
-  const extractOne = ({ bytes, filename, contentType, config }: ExtractInput) =>
-    run<ExtractionResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null });
+  const extractOne = ({ bytes, filename, contentType, config, rows }: ExtractInput) =>
+    run<ExtractionResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null, ...(rows ? { rows } : {}) });
 
   /** A long PDF goes to several workers at once (spread.ts); anything unusual falls back to one worker's whole read. */
   async function extract(input: ExtractInput): Promise<ExtractionResult> {
     if (isDetached(input.bytes)) throw detachedError();
     const { spreadPlan, mergeSpread } = await import('./spread.ts');
-    const runs = spreadPlan(input, opts.size);
+    // A chunk's rows are no PDF, whatever their first bytes look like.
+    const runs = input.rows ? null : spreadPlan(input, opts.size);
     if (!runs) return extractOne(input);
     const config = input.config ?? DEFAULT_CONFIG;
     try {
@@ -400,6 +436,18 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData)
         port.postMessage({ type: 'done', id: req.id, result: parts, engineBytes: engineMemoryBytes() } satisfies Reply, parts.flatMap((p) => (p ? [p.buffer as ArrayBuffer] : [])));
         return;
       }
+      if (req.op === 'merge') {
+        const { mergeStoredParts } = await import('../core/aggregate-merge.ts');
+        const inputs = req.parts.map((p) => ({ ref: p.ref, bytes: p.present ? req.bytes.subarray(p.offset, p.offset + p.length) : null, ...(p.error !== undefined ? { error: p.error } : {}) }));
+        const outcome = mergeStoredParts(inputs, req.metadata);
+        port.postMessage({ type: 'done', id: req.id, result: outcome, engineBytes: engineMemoryBytes() } satisfies Reply, outcome.ok ? [outcome.json.buffer as ArrayBuffer] : []);
+        return;
+      }
+      if (req.op === 'plan-rows') {
+        const { planRowRuns } = await import('./csv.ts');
+        port.postMessage({ type: 'done', id: req.id, result: planRowRuns(req.bytes, req.format, req.runs), engineBytes: engineMemoryBytes() } satisfies Reply);
+        return;
+      }
       if (req.op === 'count') throw new Error('page counts run in a page counter (createPageCounter)');
       if (req.op === 'render') {
         const { renderPageImage } = await import('./page-image.ts');
@@ -416,7 +464,7 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData)
       }
       const fault = data.testFaults ? FAULTS[req.filename] : undefined;
       if (fault) fault();
-      const result = await extract({ bytes: req.bytes, filename: req.filename, contentType: req.contentType, config: req.config });
+      const result = await extract({ bytes: req.bytes, filename: req.filename, contentType: req.contentType, config: req.config, ...(req.rows ? { rows: req.rows } : {}) });
       port.postMessage({ type: 'done', id: req.id, result, engineBytes: engineMemoryBytes() } satisfies Reply);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

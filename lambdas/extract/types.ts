@@ -1,12 +1,16 @@
 // The shapes of an extraction result. These are the public contract of
 // `result` in GET /v1/jobs/{id}; the README documents them field by field.
 
+import type { RowSlice } from './csv.ts';
+
 export interface ExtractInput {
   bytes: Uint8Array;
   filename: string;
   /** The content type the client sent with the file part, if any. Detection does not trust it. */
   contentType?: string | null;
   config?: ExtractionConfig | null;
+  /** A chunk of a large CSV or TSV file: `bytes` are the chunk's rows only (csv.ts, RowSlice), not the file. */
+  rows?: RowSlice;
 }
 
 export interface DocumentMetadata {

@@ -57,7 +57,7 @@ export const handler = onColdStart(() => {
     extractor,
     log: logJson,
     // The same pool cuts a large PDF into one PDF per chunk, so each chunk worker downloads only its pages.
-    split: { queue: awsChunkQueue(), splitBytes: limits.splitBytes, pagesPerChunk: limits.chunkPages, pdf: extractor },
+    split: { queue: awsChunkQueue(), splitBytes: limits.splitBytes, pagesPerChunk: limits.chunkPages, pdf: extractor, rows: extractor },
     maxReceiveCount: queues.extraction.maxReceiveCount,
   });
 });

@@ -154,7 +154,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     aggregationDefinition({ part: 'aggregate-part', finish: 'aggregate-finish', fail: 'aggregate-fail' }),
     {
       'aggregate-part': aggregatePart.makeHandler({ blobs }) as (input: unknown) => Promise<unknown>,
-      'aggregate-finish': aggregateFinish.makeHandler({ store, blobs, clock, events: jobEvents, log }) as (input: unknown) => Promise<unknown>,
+      // The merge runs in the extraction pool's workers, never on the thread that answers the API.
+      'aggregate-finish': aggregateFinish.makeHandler({ store, blobs, clock, events: jobEvents, log, merger: extractor }) as (input: unknown) => Promise<unknown>,
       'aggregate-fail': aggregateFail.makeHandler({ store, blobs, clock, events: jobEvents, log }) as (input: unknown) => Promise<unknown>,
     },
     { dir: path.join(dataDir, 'executions'), timeScale, log: (m) => console.error(m) },
@@ -214,7 +215,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     extractor,
     maxReceiveCount: spec.maxReceiveCount,
     log,
-    split: { queue: new TwinChunkQueue(chunkQueue), splitBytes: options.splitBytes ?? limits.splitBytes, pagesPerChunk: limits.chunkPages, pdf: extractor },
+    split: { queue: new TwinChunkQueue(chunkQueue), splitBytes: options.splitBytes ?? limits.splitBytes, pagesPerChunk: limits.chunkPages, pdf: extractor, rows: extractor },
   });
   // Four jobs per worker: while the workers parse, the main thread claims the next jobs and hands
   // their documents to the pool, and writes finished results, so the workers never wait on the

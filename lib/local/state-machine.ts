@@ -5,6 +5,11 @@
 // very definition object the stack synthesises. Anything else in a definition
 // is refused, not guessed.
 //
+// Payloads are held to Step Functions' limit as AWS holds them: an execution
+// input over 256 KB is refused at StartExecution, and a task result or state
+// output over it fails the execution with States.DataLimitExceeded, which no
+// retrier or catcher takes; so a state that would outgrow AWS fails here too.
+//
 // Executions are named and persisted under the data directory, so a restart
 // of the local server resumes them (from the start: every task is
 // idempotent), and starting a name twice starts it once, as in AWS.
@@ -53,6 +58,18 @@ const UNCATCHABLE = new Set(['States.Runtime', 'States.DataLimitExceeded']);
 
 type Machine = { StartAt: string; States: Record<string, State> };
 
+/** Step Functions' quota on an execution's input, a task's result and a state's output: 256 KiB of JSON as UTF-8. */
+export const PAYLOAD_LIMIT_BYTES = 256 * 1024;
+
+const payloadBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
+
+/** As AWS words it in the failed execution's cause. */
+function checkPayload(state: string, value: unknown): void {
+  if (payloadBytes(value) > PAYLOAD_LIMIT_BYTES) {
+    throw new StatesError('States.DataLimitExceeded', `The state/task '${state}' returned a result with a size exceeding the maximum number of bytes service limit.`);
+  }
+}
+
 export class LocalStateMachine {
   private readonly running = new Map<string, { aborted: boolean; done: Promise<void> }>();
 
@@ -77,6 +94,14 @@ export class LocalStateMachine {
   /** Like StartExecution with a name: an existing execution of that name is left alone. */
   async start(name: string, input: unknown): Promise<void> {
     if (fs.existsSync(this.file(name))) return;
+    const bytes = payloadBytes(input);
+    if (bytes > PAYLOAD_LIMIT_BYTES) {
+      const error = new Error(
+        `1 validation error detected: Value at 'input' failed to satisfy constraint: Member must have length less than or equal to ${PAYLOAD_LIMIT_BYTES} (it has ${bytes}).`,
+      );
+      error.name = 'ValidationException';
+      throw error;
+    }
     const record: ExecutionRecord = { name, input, status: 'RUNNING' };
     this.save(record);
     this.launch(record);
@@ -131,6 +156,8 @@ export class LocalStateMachine {
       let result: unknown;
       try {
         result = state.Type === 'Task' ? await this.task(state, data, control) : await this.map(state, data, control);
+        checkPayload(name, result);
+        checkPayload(name, state.ResultPath ? setPath(data, state.ResultPath, result) : result);
       } catch (thrown) {
         if (thrown instanceof Aborted || control.aborted) throw thrown;
         const error = StatesError.of(thrown);

@@ -428,10 +428,11 @@ describe('aggregation state machine', () => {
     return JSON.parse(text);
   }
 
-  it('maps over the part references with aggregate-part, then finishes with aggregate-finish', () => {
+  it('maps over batches of the manifest\'s parts with aggregate-part, then finishes with aggregate-finish', () => {
     const def = definition();
     const map = def.States[def.StartAt];
-    expect(map).toMatchObject({ Type: 'Map', ItemsPath: '$.parts', ResultPath: '$.parts', ItemProcessor: { ProcessorConfig: { Mode: 'INLINE' } } });
+    expect(map).toMatchObject({ Type: 'Map', ItemsPath: '$.batches', ResultPath: '$.measured', ItemProcessor: { ProcessorConfig: { Mode: 'INLINE' } } });
+    expect(map.ItemSelector).toMatchObject({ 'manifest.$': '$.manifest', 'batch.$': '$$.Map.Item.Value' });
     const inner = map.ItemProcessor.States[map.ItemProcessor.StartAt];
     expect(inner).toMatchObject({ Type: 'Task', Resource: `LOGICAL:${fnId('aggregate-part')}`, End: true });
     const finish = def.States[map.Next];

@@ -36,7 +36,7 @@ describe.skipIf(skip)('the aggregation state machine on the endpoint', () => {
     if (arn) await sfn.send(new DeleteStateMachineCommand({ stateMachineArn: arn }));
   });
 
-  const input = (jobId: string) => ({ job_id: jobId, project_id: 'p', parts: [{ index: 0, first_page: 1, last_page: 50, key: `parts/p/${jobId}/0.json` }] });
+  const input = (jobId: string) => ({ job_id: jobId, project_id: 'p', manifest: `parts/p/${jobId}/manifest.json`, batches: [[0, 0]] as Array<[number, number]> });
 
   it('accepts the definition, and starts one execution per job however often it is started', async () => {
     const jobId = randomUUID();

@@ -93,4 +93,31 @@ describe.skipIf(skipWithoutEndpoint())('reading a job (GET /v1/jobs/{id})', () =
     nextSecond();
     await expect(read(principalOf(job.project_id), job.id)).rejects.toMatchObject({ status: 410, code: 'result_expired' });
   });
+
+  /** A completed job whose stored result is `content` in a result: its size is the stored JSON's. */
+  async function completedWith(content: string): Promise<{ job: Job; stored: number }> {
+    const job = makeJob({ status: 'processing' });
+    await store.putJobs([job]);
+    const result_ref = await putResult(blobs, job, { ...result, content }, now);
+    await store.transitionJob(job.id, 'completed', { pages: 1, result_ref, updated_at: now });
+    return { job, stored: result_ref.size };
+  }
+
+  it('inlines a result as long as the answer, escaped as Lambda sends it, fits 6 MB, and links one whose escaping would not', async () => {
+    // 5 MB of plain words: about as large escaped as stored.
+    const plain = await completedWith('words and more words '.repeat(238_000));
+    // Under 5 MB stored, but quotes, backslashes and line breaks are escaped once more inside the Lambda response: past 6 MB.
+    const escaped = await completedWith('"quoted" \\ \n'.repeat(300_000));
+    expect(plain.stored).toBeGreaterThan(4_900_000);
+    expect(escaped.stored).toBeLessThan(plain.stored);
+    nextSecond();
+    const inline = await getJobView({ store, blobs, clock }, principalOf(plain.job.project_id), plain.job.id);
+    expect(Buffer.byteLength(JSON.stringify({ statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: inline.text }))).toBeLessThan(limits.responseBytes);
+    expect(JSON.parse(inline.text).result.content).toHaveLength(21 * 238_000);
+    const linked: JobView = JSON.parse((await getJobView({ store, blobs, clock }, principalOf(escaped.job.project_id), escaped.job.id)).text);
+    expect(linked.result).toBeUndefined();
+    expect(linked.result_url).toMatch(/^http/);
+    // The link serves the very result that was stored.
+    expect((await (await fetch(linked.result_url!)).json()).content).toBe('"quoted" \\ \n'.repeat(300_000));
+  });
 });

@@ -8,7 +8,9 @@ import { S3Blobs } from '../../lambdas/adapters/s3-blobs.ts';
 import { hashKey } from '../../lambdas/core/api-key.ts';
 import { aggregateFailed, aggregateFinish, aggregatePart, MERGE_FAILED_MESSAGE, type FailedEvent, type FinishEvent, type PartEvent } from '../../lambdas/core/aggregate.ts';
 import { aggregationDefinition } from '../../lambdas/core/aggregation-definition.ts';
-import type { Job } from '../../lambdas/core/job.ts';
+import type { ChunkRange, Job } from '../../lambdas/core/job.ts';
+import { planRowRuns } from '../../lambdas/extract/csv.ts';
+import { countPages } from '../../lambdas/extract/page-count.ts';
 import { processChunk } from '../../lambdas/core/large-document.ts';
 import { systemClock, type ChunkMessage, type WebhookMessage } from '../../lambdas/core/ports.ts';
 import { processJob } from '../../lambdas/core/process-job.ts';
@@ -71,7 +73,12 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
       clock: systemClock,
       events,
       extractor: { extract },
-      split: { queue: { send: async (m: ChunkMessage[]) => void sent.push(...m) }, splitBytes: 1000, pagesPerChunk: 2 },
+      split: {
+        queue: { send: async (m: ChunkMessage[]) => void sent.push(...m) },
+        splitBytes: 1000,
+        pagesPerChunk: 2,
+        rows: { planRows: async (bytes: Uint8Array, format: 'csv' | 'tsv', runs: ChunkRange[]) => planRowRuns(bytes, format, runs) },
+      },
     };
     return { finished, sent, announced, machine, chunkDeps, workerDeps };
   }
@@ -238,15 +245,49 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
     expect(result.tables[0]!.rows).toHaveLength(301);
     expect(result.tables[0]!.rows[0]).toEqual(['id', 'name', 'comment']);
     expect(result.content.match(/^id\tname/gm)).toHaveLength(1);
+    // Each chunk read its rows' bytes only, located when the file was planned.
+    expect(planned.row_layout).toMatchObject({ format: 'csv', encoding: 'utf-8', delimiter: ',', header: [0, 16] });
+    expect(planned.chunk_plan!.every((r) => r.rows && r.rows[1] - r.rows[0] < csv.byteLength / 2)).toBe(true);
+  });
+
+  it('reads a UTF-16 TSV chunk by chunk from its rows and merges it as a whole read gives it', async () => {
+    const p = pipeline();
+    const lines = ['', 'id\tname\tnote', ...Array.from({ length: 1000 }, (_, i) => `${i + 1}\tnäme ${i + 1} 🙂\t${i % 4 === 0 ? '"two\nlines"' : 'one'}`)];
+    const tsv = new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(lines.join('\r\n'), 'utf16le')]));
+    const job = await storedJob(tsv, 'large.tsv');
+
+    await processJob(p.workerDeps, { job_id: job.id, project_id: job.project_id }, null, once);
+    const planned = (await store.getJob(job.id))!;
+    expect(planned.row_layout).toMatchObject({ format: 'tsv', encoding: 'utf-16le' });
+    expect(planned.chunk_plan!.length).toBeGreaterThan(3);
+    for (const m of p.sent) await processChunk(p.chunkDeps, m, once);
+    await p.machine.idle();
+
+    expect((await store.getJob(job.id))?.status).toBe('completed');
+    const result = await resultOf(job);
+    const whole = await extract({ bytes: tsv, filename: 'large.tsv' });
+    expect(result.content).toBe(whole.content);
+    expect(result.tables).toEqual(whole.tables);
+    // The file's own text pages, as counted for the quota (a whole read pages its rendered table instead).
+    expect(result.metadata).toMatchObject({ pages: countPages({ bytes: tsv, filename: 'large.tsv' }), encoding: 'utf-16le' });
+  });
+
+  it('fails a large PDF over the page limit when planning, with the whole-document error, and sends no chunk', async () => {
+    const p = pipeline();
+    const job = await storedJob(makePdf({ pages: Array.from({ length: 5001 }, () => 'x') }), 'many.pdf');
+    await processJob(p.workerDeps, { job_id: job.id, project_id: job.project_id }, null, once);
+    expect(await store.getJob(job.id)).toMatchObject({ status: 'failed', error_message: 'The PDF has 5,001 pages; the limit is 5,000.' });
+    expect(p.sent).toEqual([]);
+    expect(p.finished.map((j) => j.status)).toEqual(['failed']);
   });
 
   it('holds a workbook split into chunks to the cell limit as a whole, before its parts are loaded', async () => {
     const p = pipeline();
     const plan = [{ index: 0, first_page: 1, last_page: 50 }, { index: 1, first_page: 51, last_page: 60 }];
     const job = await storedJob(new Uint8Array(10), 'big.xlsx', { status: 'aggregating', chunk_plan: plan, chunks_done: [0, 1] });
-    const summary = (index: number, cells: number) => ({ ...plan[index]!, key: `parts/${job.project_id}/${job.id}/${index}.json`, ok: true, pages: 1, chars: 1, tables: 1, chunks: 1, cells });
-    // Each chunk was under the limit when read; together they are over it. No part exists, so loading one would fail otherwise.
-    await aggregateFinish(p.workerDeps, { job_id: job.id, project_id: job.project_id, parts: [summary(0, MAX_CELLS - 10), summary(1, 11)] });
+    const batch = (i: number, cells: number) => ({ batch: [i, i] as [number, number], key: `parts/${job.project_id}/${job.id}/measured-${i}.json`, cells });
+    // Each chunk was under the limit when read; together they are over it. No part nor measurement exists, so loading one would fail otherwise.
+    await aggregateFinish(p.workerDeps, { job_id: job.id, project_id: job.project_id, measured: [batch(0, MAX_CELLS - 10), batch(1, 11)] });
     expect(await store.getJob(job.id)).toMatchObject({ status: 'failed', error_message: 'The spreadsheet has more than 2,000,000 cells; the limit is 2,000,000.' });
     expect(p.finished.map((j) => j.status)).toEqual(['failed']);
   });
@@ -308,7 +349,7 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
     expect(await store.getJob(job.id)).toMatchObject({ status: 'cancelled', chunks_done: [0] });
     expect(await store.recordChunk(job.id, 1, 'done', 1, Date.now())).toBeNull();
     // An aggregation that was already under way when the cancel landed changes nothing.
-    await aggregateFinish({ store, blobs, clock: systemClock, events: { jobFinished: async () => undefined } }, { job_id: job.id, project_id: job.project_id, parts: [] });
+    await aggregateFinish({ store, blobs, clock: systemClock, events: { jobFinished: async () => undefined } }, { job_id: job.id, project_id: job.project_id, measured: [] });
     expect((await store.getJob(job.id))?.status).toBe('cancelled');
     expect((await store.getJob(job.id))?.result_ref).toBeUndefined();
   });

@@ -16,6 +16,8 @@ export interface RunningServer {
   url: string;
   port: number;
   dataDir: string;
+  /** The server's process id (benchmarks read its peak memory from /proc). */
+  pid: number;
   /** SIGKILL: no graceful shutdown, as a crash or a pulled plug. */
   kill(): Promise<void>;
   stop(): Promise<void>;
@@ -57,6 +59,7 @@ export async function startServer(opts: { dataDir?: string; port?: number; env?:
     url,
     port,
     dataDir,
+    pid: child.pid!,
     kill: async () => {
       child.kill('SIGKILL');
       await exited;

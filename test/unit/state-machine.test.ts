@@ -9,7 +9,8 @@ import {
   type StateMachineDefinition,
   type TaskState,
 } from '../../lambdas/core/aggregation-definition.ts';
-import { LocalStateMachine, type TaskHandler } from '../../lib/local/state-machine.ts';
+import { aggregationBatches, manifestKey, measuredKey } from '../../lambdas/core/large-document.ts';
+import { LocalStateMachine, PAYLOAD_LIMIT_BYTES, type TaskHandler } from '../../lib/local/state-machine.ts';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'docex-sfn-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -19,24 +20,24 @@ const definition = aggregationDefinition({ part: 'part', finish: 'finish', fail:
 const failNotCalled: TaskHandler = async () => {
   throw new Error('the fail step ran');
 };
-const input = (count: number) => ({ job_id: 'job', project_id: 'p', parts: Array.from({ length: count }, (_, i) => ({ index: i, key: `k${i}` })) });
+const input = (count: number) => ({ job_id: 'job', project_id: 'p', manifest: 'm.json', batches: Array.from({ length: count }, (_, i) => [i, i]) });
 /** Waits for the condition itself (the test's own time limit bounds it), not a fixed 2 s that a loaded machine can outlast (issue #18 item 13). */
 const until = async (check: () => boolean) => {
   while (!check()) await new Promise((r) => setTimeout(r, 10));
 };
 
 describe('the local Step Functions runner', () => {
-  it('runs the aggregation definition: each part through the Map with its selector, their outputs to the final task in order', async () => {
+  it('runs the aggregation definition: each batch through the Map with its selector, their outputs to the final task in order', async () => {
     const seen: unknown[] = [];
     const machine = new LocalStateMachine(definition, {
-      part: async (item) => (seen.push(item), { measured: (item as { part: { index: number } }).part.index }),
+      part: async (item) => (seen.push(item), { measured: (item as { batch: [number, number] }).batch[0] }),
       finish: async (state) => state,
       fail: failNotCalled,
     }, { dir: dirOf() });
     await machine.start('job', input(3));
     await machine.idle();
-    expect(seen).toContainEqual({ job_id: 'job', project_id: 'p', part: { index: 1, key: 'k1' } });
-    expect(machine.describe('job')).toMatchObject({ status: 'SUCCEEDED', output: { job_id: 'job', parts: [{ measured: 0 }, { measured: 1 }, { measured: 2 }] } });
+    expect(seen).toContainEqual({ job_id: 'job', project_id: 'p', manifest: 'm.json', batch: [1, 1] });
+    expect(machine.describe('job')).toMatchObject({ status: 'SUCCEEDED', output: { job_id: 'job', measured: [{ measured: 0 }, { measured: 1 }, { measured: 2 }] } });
   });
 
   it('runs at most MaxConcurrency iterations at once', async () => {
@@ -77,7 +78,9 @@ describe('the local Step Functions runner', () => {
       {
         job_id: 'job',
         project_id: 'p',
-        parts: [{ measured: true }],
+        manifest: 'm.json',
+        batches: [[0, 0]],
+        measured: [{ measured: true }],
         error: { Error: 'TypeError', Cause: JSON.stringify({ errorType: 'TypeError', errorMessage: 'down' }) },
       },
     ]);
@@ -95,7 +98,7 @@ describe('the local Step Functions runner', () => {
       definition,
       {
         part: async (item) => {
-          const { index } = (item as { part: { index: number } }).part;
+          const [index] = (item as { batch: [number, number] }).batch;
           started.add(index);
           if (index !== 0) return gate.then(() => ({}));
           // The other lanes are held until part 0 has failed for good, so what they start next is what the Map allows.
@@ -109,7 +112,7 @@ describe('the local Step Functions runner', () => {
     );
     await machine.start('job', input(AGGREGATION_MAP_CONCURRENCY * 4));
     await machine.idle();
-    // The part references are still there, untouched by the Map's ResultPath.
+    // The batches are still there, untouched by the Map's ResultPath.
     expect(caught).toEqual([{ ...input(AGGREGATION_MAP_CONCURRENCY * 4), error: { Error: 'Error', Cause: expect.stringContaining('part 0 is unreadable') } }]);
     expect(started.size).toBe(AGGREGATION_MAP_CONCURRENCY);
     expect(machine.describe('job')?.status).toBe('FAILED');
@@ -118,11 +121,48 @@ describe('the local Step Functions runner', () => {
   it('fails the execution without catching when the error is States.Runtime, as AWS does', async () => {
     let failed = 0;
     const machine = new LocalStateMachine(definition, { part: async () => ({}), finish: async () => ({}), fail: async () => (failed++, {}) }, { dir: dirOf() });
-    // parts is not an array: the Map cannot run, and States.ALL does not catch that.
-    await machine.start('job', { job_id: 'job', project_id: 'p', parts: 'none' });
+    // batches is not an array: the Map cannot run, and States.ALL does not catch that.
+    await machine.start('job', { job_id: 'job', project_id: 'p', manifest: 'm.json', batches: 'none' });
     await machine.idle();
     expect(failed).toBe(0);
     expect(machine.describe('job')).toMatchObject({ status: 'FAILED', error: 'States.Runtime', cause: expect.stringContaining('ItemsPath') });
+  });
+
+  it('refuses an execution input over 256 KB, as StartExecution does, and records nothing', async () => {
+    const machine = new LocalStateMachine(definition, { part: async () => ({}), finish: async () => ({}), fail: failNotCalled }, { dir: dirOf() });
+    await expect(machine.start('big', { job_id: 'big', blob: 'x'.repeat(PAYLOAD_LIMIT_BYTES) })).rejects.toThrow(/less than or equal to 262144/);
+    expect(machine.describe('big')).toBeNull();
+  });
+
+  it('fails the execution with States.DataLimitExceeded, uncaught, when a task result or a Map\'s results outgrow 256 KB', async () => {
+    let failed = 0;
+    const fail: TaskHandler = async () => (failed++, {});
+    const big = new LocalStateMachine(definition, { part: async () => ({}), finish: async () => ({ blob: 'x'.repeat(PAYLOAD_LIMIT_BYTES) }), fail }, { dir: dirOf() });
+    await big.start('job', input(1));
+    await big.idle();
+    expect(big.describe('job')).toMatchObject({ status: 'FAILED', error: 'States.DataLimitExceeded', cause: expect.stringContaining("'Finish'") });
+    // Each iteration's answer is small; all of them together are not.
+    const many = new LocalStateMachine(definition, { part: async () => ({ blob: 'x'.repeat(1000) }), finish: async () => ({}), fail }, { dir: dirOf() });
+    await many.start('job', input(300));
+    await many.idle();
+    expect(many.describe('job')).toMatchObject({ status: 'FAILED', error: 'States.DataLimitExceeded', cause: expect.stringContaining("'MeasureParts'") });
+    expect(failed).toBe(0);
+  });
+
+  it('keeps the aggregation of the largest document (a 500 MB text file, 3,334 parts) far inside the limit', async () => {
+    const parts = 3334;
+    const jobId = '0b8f1a52-51f4-4d7c-9a1e-3c7f2f9b6a10';
+    const start = { job_id: jobId, project_id: 'p', manifest: manifestKey('p', jobId), batches: aggregationBatches(parts) };
+    const measured = start.batches.map((batch) => ({ batch, key: measuredKey('p', jobId, batch[0]), cells: 2_000_000 }));
+    expect(JSON.stringify({ ...start, measured }).length).toBeLessThan(PAYLOAD_LIMIT_BYTES / 10);
+    const machine = new LocalStateMachine(
+      definition,
+      { part: async (item) => measured.find((m) => m.batch[0] === (item as { batch: [number, number] }).batch[0]), finish: async () => ({ done: true }), fail: failNotCalled },
+      { dir: dirOf() },
+    );
+    await machine.start(jobId, start);
+    await machine.idle();
+    expect(machine.describe(jobId)).toMatchObject({ status: 'SUCCEEDED', output: { done: true } });
   });
 
   it('matches catchers in order, by error name, States.ALL last', async () => {

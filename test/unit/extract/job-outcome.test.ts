@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Job, JobStatus } from '../../../lambdas/core/job.ts';
-import type { Store } from '../../../lambdas/core/ports.ts';
+import type { JobFinish, Store } from '../../../lambdas/core/ports.ts';
 import { processJob } from '../../../lambdas/core/process-job.ts';
 import { DEFAULT_CONFIG, type ExtractInput, type ExtractionResult, type FailedSection } from '../../../lambdas/extract/types.ts';
 import { makeJob } from '../../support/jobs.ts';
@@ -34,14 +34,16 @@ async function run(job: Job, extracted: ExtractionResult) {
       jobs.set(id, next);
       return next;
     },
-    reservePages: async () => 'reserved' as const,
-    refundPages: async () => {},
-    addUsage: async () => {},
+    finishJob: async ({ id, to, patch }: JobFinish) => {
+      const next = { ...jobs.get(id)!, ...patch, status: to };
+      jobs.set(id, next);
+      return next;
+    },
   } as unknown as Store;
   await processJob(
     {
       store,
-      blobs: { put: async () => {}, get: async () => null, delete: async () => {}, presignGet: async () => '' },
+      blobs: { put: async () => {}, get: async () => null, getRange: async () => null, delete: async () => {}, presignGet: async () => '' },
       clock: { now: () => Date.now() },
       events: { jobFinished: async (j) => void finished.push(j) },
       extractor: {

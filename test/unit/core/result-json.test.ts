@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { resultJson } from '../../../lambdas/core/job-result.ts';
+import { extract } from '../../../lambdas/extract/index.ts';
+import { DEFAULT_CONFIG, type ExtractionResult } from '../../../lambdas/extract/types.ts';
+
+describe('a result written out as JSON a piece at a time', () => {
+  it('is byte for byte what JSON.stringify writes, absent and undefined members included', async () => {
+    const csv = ['name,note', ...Array.from({ length: 6000 }, (_, i) => `"row ${i}, ""quoted""",naïve 🙂 \\ ${i}`)].join('\n');
+    const result = await extract({ bytes: new TextEncoder().encode(csv), filename: 'a.csv', config: { ...DEFAULT_CONFIG, elements: true } });
+    const odd = { ...result, metadata: { ...result.metadata, title: undefined }, tables: [...result.tables, { rows: [['a', undefined as unknown as string]], markdown: '' }] } as ExtractionResult;
+    for (const r of [result, odd]) expect(Buffer.from(resultJson(r)).equals(Buffer.from(JSON.stringify(r)))).toBe(true);
+    expect(resultJson(result).byteLength).toBeGreaterThan(1 << 20);
+  });
+
+  it('hands back bytes that own their buffer, so a worker thread can move them', () => {
+    const small = resultJson({ content: 'x', metadata: {} as ExtractionResult['metadata'], tables: [], chunks: [] });
+    expect(small.byteOffset).toBe(0);
+    expect(small.byteLength).toBe(small.buffer.byteLength);
+  });
+});
