@@ -83,16 +83,32 @@ export async function deploy(cdkOut: string, endpoint: string, logFile: string):
       throw new Error(`cdk ${args[0]} failed (see ${logFile}): ${(e.stderr ?? '').slice(-2000)}`);
     });
   await cdk(['bootstrap', `aws://${ACCOUNT}/${REGION}`]);
+  // Only once CreateStack has returned: moto builds a stack's resources lazily, and a
+  // DescribeStackResources during CreateStack builds them a second time (two functions,
+  // two APIs). The CLI reports the stack's first event only after CreateStack returned.
+  let created = false;
   let deploying = true;
   const answered = new Set<string>();
   const watcher = (async () => {
     while (deploying) {
-      await answerCustomResources(endpoint, answered).catch(() => undefined);
+      if (created) await answerCustomResources(endpoint, answered).catch(() => undefined);
       await new Promise((r) => setTimeout(r, 1000));
     }
   })();
   try {
-    await cdk(['deploy', STACK, '--method=direct', '--require-approval', 'never', '--progress', 'events']);
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn('npx', ['cdk', 'deploy', STACK, '--app', cdkOut, '--no-notices', '--method=direct', '--require-approval', 'never', '--progress', 'events'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      const take = (chunk: Buffer) => {
+        output += chunk.toString('utf8');
+        fs.appendFileSync(logFile, chunk);
+        if (!created && /AWS::CloudFormation::Stack\s*\|\s*\S+ User Initiated/.test(output)) created = true;
+      };
+      child.stdout.on('data', take);
+      child.stderr.on('data', take);
+      child.on('error', reject);
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`cdk deploy failed (${code}; see ${logFile}): ${output.slice(-2000)}`))));
+    });
   } finally {
     deploying = false;
     await watcher;

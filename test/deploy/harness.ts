@@ -26,6 +26,21 @@ import type { RecordingProxy } from './recording-proxy.ts';
 
 const BOOTSTRAP = path.join(import.meta.dirname, 'lambda-bootstrap.mjs');
 
+// aws-local-stepfunctions 3 is written for Node 22 and calls Promise.withResolvers, which
+// Node 20 (where vitest may run this suite; the assets run on 22 regardless) lacks.
+if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== 'function') {
+  Object.defineProperty(Promise, 'withResolvers', {
+    configurable: true,
+    writable: true,
+    value<T>() {
+      let resolve!: (value: T | PromiseLike<T>) => void;
+      let reject!: (reason?: unknown) => void;
+      const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+      return { promise, resolve, reject };
+    },
+  });
+}
+
 export interface CheckedCall extends AwsCall {
   fn: string;
   denied: string[];
@@ -294,9 +309,11 @@ export class Harness {
       },
     });
     try {
-      return { status: 'SUCCEEDED' as const, output: await execution.result, events: execution.eventLogs };
+      return { status: 'SUCCEEDED' as const, output: await execution.result, error: null };
     } catch (error) {
-      return { status: 'FAILED' as const, error: error as Error & { name: string; cause?: unknown } };
+      // The interpreter wraps what ended the execution (a Fail state's Error and Cause) as the cause of its ExecutionError.
+      const ended = (error as { cause?: { name?: string; message?: string } }).cause;
+      return { status: 'FAILED' as const, output: null, error: { name: ended?.name ?? (error as Error).name, cause: ended?.message ?? String(error) } };
     }
   }
 
