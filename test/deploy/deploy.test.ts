@@ -20,7 +20,7 @@ import { makePdf } from '../support/pdf-fixture.ts';
 import { textImagePng } from '../support/text-image.ts';
 import { ACCOUNT, adminCredentials, deploy, lambdaNode, readDeployed, REGION, STACK, startMoto, synth, takeOverEventSources, type Deployed, type Moto } from './deployment.ts';
 import { Harness, writeReport } from './harness.ts';
-import { withoutAction } from './iam-policy.ts';
+import { grantedPermissions, withoutAction } from './iam-policy.ts';
 import { startRecordingProxy, type RecordingProxy } from './recording-proxy.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -109,9 +109,14 @@ afterAll(async () => {
       m.set(c.operation, (m.get(c.operation) ?? 0) + 1);
       byFn.set(c.fn, m);
     }
+    const used = new Map<string, Set<string>>();
+    for (const c of harness.checkedCalls()) for (const p of c.permissions) (used.get(c.fn) ?? used.set(c.fn, new Set()).get(c.fn)!).add(p.action.toLowerCase());
     for (const fn of deployed.functions) {
       const calls = [...(byFn.get(fn.name) ?? new Map())].map(([op, n]) => `${op} ${n}`).join(', ');
       lines.push(`  ${fn.name} (${harness.invocations.get(fn.name) ?? 0} invocations): ${calls || 'no AWS calls'}`);
+      // Granted but not called in this run: the logs actions are the runtime's, the SQS consume actions the event-source mapping's or a retry path's.
+      const idle = [...new Set(grantedPermissions(fn.policies).map((p) => p.action))].filter((a) => !used.get(fn.name)?.has(a.toLowerCase()));
+      if (idle.length > 0) lines.push(`    granted, not called here: ${idle.join(', ')}`);
     }
     writeReport(path.join(ROOT, 'test-artifacts', 'deploy-report.txt'), lines);
     console.log(lines.join('\n'));

@@ -501,6 +501,20 @@ describe('aggregation state machine', () => {
   });
 });
 
+describe('dashboard', () => {
+  it('shows the metrics of every function, queue, DLQ and the state machine', () => {
+    const dashboards = ofType('AWS::CloudWatch::Dashboard');
+    expect(dashboards.length).toBe(1);
+    const body = dashboards[0]![1].DashboardBody;
+    for (const [name] of functionEntries) expect(mentions(body, fnId(name)), name).toBe(true);
+    for (const [q] of queueEntries) {
+      expect(mentions(body, queueId(q))).toBe(true);
+      expect(mentions(body, dlqId(q))).toBe(true);
+    }
+    expect(mentions(body, logicalId(stack.aggregation.stateMachine))).toBe(true);
+  });
+});
+
 // --- IAM and outputs ---------------------------------------------------------
 
 describe('security', () => {
@@ -518,7 +532,7 @@ describe('outputs', () => {
   it('names the API URL, table, bucket, and each queue with its DLQ', () => {
     const outputs = template.toJSON().Outputs as Json;
     expect(Object.keys(outputs).sort()).toEqual(
-      ['ApiUrl', 'TableName', 'BucketName', 'AlarmTopicArn', 'StateMachineArn', ...queueEntries.flatMap(([q]) => [`${pascal(q)}QueueUrl`, `${pascal(q)}DlqUrl`])].sort(),
+      ['ApiUrl', 'TableName', 'BucketName', 'AlarmTopicArn', 'DashboardName', 'StateMachineArn', ...queueEntries.flatMap(([q]) => [`${pascal(q)}QueueUrl`, `${pascal(q)}DlqUrl`])].sort(),
     );
     expect(mentions(outputs.ApiUrl.Value, logicalId(stack.api.restApi.deploymentStage))).toBe(true);
     expect(outputs.TableName.Value).toEqual(ref(tableId()));
