@@ -70,6 +70,9 @@ function jsonProtocol(c: CallContext, target: string, body: Record<string, any>)
   const [prefix, op] = target.split('.') as [string, string];
   if (prefix.startsWith('DynamoDB_')) return { operation: `DynamoDB.${op}`, permissions: dynamodb(c, op, body) };
   if (prefix === 'AmazonSQS') {
+    if (op === 'GetQueueUrl' && body.QueueName) {
+      return { operation: 'SQS.GetQueueUrl', permissions: [{ action: 'sqs:GetQueueUrl', resource: `arn:aws:sqs:${c.region}:${body.QueueOwnerAWSAccountId ?? c.account}:${body.QueueName}` }] };
+    }
     if (!body.QueueUrl) throw new Error(`SQS ${op} without a QueueUrl: not mapped`);
     // IAM authorizes a batch as its single action (SendMessageBatch is sqs:SendMessage).
     const action = op.replace(/Batch$/, '');

@@ -36,7 +36,7 @@ let deployed: Deployed;
 let api: string;
 let liveKey: string;
 let nodeNote: string;
-let receiver: { url: string; received: { path: string; headers: Record<string, unknown>; body: string }[]; close(): Promise<void> } | undefined;
+let receiver: { url: string; received: { path: string; headers: Record<string, unknown>; body: string }[]; answers: number[]; close(): Promise<void> } | undefined;
 const timings: string[] = [];
 
 async function timed<T>(what: string, fn: () => Promise<T> | T): Promise<T> {
@@ -52,18 +52,20 @@ function httpsReceiver(dir: string) {
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1',
     '-subj', `/CN=${RECEIVER_HOST}`, '-addext', `subjectAltName=DNS:${RECEIVER_HOST}`], { stdio: 'ignore' });
   const received: { path: string; headers: Record<string, unknown>; body: string }[] = [];
+  // Statuses to answer, in order, before the default 200.
+  const answers: number[] = [];
   const server = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       received.push({ path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      res.writeHead(answers.shift() ?? 200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
   });
-  return new Promise<{ port: number; cert: string; url: string; received: typeof received; close(): Promise<void> }>((resolve) =>
+  return new Promise<{ port: number; cert: string; url: string; received: typeof received; answers: number[]; close(): Promise<void> }>((resolve) =>
     server.listen(0, '127.0.0.1', () => {
       const port = (server.address() as { port: number }).port;
-      resolve({ port, cert, url: `https://${RECEIVER_HOST}`, received, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) });
+      resolve({ port, cert, url: `https://${RECEIVER_HOST}`, received, answers, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) });
     }));
 }
 
@@ -236,6 +238,21 @@ describe.sequential('the stack deployed into moto, driven through its synthesize
     expect(deliveries.map((d) => JSON.parse(d.body).status).sort()).toEqual(['completed', 'completed']);
     for (const d of deliveries) expect(d.headers['x-webhook-signature']).toBe(`sha256=${createHmac('sha256', webhookSecret).update(d.body).digest('hex')}`);
     const log = ok(await request(api, 'GET', `/v1/jobs/${pdfId}/deliveries`, { key: liveKey }), 200);
+    expect(log.deliveries.length).toBeGreaterThan(0);
+  });
+
+  it('webhook-delivery: a failed attempt hides its message for the retry wait (GetQueueUrl, ChangeMessageVisibility), the next delivers', async () => {
+    receiver!.answers.push(503);
+    const answer = ok(await submit(api, liveKey, multipart([{ name: 'again.pdf', bytes: makePdf({ pages: ['Retried delivery'] }), type: 'application/pdf' }])), 202);
+    expect((await drain('Extraction')).failures).toBe(0);
+    const before = receiver!.received.length;
+    expect(await harness.pollQueue(queueArn('WebhooksQueueUrl'), 1)).toEqual({ records: 1, failures: 1 });
+    // The first retry waits 5 s (SQS brings the message back then, with its receive count as the attempt number).
+    await new Promise((r) => setTimeout(r, 5_500));
+    expect((await drain('Webhooks')).failures).toBe(0);
+    const attempts = receiver!.received.slice(before).map((d) => JSON.parse(d.body));
+    expect(attempts.map((a) => [a.job_id, a.attempt_count])).toEqual([[answer.job_ids[0], 1], [answer.job_ids[0], 2]]);
+    const log = ok(await request(api, 'GET', `/v1/jobs/${answer.job_ids[0]}/deliveries`, { key: liveKey }), 200);
     expect(log.deliveries.length).toBeGreaterThan(0);
   });
 

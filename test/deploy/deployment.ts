@@ -58,12 +58,17 @@ export async function startMoto(workDir: string): Promise<Moto> {
     stdio: ['ignore', fs.openSync(log, 'w'), fs.openSync(log, 'a')],
   });
   const endpoint = `http://localhost:${port}`;
-  for (let i = 0; i < 120; i++) {
+  let up = false;
+  for (let i = 0; i < 120 && !up; i++) {
     try {
-      if ((await fetch(`${endpoint}/moto-api/`)).ok) break;
+      up = (await fetch(`${endpoint}/moto-api/`)).ok;
     } catch {
       await new Promise((r) => setTimeout(r, 500));
     }
+  }
+  if (!up) {
+    try { process.kill(-child.pid!); } catch { /* never started */ }
+    throw new Error(`moto server did not answer on ${endpoint} within 60 s (pip install "moto[server]==5.2.5"?): ${fs.readFileSync(log, 'utf8').slice(-2000)}`);
   }
   return { endpoint, log, stop: () => { try { process.kill(-child.pid!); } catch { /* already gone */ } } };
 }

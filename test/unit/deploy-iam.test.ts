@@ -32,6 +32,11 @@ describe('awsCallOf', () => {
       .toEqual([{ action: 'sqs:SendMessage', resource: 'arn:aws:sqs:us-east-1:123456789012:extraction' }]);
   });
 
+  it('finds the queue a GetQueueUrl names', () => {
+    expect(awsCallOf(json('AmazonSQS.GetQueueUrl', { QueueName: 'webhooks', QueueOwnerAWSAccountId: '123456789012' }), ctx).permissions)
+      .toEqual([{ action: 'sqs:GetQueueUrl', resource: 'arn:aws:sqs:us-east-1:123456789012:webhooks' }]);
+  });
+
   it('reads S3 REST requests, presigned ones included', () => {
     const presigned: RecordedRequest = { method: 'PUT', url: '/docs/uploads/a%20b.pdf?X-Amz-Credential=FN07%2F20261124%2Fus-east-1%2Fs3%2Faws4_request', headers: {}, body: Buffer.alloc(0) };
     expect(accessKeyOf(presigned)).toBe('FN07');
