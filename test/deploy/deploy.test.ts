@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DescribeExecutionCommand, ListExecutionsCommand, SFNClient } from '@aws-sdk/client-sfn';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, submit, multipart, type Answer } from '../support/api-client.ts';
 import { makePdf } from '../support/pdf-fixture.ts';
@@ -254,6 +255,16 @@ describe.sequential('the stack deployed into moto, driven through its synthesize
     expect(attempts.map((a) => [a.job_id, a.attempt_count])).toEqual([[answer.job_ids[0], 1], [answer.job_ids[0], 2]]);
     const log = ok(await request(api, 'GET', `/v1/jobs/${answer.job_ids[0]}/deliveries`, { key: liveKey }), 200);
     expect(log.deliveries.length).toBeGreaterThan(0);
+  });
+
+  it('logs as Powertools does, with the invocation\'s request id and cold start, at the level the environment sets', async () => {
+    const queueUrl = `${moto!.endpoint}/${ACCOUNT}/${deployed.outputs.ExtractionQueueUrl!.split('/').pop()}`;
+    await new SQSClient({ endpoint: moto!.endpoint, region: REGION, credentials: adminCredentials }).send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'not a job' }));
+    expect(await drain('Extraction')).toEqual({ records: 1, failures: 0 });
+    const lines = harness.output('extract-worker').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const dropped = lines.find((l) => l.message === 'dropping malformed extraction message');
+    expect(dropped).toMatchObject({ level: 'INFO', service: 'docex', cold_start: false, function_name: harness.fn('extract-worker').config.FunctionName });
+    expect(dropped!.function_request_id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   const large: Record<'cancelled' | 'merged' | 'failed', string> = { cancelled: '', merged: '', failed: '' };
