@@ -104,32 +104,38 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
-  if (harness) {
-    const lines = [nodeNote, ...timings, '', 'AWS calls by function (operation: count), each checked against its deployed role:'];
-    const byFn = new Map<string, Map<string, number>>();
-    for (const c of harness.checkedCalls()) {
-      const m = byFn.get(c.fn) ?? new Map<string, number>();
-      m.set(c.operation, (m.get(c.operation) ?? 0) + 1);
-      byFn.set(c.fn, m);
-    }
-    const used = new Map<string, Set<string>>();
-    for (const c of harness.checkedCalls()) for (const p of c.permissions) (used.get(c.fn) ?? used.set(c.fn, new Set()).get(c.fn)!).add(p.action.toLowerCase());
-    for (const fn of deployed.functions) {
-      const calls = [...(byFn.get(fn.name) ?? new Map())].map(([op, n]) => `${op} ${n}`).join(', ');
-      lines.push(`  ${fn.name} (${harness.invocations.get(fn.name) ?? 0} invocations): ${calls || 'no AWS calls'}`);
-      // Granted but not called in this run: the logs actions are the runtime's, the SQS consume actions the event-source mapping's or a retry path's.
-      const idle = [...new Set(grantedPermissions(fn.policies).map((p) => p.action))].filter((a) => !used.get(fn.name)?.has(a.toLowerCase()));
-      if (idle.length > 0) lines.push(`    granted, not called here: ${idle.join(', ')}`);
-    }
-    writeReport(path.join(ROOT, 'test-artifacts', 'deploy-report.txt'), lines);
-    console.log(lines.join('\n'));
-    await harness.stop();
+  // The emulator, the runtimes and the receiver stop even when the report cannot be written (a call the check cannot read).
+  try {
+    if (harness) writeRunReport();
+  } finally {
+    await harness?.stop();
+    await receiver?.close();
+    await proxy?.close();
+    moto?.stop();
+    if (work && !process.env.DOCEX_DEPLOY_KEEP) fs.rmSync(work, { recursive: true, force: true });
   }
-  await receiver?.close();
-  await proxy?.close();
-  moto?.stop();
-  if (work && !process.env.DOCEX_DEPLOY_KEEP) fs.rmSync(work, { recursive: true, force: true });
 });
+
+function writeRunReport(): void {
+  const lines = [nodeNote, ...timings, '', 'AWS calls by function (operation: count), each checked against its deployed role:'];
+  const byFn = new Map<string, Map<string, number>>();
+  for (const c of harness.checkedCalls()) {
+    const m = byFn.get(c.fn) ?? new Map<string, number>();
+    m.set(c.operation, (m.get(c.operation) ?? 0) + 1);
+    byFn.set(c.fn, m);
+  }
+  const used = new Map<string, Set<string>>();
+  for (const c of harness.checkedCalls()) for (const p of c.permissions) (used.get(c.fn) ?? used.set(c.fn, new Set()).get(c.fn)!).add(p.action.toLowerCase());
+  for (const fn of deployed.functions) {
+    const calls = [...(byFn.get(fn.name) ?? new Map())].map(([op, n]) => `${op} ${n}`).join(', ');
+    lines.push(`  ${fn.name} (${harness.invocations.get(fn.name) ?? 0} invocations): ${calls || 'no AWS calls'}`);
+    // Granted but not called in this run: the logs actions are the runtime's, the SQS consume actions the event-source mapping's or a retry path's.
+    const idle = [...new Set(grantedPermissions(fn.policies).map((p) => p.action))].filter((a) => !used.get(fn.name)?.has(a.toLowerCase()));
+    if (idle.length > 0) lines.push(`    granted, not called here: ${idle.join(', ')}`);
+  }
+  writeReport(path.join(ROOT, 'test-artifacts', 'deploy-report.txt'), lines);
+  console.log(lines.join('\n'));
+}
 
 const ok = (a: Answer, status: number) => {
   expect(a.status, JSON.stringify(a.body)).toBe(status);
