@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// One runner, five tiers. `npm test` runs the four that need only Node;
-// `npm run test:aws` runs the adapter suite against AWS_ENDPOINT_URL.
+// One runner, six tiers. `npm test` runs the four that need only Node;
+// `npm run test:aws` runs the adapter suite against AWS_ENDPOINT_URL, and
+// `npm run test:deploy` the stack deployed into moto (test/deploy/).
 export default defineConfig({
   test: {
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
@@ -26,6 +27,14 @@ export default defineConfig({
           fileParallelism: false,
           // A browser round trip on a loaded 2-core machine can take seconds; expect.poll's 1 s default would flake.
           expect: { poll: { timeout: 15_000, interval: 100 } },
+        },
+      },
+      {
+        test: {
+          name: 'deploy',
+          include: ['test/deploy/**/*.test.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 900_000,
         },
       },
       {

@@ -3,6 +3,7 @@ import type { Construct } from 'constructs';
 import { Aggregation } from './constructs/aggregation.ts';
 import { Alarms } from './constructs/alarms.ts';
 import { Api } from './constructs/api.ts';
+import { OperationsDashboard } from './constructs/dashboard.ts';
 import { ExtractionPipeline } from './constructs/extraction-pipeline.ts';
 import { Functions } from './constructs/functions.ts';
 import { pascal } from './constructs/naming.ts';
@@ -17,6 +18,7 @@ export class DocexStack extends Stack {
   readonly api: Api;
   readonly alarms: Alarms;
   readonly aggregation: Aggregation;
+  readonly dashboard: OperationsDashboard;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -39,6 +41,13 @@ export class DocexStack extends Stack {
       stateMachines: { Aggregation: this.aggregation.stateMachine },
       email: this.node.tryGetContext('alarmEmail'),
     });
+    this.dashboard = new OperationsDashboard(this, 'Dashboard', {
+      restApi: this.api.restApi,
+      functions: this.functions.byName,
+      queues: this.pipeline.queues,
+      deadLetterQueues: this.pipeline.deadLetterQueues,
+      stateMachine: this.aggregation.stateMachine,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL; routes are under /v1' });
     new CfnOutput(this, 'TableName', { value: this.storage.table.tableName });
@@ -51,6 +60,7 @@ export class DocexStack extends Stack {
       value: this.aggregation.stateMachine.stateMachineArn,
       description: 'The aggregation state machine of large documents; executions are named after job ids',
     });
+    new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName, description: 'The CloudWatch dashboard beside the alarms' });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'Subscribe to hear about dead letters, errors and throttles' });
   }
 }

@@ -34,6 +34,13 @@ const bucketObjectActions = {
   readwrite: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
   delete: ['s3:DeleteObject'],
 } as const;
+// What the store calls (lambdas/adapters/dynamo-*.ts): table.grantReadWriteData would add
+// Scan, the batch actions, ConditionCheckItem, DescribeTable and the stream actions.
+// Queries read the gsi1 index, hence the table's index/* beside the table.
+const tableActions = {
+  read: ['dynamodb:GetItem', 'dynamodb:Query'],
+  readwrite: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+} as const;
 const webhookKeyActions = {
   encrypt: ['kms:Encrypt'],
   decrypt: ['kms:Decrypt'],
@@ -80,22 +87,25 @@ export class Functions extends Construct {
       role,
       logGroup,
       bundling: lambdaBundling(this, spec),
+      // Each name only where its function reads it (lib/wiring.ts `uses`).
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
-        [env.table]: table.tableName,
-        [env.bucket]: bucket.bucketName,
+        ...(spec.uses.table ? { [env.table]: table.tableName } : {}),
+        ...(spec.uses.bucket ? { [env.bucket]: bucket.bucketName } : {}),
       },
     });
 
-    if (spec.uses.table === 'read') table.grantReadData(fn);
-    if (spec.uses.table === 'readwrite') table.grantReadWriteData(fn);
+    if (spec.uses.table) {
+      role.addToPrincipalPolicy(new PolicyStatement({ actions: [...tableActions[spec.uses.table]], resources: [table.tableArn, `${table.tableArn}/index/*`] }));
+    }
     if (spec.uses.bucket) {
       role.addToPrincipalPolicy(new PolicyStatement({ actions: [...bucketObjectActions[spec.uses.bucket]], resources: [bucket.arnForObjects('*')] }));
       if (spec.uses.bucket === 'read' || spec.uses.bucket === 'readwrite') role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
     }
     for (const q of spec.uses.sendsTo ?? []) {
       fn.addEnvironment(env.queueUrl(q), queues[q].queueUrl);
-      queues[q].grantSendMessages(fn);
+      // grantSendMessages would add GetQueueAttributes and GetQueueUrl, which no producer calls.
+      role.addToPrincipalPolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queues[q].queueArn] }));
     }
     if (spec.uses.webhookKey) {
       fn.addEnvironment(env.webhookKeyId, webhookKey.keyArn);

@@ -157,12 +157,12 @@ describe('functions', () => {
     expect(sources.filter((s) => /node_modules\/@aws-sdk\/(client-|lib-dynamodb)/.test(s))).toEqual([]);
   });
 
-  it.each(functionEntries)('%s: environment holds table, bucket, only its own queue URLs, the key and the state machine only if it uses them', (name, spec) => {
+  it.each(functionEntries)('%s: environment holds the table, the bucket, its own queue URLs, the key and the state machine only if it uses them', (name, spec) => {
     const queueUrls = Object.fromEntries((spec.uses.sendsTo ?? []).map((q) => [env.queueUrl(q), ref(queueId(q))]));
     expect(props(fnId(name)).Environment.Variables).toEqual({
       NODE_OPTIONS: '--enable-source-maps',
-      [env.table]: ref(tableId()),
-      [env.bucket]: ref(bucketId()),
+      ...(spec.uses.table ? { [env.table]: ref(tableId()) } : {}),
+      ...(spec.uses.bucket ? { [env.bucket]: ref(bucketId()) } : {}),
       ...queueUrls,
       ...(spec.uses.webhookKey ? { [env.webhookKeyId]: arnOf(keyId()) } : {}),
       ...(spec.uses.aggregation ? { [env.aggregationStateMachineArn]: ref(logicalId(stack.aggregation.stateMachine)) } : {}),
@@ -177,8 +177,14 @@ describe('functions', () => {
   it.each(functionEntries)('%s: grants follow `uses`', (name, { uses }) => {
     const statements = roleStatements(name);
     const actions = actionsOf(statements);
-    expect(actions.includes('dynamodb:GetItem')).toBe(uses.table !== undefined);
-    expect(actions.includes('dynamodb:PutItem')).toBe(uses.table === 'readwrite');
+    // Named actions only: no Scan, batch, stream or DescribeTable that grantReadWriteData would add.
+    const tableActions = [...new Set(actionsOf(statements.filter((s) => mentions(s.Resource, tableId()))))].sort();
+    const named = { read: ['dynamodb:GetItem', 'dynamodb:Query'], readwrite: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'] };
+    expect(tableActions).toEqual(uses.table ? named[uses.table] : []);
+    // A producer sends; GetQueueAttributes and GetQueueUrl come only with consuming (the event-source mapping).
+    const sqsActions = [...new Set(actionsOf(statements).filter((a) => a.startsWith('sqs:')))];
+    const consumes = Object.values(queues).some((q) => q.consumer === name);
+    if (!consumes) expect(sqsActions).toEqual(uses.sendsTo?.length ? ['sqs:SendMessage'] : []);
     const reads = uses.bucket === 'read' || uses.bucket === 'readwrite';
     expect(actions.includes('s3:GetObject')).toBe(reads);
     // Without ListBucket S3 answers a missing key with 403 instead of 404.
@@ -496,6 +502,20 @@ describe('aggregation state machine', () => {
   });
 });
 
+describe('dashboard', () => {
+  it('shows the metrics of every function, queue, DLQ and the state machine', () => {
+    const dashboards = ofType('AWS::CloudWatch::Dashboard');
+    expect(dashboards.length).toBe(1);
+    const body = dashboards[0]![1].DashboardBody;
+    for (const [name] of functionEntries) expect(mentions(body, fnId(name)), name).toBe(true);
+    for (const [q] of queueEntries) {
+      expect(mentions(body, queueId(q))).toBe(true);
+      expect(mentions(body, dlqId(q))).toBe(true);
+    }
+    expect(mentions(body, logicalId(stack.aggregation.stateMachine))).toBe(true);
+  });
+});
+
 // --- IAM and outputs ---------------------------------------------------------
 
 describe('security', () => {
@@ -513,7 +533,7 @@ describe('outputs', () => {
   it('names the API URL, table, bucket, and each queue with its DLQ', () => {
     const outputs = template.toJSON().Outputs as Json;
     expect(Object.keys(outputs).sort()).toEqual(
-      ['ApiUrl', 'TableName', 'BucketName', 'AlarmTopicArn', 'StateMachineArn', ...queueEntries.flatMap(([q]) => [`${pascal(q)}QueueUrl`, `${pascal(q)}DlqUrl`])].sort(),
+      ['ApiUrl', 'TableName', 'BucketName', 'AlarmTopicArn', 'DashboardName', 'StateMachineArn', ...queueEntries.flatMap(([q]) => [`${pascal(q)}QueueUrl`, `${pascal(q)}DlqUrl`])].sort(),
     );
     expect(mentions(outputs.ApiUrl.Value, logicalId(stack.api.restApi.deploymentStage))).toBe(true);
     expect(outputs.TableName.Value).toEqual(ref(tableId()));
