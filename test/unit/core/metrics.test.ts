@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Job } from '../../../lambdas/core/job.ts';
 import { setMetricSink, type MetricPoint } from '../../../lambdas/core/metrics.ts';
-import type { Blobs, JobFinish, Store } from '../../../lambdas/core/ports.ts';
+import type { Blobs, JobFinish, Store, WebhookMessage } from '../../../lambdas/core/ports.ts';
+import { deliverWebhookEvent, MAX_ATTEMPTS, type SendOutcome } from '../../../lambdas/core/webhook-delivery.ts';
 import { processJob } from '../../../lambdas/core/process-job.ts';
 import { ExtractionError, type ExtractionResult } from '../../../lambdas/extract/types.ts';
 import { makeJob } from '../../support/jobs.ts';
@@ -78,5 +79,41 @@ describe('metrics from the extraction worker', () => {
       throw new ExtractionError('unsupported_format', 'Not a document.');
     });
     expect(points[0]!.dimensions.format).toBe('other');
+  });
+});
+
+describe('metrics from webhook delivery', () => {
+  afterEach(() => setMetricSink(() => undefined));
+
+  const job = makeJob({ status: 'completed', webhook: { url: 'https://hooks.example.com/docex' } });
+  const message: WebhookMessage = { event_id: 'evt_1', event: 'job.completed', job_id: job.id, project_id: job.project_id, status: 'completed', error_message: null, target: { kind: 'inline' } };
+  const store = {
+    getWebhookEvent: async () => null,
+    getJob: async (id: string) => (id === job.id ? job : null),
+    recordDeliveryAttempt: async () => undefined,
+    setWebhookEventState: async () => undefined,
+  } as unknown as Store;
+
+  async function outcomeOf(answer: SendOutcome, attempt: number, msg = message): Promise<MetricPoint[]> {
+    const points: MetricPoint[] = [];
+    setMetricSink((point) => points.push(point));
+    const sender = { post: async () => answer };
+    await deliverWebhookEvent({ store, cipher: {} as never, sender, clock: { now: () => 0 } }, msg, attempt);
+    return points;
+  }
+
+  const response = (status: number) => ({ kind: 'response' as const, status, durationMs: 1, excerpt: '' });
+  it.each([
+    [response(204), 1, 'delivered'],
+    [response(503), 1, 'retrying'],
+    [response(503), MAX_ATTEMPTS, 'dead_lettered'],
+    [response(404), 1, 'failed'],
+  ] as const)('%j on attempt %i counts as %s', async (answer, attempt, outcome) => {
+    expect(await outcomeOf(answer, attempt)).toEqual([{ name: 'WebhookAttempts', unit: 'Count', value: 1, dimensions: { outcome } }]);
+  });
+
+  it('an event whose job is gone counts as skipped', async () => {
+    const points = await outcomeOf(response(204), 1, { ...message, job_id: 'gone' });
+    expect(points).toEqual([{ name: 'WebhookAttempts', unit: 'Count', value: 1, dimensions: { outcome: 'skipped' } }]);
   });
 });
