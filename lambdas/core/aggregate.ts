@@ -8,6 +8,7 @@ import { isTerminal, type Job } from './job.ts';
 import { inProcessMerger, readPart, type PartInput, type PartMerger } from './aggregate-merge.ts';
 import { putResultJson } from './job-result.ts';
 import { jobObjectKeys, measuredKey, partRefs, type StoredPart } from './large-document.ts';
+import { formatHint, recordJobFinished } from './metrics.ts';
 import type { Blobs, Clock, JobEvents, PartRef, Store } from './ports.ts';
 import { usagePeriods } from './usage.ts';
 
@@ -204,12 +205,15 @@ async function complete(deps: FinishDeps, job: Job, result: { json: Uint8Array; 
     await deps.blobs.delete(result_ref.key).catch(() => undefined);
     return fail(deps, job, `The document has ${pages} pages but ${job.pages_reserved} were reserved at submission, and the quota has no room for the rest.`);
   }
+  // No ExtractionTime: the chunks were extracted in parallel by separate invocations, so no one wall time is "the" extraction.
+  if (done) recordJobFinished(done.status, formatHint(job), { pages });
   return done;
 }
 
 async function fail(deps: FinishDeps, job: Job, message: string): Promise<Job | null> {
   const failed = await deps.store.transitionJob(job.id, 'failed', { error_message: message, pages_reserved: 0, updated_at: deps.clock.now() }, ['aggregating']);
   if (failed && job.quota && job.pages_reserved > 0) await deps.store.refundPages(job.quota, job.pages_reserved);
+  if (failed) recordJobFinished(failed.status, formatHint(job));
   return failed;
 }
 

@@ -6,6 +6,7 @@ import type { Principal } from './auth.ts';
 import { ApiError, forbidden, invalidRequest, notFound } from './errors.ts';
 import { isTerminal } from './job.ts';
 import { jobObjectKeys } from './large-document.ts';
+import { formatHint, recordJobFinished } from './metrics.ts';
 import type { AggregationStarter, Blobs, Clock, JobEvents, Store } from './ports.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -35,6 +36,7 @@ export async function cancelJob(
   if (cancelled.chunk_plan && deps.aggregation) await deps.aggregation.stop(job.id);
   const leftovers = jobObjectKeys(cancelled);
   await Promise.all(leftovers.map((key) => deps.blobs.delete(key).catch(() => undefined)));
+  recordJobFinished(cancelled.status, formatHint(job));
   await deps.events.jobFinished(cancelled);
   return { id: job.id, status: 'cancelled' };
 }

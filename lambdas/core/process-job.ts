@@ -2,6 +2,7 @@ import { ExtractionError, type ExtractInput, type ExtractionResult } from '../ex
 import { isTerminal, type Job } from './job.ts';
 import { putResult } from './job-result.ts';
 import { pageDocumentKey, pagedKind } from './job-pages.ts';
+import { formatHint, recordJobFinished } from './metrics.ts';
 import { usagePeriods } from './usage.ts';
 import { splitIfLarge, type SplitSettings } from './large-document.ts';
 import type { Blobs, Clock, ExtractionMessage, JobEvents, Store } from './ports.ts';
@@ -105,6 +106,7 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
   // A PDF or an image is kept for its page images (job-pages.ts) while the result is: a copy, since the pool takes the bytes over.
   const keep = pagedKind(bytes) ? new Uint8Array(bytes) : null;
   let result: ExtractionResult;
+  const started = deps.clock.now();
   try {
     result = await deps.extractor.extract({ bytes, filename: job.filename, contentType: job.content_type, config: job.config ?? null });
   } catch (error) {
@@ -119,6 +121,7 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
   const pages = result.metadata.pages;
   const shortfall = job.quota ? pages - job.pages_reserved : 0;
   const now = deps.clock.now();
+  const extractionMs = now - started;
   const result_ref = await putResult(deps.blobs, job, result, now);
   const kept = keep ? pageDocumentKey(job.project_id, job.id) : null;
   if (kept) await deps.blobs.put(kept, keep!);
@@ -146,7 +149,10 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
     if (now2?.status === 'cancelled') await deps.blobs.delete(kept).catch(() => undefined);
   }
   await discardDocument(deps, job);
-  if (completed) await deps.events.jobFinished(completed);
+  if (completed) {
+    recordJobFinished(completed.status, result.metadata.format, { pages, extractionMs });
+    await deps.events.jobFinished(completed);
+  }
 }
 
 /** A failed job costs nothing: its reserved pages go back to the quota. */
@@ -158,7 +164,10 @@ async function fail(deps: WorkerDeps, job: Job, message: string): Promise<void> 
   });
   if (failed && job.quota && job.pages_reserved > 0) await deps.store.refundPages(job.quota, job.pages_reserved);
   await discardDocument(deps, job);
-  if (failed) await deps.events.jobFinished(failed);
+  if (failed) {
+    recordJobFinished(failed.status, formatHint(job));
+    await deps.events.jobFinished(failed);
+  }
 }
 
 /** Large documents are always in S3 (inline ones are at most 1 MB); a job already split only needs its fan-out finished. */

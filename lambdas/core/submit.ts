@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from './auth.ts';
 import { ApiError } from './errors.ts';
 import type { Job } from './job.ts';
+import { formatHint, recordJobFinished } from './metrics.ts';
 import { newJob } from './new-job.ts';
 import { limits } from './limits.ts';
 import { PageCountBudgetExceeded } from '../extract/page-count.ts';
@@ -100,10 +101,11 @@ export async function submitJobs(deps: SubmitDeps, principal: Principal, submiss
   const unsent = jobs.filter((_, i) => sent[i]!.status === 'rejected');
   for (const job of unsent) {
     // The job exists but no worker will ever see it: fail it visibly instead of leaving it pending.
-    await deps.store.transitionJob(job.id, 'failed', {
+    const failed = await deps.store.transitionJob(job.id, 'failed', {
       error_message: 'The job could not be queued for extraction. Submit the file again.',
       updated_at: deps.clock.now(),
     });
+    if (failed) recordJobFinished(failed.status, formatHint(job));
     if (quota) await deps.store.refundPages(quota, job.pages_reserved);
   }
   if (unsent.length === jobs.length) {

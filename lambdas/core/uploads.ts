@@ -10,6 +10,7 @@ import { uploadRequestSchema } from './api-schemas.ts';
 import { ApiError } from './errors.ts';
 import { parseExtractionConfig } from './extraction-config.ts';
 import { isTerminal, type Job } from './job.ts';
+import { formatHint, recordJobFinished } from './metrics.ts';
 import { newJob } from './new-job.ts';
 import { parseJson } from './json-schema.ts';
 import { limits } from './limits.ts';
@@ -180,6 +181,7 @@ export async function uploadDeadline(deps: { store: Store; blobs: Blobs; clock: 
 async function failUpload(deps: { store: Store; blobs: Blobs; clock: Clock; events: JobEvents }, job: Job, message: string): Promise<void> {
   const failed = await deps.store.transitionJob(job.id, 'failed', { error_message: message, pages_reserved: 0, updated_at: deps.clock.now() }, ['awaiting_upload']);
   if (!failed) return;
+  recordJobFinished(failed.status, formatHint(job));
   if (job.quota && job.pages_reserved > 0) await deps.store.refundPages(job.quota, job.pages_reserved);
   if (job.document.kind === 's3') await deps.blobs.delete(job.document.key).catch(() => undefined);
   await deps.events.jobFinished(failed);

@@ -4,6 +4,7 @@
 // own visibility, so no other state is needed to follow the schedule, and the
 // queue's redrive policy dead-letters the event after the fifth failure.
 
+import { recordWebhookAttempt } from './metrics.ts';
 import type { Clock, DeliveryAttempt, Store, WebhookMessage, WebhookRegistration } from './ports.ts';
 import { openSecret, signatureOf, type SealedSecret, type SecretCipher } from './webhook-secret.ts';
 import { SERVICE_NAME, SERVICE_VERSION } from './version.ts';
@@ -112,6 +113,7 @@ export async function deliverWebhookEvent(deps: DeliveryDeps, message: WebhookMe
   const target = await resolveTarget(store, message);
   if (typeof target === 'string') {
     await record({ url: '', webhook_id: message.target.kind === 'registration' ? message.target.webhook_id : null, status_code: null, duration_ms: 0, error: `Not sent: ${target}.`, outcome: 'skipped' });
+    recordWebhookAttempt('skipped');
     return { action: 'done' };
   }
 
@@ -138,6 +140,7 @@ export async function deliverWebhookEvent(deps: DeliveryDeps, message: WebhookMe
     error,
     outcome: outcomeName,
   });
+  recordWebhookAttempt(outcomeName);
   if (outcomeName !== 'retrying') await store.setWebhookEventState(message.job_id, message.event_id, outcomeName, clock.now());
   if (outcomeName === 'delivered' || outcomeName === 'failed') return { action: 'done' };
   // The last failure comes back at once, and SQS's redrive moves it to the dead-letter queue on that receive.

@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { Dashboard, GraphWidget, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { Dashboard, GraphWidget, MathExpression, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
@@ -18,7 +18,9 @@ export interface OperationsDashboardProps {
 /**
  * One CloudWatch dashboard beside the alarms: what to look at when one fires,
  * from the metrics AWS publishes itself (API Gateway, Lambda, SQS, Step
- * Functions), so it needs no code in the handlers. The alarms' own states stay
+ * Functions; DLQ depth among them), and docex's own in the `Docex` namespace,
+ * which the functions write as embedded metric format
+ * (lambdas/adapters/observability.ts). The alarms' own states stay
  * in the Alarms console: an alarm status widget names alarms by ARN, which
  * moto's CloudFormation cannot resolve, and `npm run test:deploy` deploys this stack there.
  */
@@ -31,6 +33,16 @@ export class OperationsDashboard extends Construct {
     const fns = Object.entries(functions) as [FunctionName, IFunction][];
     const each = <T>(record: Record<string, T>, metric: (name: string, value: T) => IMetric) => Object.entries(record).map(([name, value]) => metric(name, value));
     const graph = (title: string, left: IMetric[], width = 12) => new GraphWidget({ title, left, width, height: 6 });
+
+    // A format or status is a dimension value, only known once a job has had it, so each widget searches the
+    // dimension set the functions write (Powertools adds `service` to each) and labels a line by its values.
+    const docex = (dimensions: string[], metric: string, statistic: string, label: string) =>
+      new MathExpression({
+        expression: `SEARCH('{Docex,${['service', ...dimensions].join(',')}} MetricName="${metric}"', '${statistic}', ${period.toSeconds()})`,
+        usingMetrics: {},
+        label,
+        period,
+      });
 
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(3) });
     this.dashboard.addWidgets(
@@ -57,6 +69,17 @@ export class OperationsDashboard extends Construct {
         ...each(deadLetterQueues, (name, q) => q.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum', label: `${name} DLQ` })),
       ]),
       graph('Oldest message age (s)', each(queues, (name, q) => q.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: 'Maximum', label: name }))),
+    );
+    this.dashboard.addWidgets(
+      graph('Jobs finished by status and format', [docex(['status', 'format'], 'JobsFinished', 'Sum', "${PROP('Dim.status')} ${PROP('Dim.format')}")]),
+      graph('Pages extracted by format', [docex(['format'], 'PagesExtracted', 'Sum', "${PROP('Dim.format')}")]),
+    );
+    this.dashboard.addWidgets(
+      graph('Extraction time by format, p50 and p99 (ms; whole documents)', [
+        docex(['format'], 'ExtractionTime', 'p50', "p50 ${PROP('Dim.format')}"),
+        docex(['format'], 'ExtractionTime', 'p99', "p99 ${PROP('Dim.format')}"),
+      ]),
+      graph('Webhook attempts by outcome', [docex(['outcome'], 'WebhookAttempts', 'Sum', "${PROP('Dim.outcome')}")]),
     );
     this.dashboard.addWidgets(
       graph('Aggregation executions', [

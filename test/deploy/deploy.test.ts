@@ -273,6 +273,19 @@ describe.sequential('the stack deployed into moto, driven through its synthesize
     expect(dropped!.function_request_id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('writes its metrics as embedded metric format lines: the jobs the worker finished, the webhooks it delivered', () => {
+    const emf = (fn: string) =>
+      harness.output(fn).split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, any>).filter((l) => l._aws?.CloudWatchMetrics);
+    const worker = emf('extract-worker');
+    expect(worker.find((l) => l.JobsFinished !== undefined && l.format === 'pdf')).toMatchObject({ service: 'docex', status: 'completed' });
+    expect(worker.find((l) => l.PagesExtracted !== undefined && l.format === 'png')?._aws.CloudWatchMetrics[0]).toMatchObject({
+      Namespace: 'Docex',
+      Dimensions: [['service', 'format']],
+    });
+    const delivery = emf('webhook-delivery');
+    expect(delivery.filter((l) => l.WebhookAttempts !== undefined).map((l) => l.outcome)).toEqual(expect.arrayContaining(['delivered', 'retrying']));
+  });
+
   const large: Record<'cancelled' | 'merged' | 'failed', string> = { cancelled: '', merged: '', failed: '' };
   it('uploads, upload-arrived, extract-worker splitting, chunk-worker: three large documents reach aggregation', async () => {
     // Over limits.splitBytes (10 MB) in an unreferenced stream, so it is split yet quick to read: two chunks of 50 and 10 pages.

@@ -514,6 +514,18 @@ describe('dashboard', () => {
     }
     expect(mentions(body, logicalId(stack.aggregation.stateMachine))).toBe(true);
   });
+
+  it("graphs docex's own metrics, searched by the dimension sets the functions write", () => {
+    const text = JSON.stringify(ofType('AWS::CloudWatch::Dashboard')[0]![1].DashboardBody).replaceAll('\\', '');
+    for (const [dimensions, metric] of [
+      ['service,status,format', 'JobsFinished'],
+      ['service,format', 'PagesExtracted'],
+      ['service,format', 'ExtractionTime'],
+      ['service,outcome', 'WebhookAttempts'],
+    ]) {
+      expect(text, metric).toContain(`SEARCH('{Docex,${dimensions}} MetricName="${metric}"'`);
+    }
+  });
 });
 
 // --- IAM and outputs ---------------------------------------------------------
