@@ -1,7 +1,7 @@
 // Starts `npm start`'s entry point as a real child process, the way a user
 // runs it, so e2e tests can also kill and restart it.
 
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { spawn, execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
