@@ -1,28 +1,17 @@
 // A minimal PNG encoder for 8-bit grayscale, which is all OCR of a rendered
 // page needs: the renderer hands over raw pixels and tesseract reads files.
 
-import { deflateSync } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 
 const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
-
-const CRC_TABLE = Uint32Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(parts: Uint8Array[]): number {
-  let c = 0xffffffff;
-  for (const part of parts) for (const byte of part) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 function chunk(type: string, data: Uint8Array): Buffer {
   const head = Buffer.alloc(8);
   head.writeUInt32BE(data.byteLength, 0);
   head.write(type, 4, 'latin1');
   const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32([head.subarray(4), data]));
+  // A chunk's CRC covers its type and data (zlib's CRC-32, the one PNG specifies).
+  crc.writeUInt32BE(crc32(data, crc32(head.subarray(4))));
   return Buffer.concat([head, data, crc]);
 }
 
