@@ -6,11 +6,10 @@ import type { Table } from '../extract/types.ts';
 import { MAX_CELLS } from '../extract/xlsx.ts';
 import { isTerminal, type Job } from './job.ts';
 import { inProcessMerger, readPart, type PartInput, type PartMerger } from './aggregate-merge.ts';
-import { putResultJson } from './job-result.ts';
+import { completion, putResultJson, shortfallRefused } from './job-result.ts';
 import { jobObjectKeys, measuredKey, partRefs, type StoredPart } from './large-document.ts';
 import { formatHint, recordJobFinished } from './metrics.ts';
 import type { Blobs, Clock, JobEvents, PartRef, Store } from './ports.ts';
-import { usagePeriods } from './usage.ts';
 
 /** What one Map iteration answers: measurements of a part, never its text. */
 export interface PartSummary extends PartRef {
@@ -188,22 +187,13 @@ export async function aggregateFailed(deps: FinishDeps, event: FailedEvent): Pro
 async function complete(deps: FinishDeps, job: Job, result: { json: Uint8Array; pages: number; partial: boolean }): Promise<Job | null> {
   // Charged as extracted, as for a whole document (process-job.ts): failed chunks cost nothing.
   const { pages, partial } = result;
-  const shortfall = job.quota ? pages - job.pages_reserved : 0;
   const now = deps.clock.now();
   const result_ref = await putResultJson(deps.blobs, job, result.json, now);
   // One write for the transition, the quota and the usage (Store.finishJob): a redelivered Finish charges nothing twice.
-  const done = await deps.store.finishJob({
-    id: job.id,
-    to: partial ? 'partial_success' : 'completed',
-    patch: { pages, pages_reserved: job.quota ? pages : 0, result_ref, updated_at: now },
-    from: ['aggregating'],
-    quota: job.quota,
-    shortfall,
-    usage: { project_id: job.project_id, day: usagePeriods(now).day, pages },
-  });
+  const done = await deps.store.finishJob(completion(job, partial ? 'partial_success' : 'completed', ['aggregating'], pages, result_ref, now));
   if (done === 'insufficient') {
     await deps.blobs.delete(result_ref.key).catch(() => undefined);
-    return fail(deps, job, `The document has ${pages} pages but ${job.pages_reserved} were reserved at submission, and the quota has no room for the rest.`);
+    return fail(deps, job, shortfallRefused(job, pages));
   }
   // No ExtractionTime: the chunks were extracted in parallel by separate invocations, so no one wall time is "the" extraction.
   if (done) recordJobFinished(done.status, formatHint(job), { pages });

@@ -2,8 +2,9 @@
 // completing write puts on the job record (job.ts, ResultRef).
 
 import type { ExtractionResult } from '../extract/types.ts';
-import { RESULT_RETENTION_MS, type Job, type ResultRef } from './job.ts';
-import type { Blobs } from './ports.ts';
+import { RESULT_RETENTION_MS, type Job, type JobStatus, type ResultRef } from './job.ts';
+import type { Blobs, JobFinish } from './ports.ts';
+import { usagePeriods } from './usage.ts';
 
 export const resultKey = (projectId: string, jobId: string) => `results/${projectId}/${jobId}.json`;
 
@@ -66,3 +67,25 @@ export async function putResultJson(blobs: Blobs, job: Job, body: Uint8Array, no
   await blobs.put(key, body, 'application/json');
   return { key, size: body.byteLength, expires_at: Math.floor((now + RESULT_RETENTION_MS) / 1000) };
 }
+
+/**
+ * The write that finishes a job on its stored result (Store.finishJob): pages
+ * are charged as extracted, so a quota takes the shortfall against what was
+ * reserved at submission (or gives an over-reservation back), and the day's
+ * usage counts them.
+ */
+export function completion(job: Job, to: JobStatus, from: JobStatus[], pages: number, result_ref: ResultRef, now: number): JobFinish {
+  return {
+    id: job.id,
+    to,
+    patch: { pages, pages_reserved: job.quota ? pages : 0, result_ref, updated_at: now },
+    from,
+    quota: job.quota,
+    shortfall: job.quota ? pages - job.pages_reserved : 0,
+    usage: { project_id: job.project_id, day: usagePeriods(now).day, pages },
+  };
+}
+
+/** Why a job failed whose quota had no room for the pages beyond its reservation. */
+export const shortfallRefused = (job: Job, pages: number) =>
+  `The document has ${pages} pages but ${job.pages_reserved} were reserved at submission, and the quota has no room for the rest.`;

@@ -1,9 +1,8 @@
 import { ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/types.ts';
 import { isTerminal, type Job } from './job.ts';
-import { putResult } from './job-result.ts';
+import { completion, putResult, shortfallRefused } from './job-result.ts';
 import { pageDocumentKey, pagedKind } from './job-pages.ts';
 import { formatHint, recordJobFinished } from './metrics.ts';
-import { usagePeriods } from './usage.ts';
 import { splitIfLarge, type SplitSettings } from './large-document.ts';
 import type { Blobs, Clock, ExtractionMessage, JobEvents, Store } from './ports.ts';
 
@@ -119,7 +118,6 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
   // refuse it; an over-reservation is refunded by the one worker whose
   // conditional write completed the job, so a redelivery cannot refund twice.
   const pages = result.metadata.pages;
-  const shortfall = job.quota ? pages - job.pages_reserved : 0;
   const now = deps.clock.now();
   const extractionMs = now - started;
   const result_ref = await putResult(deps.blobs, job, result, now);
@@ -128,19 +126,11 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
   // Members or attachments that could not be read leave a result that is partial, not wrong.
   const outcome = (result.metadata.failed_sections?.length ?? 0) > 0 ? 'partial_success' : 'completed';
   // The transition, the shortfall or refund and the day's usage in one write: only the delivery that finishes the job charges it.
-  const finished = await deps.store.finishJob({
-    id: job.id,
-    to: outcome,
-    patch: { pages, pages_reserved: job.quota ? pages : 0, result_ref, updated_at: now },
-    from: ['processing'],
-    quota: job.quota,
-    shortfall,
-    usage: { project_id: job.project_id, day: usagePeriods(now).day, pages },
-  });
+  const finished = await deps.store.finishJob(completion(job, outcome, ['processing'], pages, result_ref, now));
   if (finished === 'insufficient') {
     if (kept) await deps.blobs.delete(kept).catch(() => undefined);
     await deps.blobs.delete(result_ref.key).catch(() => undefined);
-    return fail(deps, job, `The document has ${pages} pages but ${job.pages_reserved} were reserved at submission, and the quota has no room for the rest.`);
+    return fail(deps, job, shortfallRefused(job, pages));
   }
   const completed = finished;
   // Cancelled meanwhile (or completed by another delivery, which wrote the same key): only a job that did not complete here drops its copy.

@@ -6,6 +6,7 @@ import { makeJob } from '../support/jobs.ts';
 import { randomUUID } from 'node:crypto';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Job } from '../../lambdas/core/job.ts';
+import type { JobFinish } from '../../lambdas/core/ports.ts';
 
 describe.skipIf(skipWithoutEndpoint())('job records (issue #18 item 3)', () => {
   let backend: Backend;
@@ -53,16 +54,17 @@ describe.skipIf(skipWithoutEndpoint())('job records (issue #18 item 3)', () => {
       return Item?.pages_remaining?.N === undefined ? undefined : Number(Item.pages_remaining.N);
     };
     const usage = async (id: string) => (await store.getDailyUsage(id, '2026-11'))['2026-11-24'] ?? 0;
-    const finish = (job: Job, pages: number) =>
-      store.finishJob({
-        id: job.id,
-        to: 'completed',
-        patch: { pages, pages_reserved: pages, updated_at: Date.now() },
-        from: ['processing'],
-        quota: job.quota,
-        shortfall: pages - job.pages_reserved,
-        usage: { project_id: job.project_id, day: '2026-11-24', pages },
-      });
+    /** What finishing `job` on `pages` extracted writes. */
+    const finishing = (job: Job, pages: number): JobFinish => ({
+      id: job.id,
+      to: 'completed',
+      patch: { pages, pages_reserved: pages, updated_at: Date.now() },
+      from: ['processing'],
+      quota: job.quota,
+      shortfall: pages - job.pages_reserved,
+      usage: { project_id: job.project_id, day: '2026-11-24', pages },
+    });
+    const finish = (job: Job, pages: number) => store.finishJob(finishing(job, pages));
 
     it('takes the shortfall, completes and counts usage once, however often it is delivered', async () => {
       const id = await project(10);
@@ -104,16 +106,7 @@ describe.skipIf(skipWithoutEndpoint())('job records (issue #18 item 3)', () => {
         };
         return steps;
       };
-      const inSteps = (s: DynamoStore, job: Job, pages: number) =>
-        s['finishInSteps']({
-          id: job.id,
-          to: 'completed',
-          patch: { pages, pages_reserved: pages, updated_at: Date.now() },
-          from: ['processing'],
-          quota: job.quota,
-          shortfall: pages - job.pages_reserved,
-          usage: { project_id: job.project_id, day: '2026-11-24', pages },
-        });
+      const inSteps = (s: DynamoStore, job: Job, pages: number) => s['finishInSteps'](finishing(job, pages));
       const started = async (quota: number, reserved: number) => {
         const id = await project(quota);
         const job = makeJob({ project_id: id, status: 'processing', quota: { kind: 'project', project_id: id }, pages_reserved: reserved });
