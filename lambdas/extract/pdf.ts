@@ -7,6 +7,7 @@ import { normaliseRows, tableMarkdown } from './blocks.ts';
 import { toBlocks, toLines } from './pdf-layout.ts';
 import { inReadingOrder, outOfOrder } from './pdf-reading-order.ts';
 import { withTrailer } from './pdf-repair.ts';
+import { checkUnitLimit } from './unit-limits.ts';
 import { findRuledTables } from './pdf-ruled-tables.ts';
 import { renderPdfPages, type PageLayout } from './pdf-structure.ts';
 import { pageRulings } from './pdf-rulings.ts';
@@ -18,9 +19,6 @@ import { pageWords, type Word } from './pdf-words.ts';
 import { copyIn, heapBytes, loadPdfium, PAGE_OBJECT, PDFIUM_ERROR, withBuffer, type Pdfium } from './pdfium.ts';
 import { encodeGrayPng } from './png.ts';
 import { ExtractionError, type BBox, type FormatOutput, type PageSize, type Table } from './types.ts';
-
-/** Larger PDFs are refused before any text is extracted. */
-export const MAX_PDF_PAGES = 5000;
 
 /**
  * The engine's WebAssembly memory may grow to this before the next page is
@@ -51,12 +49,7 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
   return withDocument(m, bytes, async (doc) =>
     withForm(m, doc, async (form) => {
       const total = m.FPDF_GetPageCount(doc);
-      if (total > MAX_PDF_PAGES) {
-        throw new ExtractionError(
-          'too_many_pages',
-          `The PDF has ${total.toLocaleString('en-US')} pages; the limit is ${MAX_PDF_PAGES.toLocaleString('en-US')}.`,
-        );
-      }
+      checkUnitLimit('pdf', total);
       const info = Object.fromEntries(INFO_KEYS.map((key) => [key, metaText(m, doc, key)]));
       // Only a tagged document has a structure tree worth reading page by page.
       const tagged = m.FPDFCatalog_IsTagged(doc);

@@ -10,7 +10,7 @@
 
 import { Blocks, type OutputMode } from './blocks.ts';
 import { CompoundFile, persistedRecord, pptChildren, pptDocument, pptSlideList, summaryInformation, type PptDocument, type PptRecord, type SlideEntry } from './cfb.ts';
-import { MAX_SLIDES } from './pptx.ts';
+import { checkUnitLimit, MAX_SLIDES } from './unit-limits.ts';
 import { ExtractionError, type DraftElement, type FormatOutput } from './types.ts';
 
 /** Characters of text read from one presentation; past this it is refused rather than exhausting memory. */
@@ -63,9 +63,7 @@ export function extractPpt(bytes: Uint8Array, mode: OutputMode, pages: number[] 
     );
   }
   const slides = pptSlideList(doc, 0);
-  if (slides.length > MAX_SLIDES) {
-    throw new ExtractionError('too_many_pages', `The presentation has ${slides.length.toLocaleString('en-US')} slides; the limit is ${MAX_SLIDES.toLocaleString('en-US')}.`);
-  }
+  checkUnitLimit('ppt', slides.length);
   const reader = new SlideReader(doc, cfb);
   const notes = reader.notesIndex();
   const kept = pages ? pages.filter((n) => n >= 1 && n <= slides.length) : slides.map((_, i) => i + 1);

@@ -10,11 +10,9 @@
 import { Blocks, type OutputMode } from './blocks.ts';
 import { chartBlocks, contentChildren, coreProperties, readDiagram, readXml, relationships } from './ooxml.ts';
 import { child, descendants, elements, textContent, type XmlElement } from './xml.ts';
+import { checkUnitLimit } from './unit-limits.ts';
 import { SafeZip, type InflateBudget } from './zip.ts';
 import { ExtractionError, type DraftElement, type FormatOutput, type Table } from './types.ts';
-
-/** Larger presentations are refused before any slide is read (the PDF page limit). */
-export const MAX_SLIDES = 5000;
 
 /** `pages`: 1-based slide numbers to read (config.pages); null for every slide. */
 export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget, pages: number[] | null = null): FormatOutput {
@@ -25,9 +23,7 @@ export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
   const rels = relationships(zip, main);
   const list = child(presentation, 'sldIdLst');
   const slideParts = (list ? elements(list, 'sldId') : []).map((s) => rels.get(s.attrs.id ?? '')?.target).filter((t): t is string => !!t);
-  if (slideParts.length > MAX_SLIDES) {
-    throw new ExtractionError('too_many_pages', `The presentation has ${slideParts.length.toLocaleString('en-US')} slides; the limit is ${MAX_SLIDES.toLocaleString('en-US')}.`);
-  }
+  checkUnitLimit('pptx', slideParts.length);
   const kept = pages ? pages.filter((n) => n >= 1 && n <= slideParts.length) : slideParts.map((_, i) => i + 1);
   const texts: string[] = [];
   const tables: Table[] = [];

@@ -8,12 +8,10 @@ import type { OutputMode } from './blocks.ts';
 import { BUILTIN_FORMATS, formatGeneral, formatNumber } from './numfmt.ts';
 import { MAX_CELLS, selectedNumbers, sheetsOutput, type Sheet } from './xlsx.ts';
 import { ExtractionError, type FormatOutput } from './types.ts';
+import { checkUnitLimit } from './unit-limits.ts';
 
 /** Characters of cell text read from one workbook: shared strings can repeat one long string in every cell. */
 export const MAX_CELL_TEXT = 50_000_000;
-
-/** Sheets in one workbook; larger ones are refused before any sheet is read (the PDF page limit). */
-export const MAX_SHEETS = 5000;
 
 const WHAT = 'The Excel workbook';
 
@@ -81,9 +79,7 @@ export function extractXls(bytes: Uint8Array, mode: OutputMode, pages: number[] 
   if (!stream) throw new ExtractionError('corrupt_file', `${WHAT} could not be read: the file has no Workbook stream. Open it in Excel and save it again.`);
   const reader = new BiffReader(stream, cfb);
   const book = reader.globals();
-  if (book.sheets.length > MAX_SHEETS) {
-    throw new ExtractionError('too_many_pages', `The workbook has ${book.sheets.length.toLocaleString('en-US')} sheets; the limit is ${MAX_SHEETS.toLocaleString('en-US')}.`);
-  }
+  checkUnitLimit('xls', book.sheets.length);
   const budget = { cells: MAX_CELLS, chars: MAX_CELL_TEXT, scanned: 0 };
   const kept = selectedNumbers(book.sheets.length, pages);
   const sheets = kept.map((n): Sheet => ({ name: book.sheets[n - 1]!.name, rows: reader.sheet(book.sheets[n - 1]!.offset, book, budget) }));

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PDF_PAGES } from '../../../lambdas/extract/pdf.ts';
-import { MAX_SLIDES } from '../../../lambdas/extract/pptx.ts';
 import { ExtractionError } from '../../../lambdas/extract/types.ts';
-import { checkUnitLimit, PLANNED_PDF_PAGES } from '../../../lambdas/extract/unit-limits.ts';
+import { checkUnitLimit, MAX_PDF_PAGES, MAX_SHEETS, MAX_SLIDES } from '../../../lambdas/extract/unit-limits.ts';
 
-describe('the limits checked when a large document is planned', () => {
-  it('are the whole-document limits', () => {
-    expect(PLANNED_PDF_PAGES).toBe(MAX_PDF_PAGES);
+describe('the page, slide and sheet limits, checked by each format and when a large document is planned', () => {
+  it('are 5,000 pages, slides and sheets', () => {
+    expect([MAX_PDF_PAGES, MAX_SLIDES, MAX_SHEETS]).toEqual([5000, 5000, 5000]);
   });
 
   it('refuse one unit over, with the whole-document error, and let the limit itself through', () => {
