@@ -43,6 +43,8 @@ interface Item {
   y1: number;
   line?: Line;
   table?: PageTable;
+  /** How many gutters lie left of it. */
+  column?: number;
 }
 
 /**
@@ -56,13 +58,13 @@ export function inReadingOrder(lines: readonly Line[], tables: readonly PageTabl
     ...tables.map((table) => ({ x0: table.bbox[0], y0: table.bbox[1], x1: table.bbox[2], y1: table.bbox[3], table })),
   ];
   const cuts = gutters(items);
-  const column = (it: Item) => cuts.filter((c) => c <= it.x0).length;
+  for (const it of items) it.column = cuts.filter((c) => c <= it.x0).length;
   const spans = (it: Item) => cuts.some((c) => it.x0 < c && c < it.x1);
   items.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const ordered: Item[] = [];
   let run: Item[] = [];
   const flush = () => {
-    run.sort((a, b) => column(a) - column(b) || a.y0 - b.y0 || a.x0 - b.x0);
+    run.sort((a, b) => a.column! - b.column! || a.y0 - b.y0 || a.x0 - b.x0);
     ordered.push(...run);
     run = [];
   };

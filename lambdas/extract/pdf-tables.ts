@@ -59,23 +59,29 @@ export function findTables(runs: readonly TextRun[]): PlacedTable[] {
   }
   flush();
   return found.map((table) => {
-    const header = headerLines(lines, table);
+    const columns = columnSpans(table);
+    const header = headerLines(lines, table, columns);
     const rows = table.map((line) => line.cells.map((cell) => wordsText(cell.runs, line.height)));
     return {
       top: (header[0] ?? table[0]!).y + (header[0] ?? table[0]!).height,
-      rows: header.length > 0 ? [headerRow(header, table), ...rows] : rows,
+      rows: header.length > 0 ? [headerRow(header, columns), ...rows] : rows,
       runs: [...header, ...table].flatMap((line) => line.cells.flatMap((cell) => cell.runs)),
     };
   });
 }
 
+interface ColumnSpan {
+  x0: number;
+  x1: number;
+}
+
 /** Where each of the table's columns runs, over all its rows. */
-function columnSpans(table: Line[]): Array<{ x0: number; x1: number }> {
+function columnSpans(table: Line[]): ColumnSpan[] {
   return table[0]!.cells.map((_, i) => ({ x0: Math.min(...table.map((l) => l.cells[i]!.x0)), x1: Math.max(...table.map((l) => l.cells[i]!.x1)) }));
 }
 
 /** The column a cell overlaps most, or -1 when it overlaps none. */
-function columnOf(cell: Cell, columns: Array<{ x0: number; x1: number }>): number {
+function columnOf(cell: Cell, columns: ColumnSpan[]): number {
   let best = -1;
   let most = 0;
   columns.forEach((c, i) => {
@@ -92,8 +98,7 @@ function columnOf(cell: Cell, columns: Array<{ x0: number; x1: number }>): numbe
  * each close to the one below; a line of one piece (a title, a caption) is
  * never one of them.
  */
-function headerLines(lines: Line[], table: Line[]): Line[] {
-  const columns = columnSpans(table);
+function headerLines(lines: Line[], table: Line[], columns: ColumnSpan[]): Line[] {
   const [left, right] = [columns[0]!.x0, columns.at(-1)!.x1];
   const header: Line[] = [];
   let below = table[0]!;
@@ -110,8 +115,7 @@ function headerLines(lines: Line[], table: Line[]): Line[] {
 }
 
 /** Header lines as one row: each column's pieces, top line first. */
-function headerRow(header: Line[], table: Line[]): string[] {
-  const columns = columnSpans(table);
+function headerRow(header: Line[], columns: ColumnSpan[]): string[] {
   const row = columns.map(() => '');
   for (const line of header) {
     for (const cell of line.cells) {
