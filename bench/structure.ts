@@ -9,6 +9,9 @@
 //                   LibreOffice; the truth is written from the model (no running headers,
 //                   footers or page numbers: those must stay out of the content)
 //   gen-pdf-tagged  the same documents exported as tagged PDF (UseTaggedPDF)
+//   gen-pdf-latex   the same models typeset by pdflatex (bench/structure/render-latex.ts):
+//                   TeX's hyphenation, fonts and page style, half with hyperref bookmarks;
+//                   the models with Hebrew or Arabic text are left out (pdflatex has no RTL)
 //   gen-docx        the same DOCX, read by docex directly
 //   gen-pptx        generated presentations (bench/structure/officemodel.ts, seeded), written
 //                   with python-pptx in the default template's layouts: slide titles, bulleted
@@ -28,7 +31,7 @@
 // untimed warm-up extractions per set first). A failed extraction scores 0.
 // Generated and converted files are cached under .bench-cache/structure/, so
 // a rerun only extracts. What is missing is installed: LibreOffice, pandoc,
-// poppler-utils and fonts with apt-get, python-docx, python-pptx and openpyxl
+// poppler-utils, TeX Live's recommended LaTeX and fonts with apt-get, python-docx, python-pptx and openpyxl
 // with pip into a venv in the cache.
 //
 //   npm run bench:structure [-- --only SET] [--json FILE] [--show NAME] [--docs N] [--corpus DIR]
@@ -41,12 +44,13 @@ import { parseArgs } from 'node:util';
 import { extract } from '../lambdas/extract/index.ts';
 import { DEFAULT_CONFIG } from '../lambdas/extract/types.ts';
 import { generateModels, truthMarkdown } from './structure/docmodel.ts';
+import { latexCanTypeset, latexSource } from './structure/render-latex.ts';
 import { deckTruth, generateDecks, generateWorkbooks, workbookTruth } from './structure/officemodel.ts';
 import { pandocToMarkdown } from './structure/pandoc-truth.ts';
 import { KINDS, markdownBlocks, plainTextBlocks, scoreBlocks, type Kind, type StructureScore } from './structure-metric.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const SETS = ['gen-pdf', 'gen-pdf-tagged', 'gen-docx', 'gen-pptx', 'gen-xlsx', 'corpus-pdf', 'corpus-docx', 'corpus-odt', 'corpus-html'] as const;
+const SETS = ['gen-pdf', 'gen-pdf-tagged', 'gen-pdf-latex', 'gen-docx', 'gen-pptx', 'gen-xlsx', 'corpus-pdf', 'corpus-docx', 'corpus-odt', 'corpus-html'] as const;
 type SetName = (typeof SETS)[number];
 
 const { values: args } = parseArgs({
@@ -198,6 +202,41 @@ function generated(): void {
     }
     sets.set(set, docs);
   }
+}
+
+/** gen-pdf-latex: the generated models typeset by pdflatex (render-latex.ts says how and why). */
+function latex(): void {
+  if (!wanted('gen-pdf-latex')) return;
+  const dir = join(CACHE, 'gen-latex');
+  const models = generateModels(Number(args.docs)).filter(latexCanTypeset);
+  const writer = join(import.meta.dirname, 'structure', 'render-latex.ts');
+  const stamp = createHash('sha256').update(JSON.stringify(models)).update(readFileSync(writer)).digest('hex').slice(0, 16);
+  const stampFile = join(dir, 'stamp');
+  if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) {
+    if (!have('pdflatex') && !aptInstall('pdflatex (TeX Live)', ['texlive-latex-recommended', 'texlive-fonts-recommended', 'lmodern'])) {
+      log('gen-pdf-latex skipped.');
+      return;
+    }
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    log(`typesetting ${models.length} documents with pdflatex in ${relative(ROOT, dir)}`);
+    for (const m of models) {
+      writeFileSync(join(dir, `${m.name}.tex`), latexSource(m));
+      writeFileSync(join(dir, `${m.name}.md`), truthMarkdown(m));
+      // Twice, as LaTeX documents are built: hyperref's bookmarks are written on the second run.
+      for (let pass = 0; pass < 2; pass++) {
+        spawnSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', `${m.name}.tex`], { cwd: dir, stdio: 'ignore', timeout: 120_000 });
+      }
+    }
+    writeFileSync(stampFile, stamp);
+  }
+  const docs: Doc[] = [];
+  for (const m of models) {
+    const file = join(dir, `${m.name}.pdf`);
+    if (existsSync(file)) docs.push({ name: m.name, file, truth: readFileSync(join(dir, `${m.name}.md`), 'utf8') });
+    else skipped.push(`gen-pdf-latex ${m.name}: pdflatex wrote no PDF (see ${relative(ROOT, join(dir, `${m.name}.log`))})`);
+  }
+  sets.set('gen-pdf-latex', docs);
 }
 
 /**
@@ -480,9 +519,10 @@ function figures(results: DocResult[]): Figures {
 // ---------------------------------------------------------------- main
 
 generated();
+latex();
 office();
 corpus();
-const needPeer = [...sets.keys()].some((s) => s.endsWith('pdf') || s === 'gen-pdf-tagged');
+const needPeer = [...sets.keys()].some((s) => s.includes('pdf'));
 const peerOk = needPeer ? ensurePoppler() : false;
 
 if (args.show) {

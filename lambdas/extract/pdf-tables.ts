@@ -15,6 +15,8 @@ export interface TextRun {
   top: number;
   bottom: number;
   text: string;
+  /** Font size in points, where known. */
+  size?: number;
   /** Indices of its first and last character in the page's text (PDFium's numbering), where known. */
   first?: number;
   last?: number;
@@ -38,17 +40,19 @@ interface Line {
   y: number;
   height: number;
   cells: Cell[];
+  /** Pieces of two page columns on one baseline (inColumns): never a table row. */
+  mixed?: boolean;
 }
 
 export function findTables(runs: readonly TextRun[]): PlacedTable[] {
-  const lines = toLines(runs);
+  const lines = inColumns(toLines(runs));
   const found: Line[][] = [];
   let run: Line[] = [];
   const flush = () => {
     if (run.length >= MIN_ROWS) found.push(run);
     run = [];
   };
-  const tabular = (line: Line) => line.cells.length >= MIN_COLUMNS;
+  const tabular = (line: Line) => line.cells.length >= MIN_COLUMNS && !line.mixed;
   for (const line of lines) {
     const prev = run.at(-1);
     if (tabular(line) && prev && continues(prev, line)) run.push(line);
@@ -162,16 +166,114 @@ function toLines(runs: readonly TextRun[]): Line[] {
   return lines.map((l) => {
     l.runs.sort((a, b) => a.x0 - b.x0);
     const cells: Cell[] = [];
+    // A gap wider than about three spaces starts a new cell: an em of the font where its size is known
+    // (TeX sets columns 1.2 em apart, and its fonts' boxes are 1.4 em tall), else 0.9 of the boxes' height.
+    let size = 0;
+    for (const r of l.runs) size = Math.max(size, r.size ?? 0);
+    const gap = size > 0 ? Math.min(l.h * 0.9, size) : l.h * 0.9;
     for (const r of l.runs) {
       const last = cells.at(-1);
-      // A gap wider than about two spaces starts a new cell.
-      if (last && r.x0 - last.x1 < l.h * 0.9) {
+      if (last && r.x0 - last.x1 < gap) {
         last.runs.push(r);
         last.x1 = Math.max(last.x1, r.x1);
       } else cells.push({ x0: r.x0, x1: r.x1, runs: [r] });
     }
     return { y: l.y, height: l.h, cells };
   });
+}
+
+/** A strip down the page that no cell crosses, with text beside it on both sides. */
+interface Gutter {
+  x0: number;
+  x1: number;
+  left: number;
+  right: number;
+}
+
+/**
+ * On a page set in two columns, the lines of the two columns share
+ * baselines: a prose line of one column and a row of a small table in the
+ * other would read as one row of a wider table. Where a gutter runs down the
+ * page, a line with a single wide piece of text on one side of it (a prose
+ * line of that column) is cut in two at the gutter, and each column's lines
+ * follow one another (left column first) between the lines that span both.
+ */
+function inColumns(lines: Line[]): Line[] {
+  const gutter = findGutter(lines);
+  if (!gutter) return lines;
+  const out: Line[] = [];
+  let left: Line[] = [];
+  let right: Line[] = [];
+  const flush = () => {
+    out.push(...left, ...right);
+    left = [];
+    right = [];
+  };
+  for (const line of lines.map((l) => cutAt(l, gutter))) {
+    const l = line.cells.filter((c) => c.x1 <= gutter.x0);
+    const r = line.cells.filter((c) => c.x0 >= gutter.x1);
+    if (l.length + r.length < line.cells.length) {
+      flush();
+      out.push(line);
+      continue;
+    }
+    const prose = (cells: Cell[], width: number) => cells.length === 1 && cells[0]!.x1 - cells[0]!.x0 >= width * 0.5;
+    if (l.length > 0 && r.length > 0 && !prose(l, gutter.x0 - gutter.left) && !prose(r, gutter.right - gutter.x1)) {
+      // Short lines of both columns side by side: not a row of anything, so no table runs through them.
+      flush();
+      out.push({ ...line, mixed: true });
+      continue;
+    }
+    if (l.length > 0) left.push({ ...line, cells: l });
+    if (r.length > 0) right.push({ ...line, cells: r });
+  }
+  flush();
+  return out;
+}
+
+/** A line whose cells run over the gutter without a word crossing it (a gutter as narrow as a cell gap), cut there. */
+function cutAt(line: Line, gutter: Gutter): Line {
+  const cells = line.cells.flatMap((c): Cell[] => {
+    if (c.x0 >= gutter.x0 || c.x1 <= gutter.x1 || c.runs.some((r) => r.x0 < gutter.x1 && r.x1 > gutter.x0)) return [c];
+    const sides = [c.runs.filter((r) => r.x1 <= gutter.x0), c.runs.filter((r) => r.x0 >= gutter.x1)];
+    return sides.filter((runs) => runs.length > 0).map((runs) => ({ x0: Math.min(...runs.map((r) => r.x0)), x1: Math.max(...runs.map((r) => r.x1)), runs }));
+  });
+  return cells.length === line.cells.length ? line : { ...line, cells };
+}
+
+/**
+ * The widest strip in the middle of the text, at least 6 pt wide, that the
+ * words of at most two lines or one in twelve cross (a running header, a title, a figure
+ * spanning both columns), with a quarter of the lines or more on each side.
+ */
+function findGutter(lines: Line[]): Gutter | null {
+  if (lines.length < 8) return null;
+  let left = Infinity;
+  let right = -Infinity;
+  for (const line of lines) for (const c of line.cells) [left, right] = [Math.min(left, c.x0), Math.max(right, c.x1)];
+  const width = Math.floor(right - left);
+  if (!(width > 100)) return null;
+  const crossing = new Uint16Array(width + 1);
+  // Words, not cells: a gutter can be as narrow as the gap between two cells of a table row.
+  for (const line of lines) {
+    for (const c of line.cells) {
+      for (const r of c.runs) for (let x = Math.max(0, Math.ceil(r.x0 - left)); x <= Math.min(width, Math.floor(r.x1 - left)); x++) crossing[x]!++;
+    }
+  }
+  const allowed = Math.max(2, Math.floor(lines.length / 12));
+  let best: Gutter | null = null;
+  for (let x = Math.floor(width * 0.2); x < width * 0.8; x++) {
+    if (crossing[x]! > allowed) continue;
+    let end = x;
+    while (end + 1 < width * 0.8 && crossing[end + 1]! <= allowed) end++;
+    if (end - x + 1 >= 6 && (!best || end - x > best.x1 - best.x0)) best = { x0: left + x, x1: left + end + 1, left, right };
+    x = end;
+  }
+  if (!best) return null;
+  const gutter = best;
+  const beside = (side: (r: TextRun) => boolean) => lines.filter((line) => line.cells.some((c) => c.runs.some(side))).length;
+  const enough = lines.length / 4;
+  return beside((r) => r.x1 <= gutter.x0) >= enough && beside((r) => r.x0 >= gutter.x1) >= enough ? gutter : null;
 }
 
 /** Runs of one line, left to right, as words: a gap wider than a thin space is a space. */

@@ -186,6 +186,23 @@ describe('PDF tables', () => {
     expect(result.content).not.toContain('as wide Right column');
   });
 
+  it('reads a table set in one column of a two-column page without the other column\'s lines on its baselines', async () => {
+    const grid = [
+      ['Site', 'Samples', 'Mean'],
+      ['Harbour', '14', '2.31'],
+      ['Bridge', '9', '1.87'],
+      ['Station', '21', '3.02'],
+    ];
+    // The right column (from x = 302) holds the table, then prose; the left column (72 to about 290) is prose
+    // whose lines share the table rows' baselines, 12 points (a TeX column gap) from the table's first column.
+    const left = Array.from({ length: 10 }, (_, i) => ({ x: 72, y: 700 - i * 14, text: `Left column line ${i + 1} of running prose text` }));
+    const table = grid.flatMap((row, r) => row.map((text, c) => ({ x: 302 + c * 80, y: 700 - r * 14, text })));
+    const right = Array.from({ length: 5 }, (_, i) => ({ x: 302, y: 630 - i * 14, text: `Right column line ${i + 1} of running prose text` }));
+    const result = await extract({ bytes: positionedPdf([...left, ...table, ...right]), filename: 'columns.pdf' });
+    expect(result.tables.map((t) => t.rows)).toEqual([grid]);
+    for (let i = 1; i <= 10; i++) expect(result.content).toContain(`Left column line ${i} of running prose text`);
+  });
+
   it('takes the lines over an aligned table whose pieces stand over its columns for its header, a header cell wrapped over two lines joined', async () => {
     const header = [
       { x: 72, y: 720, text: 'Inhibitor' },
