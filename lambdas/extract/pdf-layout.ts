@@ -436,9 +436,10 @@ function continues(
   const n = { start: rtl ? -line.x1 : line.x0, end: rtl ? -line.x0 : line.x1 };
   const left = rtl ? -block.x1 : block.x0;
   const right = rtl ? -block.x0 : block.x1;
-  // An indented line after a full one opens a new paragraph (right-to-left text is as often set
-  // flush left as right, so where its lines start says nothing).
-  if (!rtl && n.start > left + 0.9 * em && n.start - p.start > 0.9 * em && p.end > right - 2 * em && !centred(block, line)) return false;
+  // An indented line after a full one, or after one that ends a sentence, opens a new paragraph
+  // (right-to-left text is as often set flush left as right, so where its lines start says nothing).
+  const ended = p.end > right - 2 * em || /[.!?:。！？]["'”’)\]]?$/.test(prev.text);
+  if (!rtl && n.start > left + 0.9 * em && n.start - p.start > 0.9 * em && ended && !centred(block, line)) return false;
   // A line far shorter than the one after it ends something (a label, a title over its text): in a
   // paragraph every line but the last runs to the same edge, ragged by no more than a word.
   if (p.end < n.end - Math.max(6 * em, 0.2 * (n.end - n.start)) && !centred(block, line)) return false;

@@ -209,6 +209,22 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('opens a paragraph at an indented line after a line that ends a sentence a little short of the margin, as books set them', async () => {
+    const second = ['Wells dug since then reach deeper water, and most of them held up through the dry', 'summers that followed.'];
+    const bytes = layoutPdf([
+      {
+        texts: [
+          ...lines(72, 700, [LONG_1, LONG_2, 'last decade, which the committee took to be the main cause of drought.']),
+          // No space between the paragraphs: the indent alone says where the second begins.
+          ...lines(87, 664, second.slice(0, 1)),
+          ...lines(72, 652, second.slice(1)),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'book.pdf', config: markdown });
+    expect(result.content.split('\n\n')).toEqual([`${LONG_1} ${LONG_2} last decade, which the committee took to be the main cause of drought.`, second.join(' ')]);
+  });
+
   it('reads the pieces of a row set apart by a tab as one line, but keeps columns a producer wrote row by row apart', async () => {
     const bytes = layoutPdf([
       {
