@@ -288,7 +288,8 @@ function rightToLeft(words: Word[]): Word[] {
   return out;
 }
 
-const BULLET = /^[•●○◦▪▫■□◆◇►▸▹➢➤✓✔∙⁃‣\-–—*\uf0a7\uf0b7\uf0d8\uf076\uf0fc\ue000-\uf8ff]$/u;
+// LaTeX's itemize labels are •, –, ∗ and ·.
+const BULLET = /^[•●○◦▪▫■□◆◇►▸▹➢➤✓✔∙⁃‣·∗−\-–—*\uf0a7\uf0b7\uf0d8\uf076\uf0fc\ue000-\uf8ff]$/u;
 // Numbers, lower-case letters and roman numerals with a full stop or parenthesis; capitals only in parentheses ("A." starts names).
 const ENUMERATOR = /^(?:\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6})[.)]|\(?[A-Z]\)|\([A-Z]|[IVXLC]{1,6}\))$/;
 

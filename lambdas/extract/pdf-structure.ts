@@ -405,6 +405,22 @@ function writePage(blocks: Classified[], mode: 'text' | 'markdown'): { text: str
   return { text, drafts };
 }
 
+const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
+
+/** The position a letter or roman-numeral label stands for: "b" 2, "iv" 4; a lone "i" is read as roman, as lists mostly mean it. */
+function ordinal(marker: string): number {
+  const label = marker.replace(/[().]/g, '').toLowerCase();
+  if (/^[ivxlc]+$/.test(label) && (label.length > 1 || 'ivx'.includes(label))) {
+    let n = 0;
+    for (let k = 0; k < label.length; k++) {
+      const [v, next] = [ROMAN[label[k]!]!, ROMAN[label[k + 1] ?? ''] ?? 0];
+      n += v < next ? -v : v;
+    }
+    return n;
+  }
+  return /^[a-z]$/.test(label) ? label.charCodeAt(0) - 96 : 1;
+}
+
 function render(c: Classified, mode: 'text' | 'markdown'): string {
   const md = mode === 'markdown';
   switch (c.type) {
@@ -417,7 +433,8 @@ function render(c: Classified, mode: 'text' | 'markdown'): string {
       const number = /^[(.]?(\d{1,3})[.)]?$/.exec(c.marker ?? '');
       const indent = md ? '  '.repeat(c.level ?? 0) : '';
       if (number) return `${indent}${number[1]}. ${c.text}`;
-      if (c.ordered) return md ? `${indent}- ${c.marker} ${c.text}` : `${c.marker} ${c.text}`;
+      // Markdown numbers its ordered items only: "(b)" and "ii." become 2., as a DOCX's lettered list does; text keeps the label.
+      if (c.ordered) return md ? `${indent}${ordinal(c.marker ?? '')}. ${c.text}` : `${c.marker} ${c.text}`;
       // Text output keeps the bullet the document shows.
       return md ? `${indent}- ${c.text}` : c.marker ? `${c.marker} ${c.text}` : c.text;
     }

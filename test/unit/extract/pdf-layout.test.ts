@@ -146,6 +146,31 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('numbers lettered and roman items in Markdown as its ordered lists, keeps their labels in text, and takes a middle dot for a bullet', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 700, text: '1.' },
+          { x: 86, y: 700, text: 'Measure the wells' },
+          { x: 86, y: 688, text: '(a)' },
+          { x: 104, y: 688, text: 'in spring' },
+          { x: 86, y: 676, text: '(b)' },
+          { x: 104, y: 676, text: 'in autumn' },
+          { x: 72, y: 664, text: '2.' },
+          { x: 86, y: 664, text: 'Repair the pumps' },
+          { x: 86, y: 652, text: 'ii.' },
+          { x: 104, y: 652, text: 'the second pump' },
+          { x: 72, y: 620, text: '\u00b7' },
+          { x: 84, y: 620, text: 'Report back' },
+        ],
+      },
+    ]);
+    const md = await extract({ bytes, filename: 'plan.pdf', config: markdown });
+    expect(md.content).toBe(['1. Measure the wells\n  1. in spring\n  2. in autumn\n2. Repair the pumps\n  2. the second pump', '- Report back'].join('\n'));
+    const text = await extract({ bytes, filename: 'plan.pdf' });
+    expect(text.content).toContain('(b) in autumn');
+  });
+
   it('reads two columns one after the other, never joining lines across the gutter', async () => {
     const left = ['Left column opens the story and it runs', 'on for three lines of text before it', 'stops at the foot of the column here.'];
     const right = ['Right column carries on with the story', 'for three more lines of text until it', 'reaches the end of the page at last.'];
