@@ -78,7 +78,7 @@ export class MapiObject {
 
   /** The storage of an object property: an attachment's embedded message. */
   object(id: number): number | undefined {
-    const name = `__substg1.0_${hex4(id)}${hex4(PT_OBJECT)}`;
+    const name = `__SUBSTG1.0_${hex4(id)}${hex4(PT_OBJECT)}`;
     return this.storages.find((s) => s.name.toUpperCase() === name)?.id;
   }
 
