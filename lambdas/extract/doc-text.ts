@@ -112,9 +112,11 @@ export function readWordText(cfb: CompoundFile): WordText {
 
   const pieces = readPieces(table, fcLcb(FC_LCB.Clx), word, fail);
   const codes = pieceText(pieces, word);
-  markFromFkps(table, fcLcb(FC_LCB.PlcfBteChpx), word, pieces, codes, (grpprl) => hasSprm(grpprl, 0, sprmCFRMarkDel, (v) => (v & 1) === 1), () => 0);
+  // Runs of a sound file mark each character at most once per kind of run; forged ones that overlap could mark the text over and over.
+  const budget = { left: 2 * codes.length + 1024, fail };
+  markFromFkps(table, fcLcb(FC_LCB.PlcfBteChpx), word, pieces, codes, budget, (grpprl) => hasSprm(grpprl, 0, sprmCFRMarkDel, (v) => (v & 1) === 1), () => 0);
   // A table row ends in a cell mark of its own, in a paragraph marked as the row's end: that mark ends the row's line.
-  markFromFkps(table, fcLcb(FC_LCB.PlcfBtePapx), word, pieces, codes, papxIsRowEnd, (c) => (c === CELL_MARK ? PARAGRAPH_MARK : c), true);
+  markFromFkps(table, fcLcb(FC_LCB.PlcfBtePapx), word, pieces, codes, budget, papxIsRowEnd, (c) => (c === CELL_MARK ? PARAGRAPH_MARK : c), true);
 
   // The stories follow one another; a story's final paragraph mark is no paragraph of its own.
   let at = 0;
@@ -152,7 +154,8 @@ function readPieces(table: Bytes, clx: { fc: number; lcb: number }, word: Bytes,
   for (let i = 0; i < n; i++) {
     const cp = table.u32(plc + 4 * i);
     const cpEnd = table.u32(plc + 4 * (i + 1));
-    if (cpEnd < cp) throw fail('its piece table is out of order');
+    // Pieces follow one another from the first character, so the last one's end is the text's length.
+    if (cpEnd < cp || (i === 0 && cp !== 0)) throw fail('its piece table is out of order');
     const raw = table.u32(plc + 4 * (n + 1) + 8 * i + 2);
     const compressed = (raw & 0x40000000) !== 0;
     const fc = compressed ? (raw & 0x3fffffff) / 2 : raw & 0x3fffffff;
@@ -195,6 +198,7 @@ function markFromFkps(
   word: Bytes,
   pieces: Piece[],
   codes: Uint16Array,
+  budget: Budget,
   matches: (grpprl: Uint8Array) => boolean,
   mark: (code: number) => number,
   paragraphs = false,
@@ -216,7 +220,7 @@ function markFromFkps(
     for (let j = 0; j < crun; j++) {
       const grpprl = paragraphs ? papxAt(page, page[4 * (crun + 1) + 13 * j]!) : chpxAt(page, page[4 * (crun + 1) + j]!);
       if (!grpprl || !matches(grpprl)) continue;
-      markFcRange(byFc, codes, d.getUint32(4 * j, true), d.getUint32(4 * (j + 1), true), mark);
+      markFcRange(byFc, codes, d.getUint32(4 * j, true), d.getUint32(4 * (j + 1), true), mark, budget);
     }
   }
 }
@@ -282,7 +286,13 @@ function operandSize(d: DataView, sprm: number, pos: number): number | null {
 }
 
 /** Rewrites the characters stored at file offsets fc..fcEnd, wherever the piece table puts them. */
-function markFcRange(byFc: Piece[], codes: Uint16Array, fc: number, fcEnd: number, mark: (code: number) => number): void {
+interface Budget {
+  /** Characters that runs may still mark. */
+  left: number;
+  fail: (detail: string) => ExtractionError;
+}
+
+function markFcRange(byFc: Piece[], codes: Uint16Array, fc: number, fcEnd: number, mark: (code: number) => number, budget: Budget): void {
   // The first piece that may end after fc; pieces are sorted by start and do not overlap in a sound file.
   let lo = 0;
   let hi = byFc.length;
@@ -300,6 +310,8 @@ function markFcRange(byFc: Piece[], codes: Uint16Array, fc: number, fcEnd: numbe
     if (from >= to) continue;
     const first = p.cp + Math.floor((from - p.fc) / p.bpc);
     const last = p.cp + Math.ceil((to - p.fc) / p.bpc);
+    budget.left -= last - first;
+    if (budget.left < 0) throw budget.fail('its formatting runs overlap');
     for (let cp = first; cp < last; cp++) codes[cp] = mark(codes[cp]!);
   }
 }
@@ -316,10 +328,13 @@ function headerStories(table: Bytes, plcf: { fc: number; lcb: number }, codes: U
   table.check(plcf.fc, plcf.lcb);
   const n = Math.floor(plcf.lcb / 4);
   const limit = Math.min(start + ccpHdd, codes.length);
+  // Stories follow one another: one that starts before the last ended would read text again.
+  let done = start;
   for (let i = 6; i + 1 < n; i++) {
-    const from = Math.min(start + table.u32(plcf.fc + 4 * i), limit);
+    const from = Math.max(done, Math.min(start + table.u32(plcf.fc + 4 * i), limit));
     const to = Math.min(start + table.u32(plcf.fc + 4 * (i + 1)), limit);
     if (to <= from) continue;
+    done = to;
     const chars = codes.subarray(from, to);
     if (chars.every((c) => c === 0x0a || c === PARAGRAPH_MARK || (c >= 0x02 && c <= 0x08))) continue;
     const text = plainText(chars.subarray(0, chars.length - 1));

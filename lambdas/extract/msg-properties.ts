@@ -33,11 +33,15 @@ export class MapiObject {
     headerBytes: number,
     /** Code page of 8-bit strings; a message's own PR_MESSAGE_CODEPAGE wins, recipients and attachments inherit it. */
     private codepage = 1252,
+    /** Storages already read: in a sound file each has one parent, and a forged directory that links one from many places would be read again and again. */
+    private readonly visited = new Set<number>(),
   ) {
+    if (visited.has(storage)) throw cfb.damaged('a storage is listed in more than one place');
+    visited.add(storage);
     for (const e of cfb.entriesOf(storage)) {
       if (e.storage) this.storages.push(e);
       else if (/^__substg1\.0_[0-9A-F]{8}$/i.test(e.name)) this.streams.set(e.name.slice(12).toUpperCase(), e);
-      else if (e.name === '__properties_version1.0') this.readFixed(cfb.readEntry(e.id), headerBytes);
+      else if (e.name.toLowerCase() === '__properties_version1.0') this.readFixed(cfb.readEntry(e.id), headerBytes);
     }
     const own = this.int(PR_MESSAGE_CODEPAGE) ?? this.int(PR_INTERNET_CPID);
     if (own !== undefined) this.codepage = own;
@@ -107,12 +111,12 @@ export class MapiObject {
     return this.storages
       .filter((s) => s.name.startsWith(prefix))
       .sort((a, b) => Number.parseInt(a.name.slice(prefix.length), 16) - Number.parseInt(b.name.slice(prefix.length), 16))
-      .map((s) => new MapiObject(this.cfb, s.id, PROPERTIES_HEADER.child, this.codepage));
+      .map((s) => new MapiObject(this.cfb, s.id, PROPERTIES_HEADER.child, this.codepage, this.visited));
   }
 
   /** The message in an object property's storage (an attachment's embedded message). */
   embedded(storage: number): MapiObject {
-    return new MapiObject(this.cfb, storage, PROPERTIES_HEADER.embedded, this.codepage);
+    return new MapiObject(this.cfb, storage, PROPERTIES_HEADER.embedded, this.codepage, this.visited);
   }
 }
 

@@ -160,7 +160,11 @@ async function addMail(out: Compound, mail: Mail, ctx: FormatContext, heading: s
   }
 }
 
-/** The HTML body written as bytes is in the message's Internet code page (UTF-8 when none is given). */
+/** Windows code pages decodeCodepage knows; ISO-8859-1 (28591) is read as its superset Windows-1252. */
+const WINDOWS_CODEPAGES = new Set([874, 932, 936, 949, 950, 1250, 1251, 1252, 1253, 1254, 1255, 1256, 1257, 1258, 28591]);
+
+/** The HTML body written as bytes is in the message's Internet code page; UTF-8 when none is given or it is one not known here. */
 function htmlText(bytes: Uint8Array, codepage: number | undefined): string {
-  return codepage === undefined || codepage === 65001 ? new TextDecoder().decode(bytes) : decodeCodepage(bytes, codepage);
+  if (codepage === undefined || !WINDOWS_CODEPAGES.has(codepage)) return new TextDecoder().decode(bytes);
+  return decodeCodepage(bytes, codepage === 28591 ? 1252 : codepage);
 }

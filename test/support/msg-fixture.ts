@@ -28,8 +28,10 @@ export interface MsgMessage {
   /** Written as PR_CLIENT_SUBMIT_TIME. */
   sent?: Date;
   body?: string;
-  /** Written as PR_BODY_HTML in bytes (PT_BINARY), as Outlook does. */
+  /** Written as PR_BODY_HTML in bytes (PT_BINARY), as Outlook does: UTF-8, or Windows-1252 with htmlCodepage 1252. */
   html?: string;
+  /** PR_INTERNET_CPID, the code page of the HTML body's bytes. */
+  htmlCodepage?: number;
   recipients?: MsgRecipient[];
   attachments?: MsgAttachment[];
   /** Strings as 8-bit (PT_STRING8) in this code page instead of Unicode. */
@@ -86,7 +88,8 @@ function messageNodes(m: MsgMessage, headerBytes: number): CfbNode[] {
   text(p, 0x0c1a, m.senderName, cp);
   text(p, 0x5d01, m.senderEmail, cp);
   text(p, 0x1000, m.body, cp);
-  if (m.html !== undefined) p.streams.push({ name: '__substg1.0_10130102', data: Buffer.from(m.html, 'utf8') });
+  if (m.html !== undefined) p.streams.push({ name: '__substg1.0_10130102', data: Buffer.from(m.html, m.htmlCodepage === 1252 ? 'latin1' : 'utf8') });
+  if (m.htmlCodepage !== undefined) fixed(p, 0x3fde, 0x0003, int(m.htmlCodepage));
   if (m.sent) fixed(p, 0x0039, 0x0040, filetime(m.sent));
   const children: CfbNode[] = [];
   (m.recipients ?? []).forEach((r, i) => {

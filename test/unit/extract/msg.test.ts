@@ -60,6 +60,11 @@ describe('MSG', () => {
     expect(result.content).toBe('From: Jürgen\nSubject: Grüße\n\nHallo zusammen,\n\nbis bald.');
   });
 
+  it('reads an HTML body written in a Windows code page in that code page', async () => {
+    const result = await extract({ bytes: makeMsg({ subject: 'Café', html: '<p>Crème brûlée für alle</p>', htmlCodepage: 1252 }), filename: 'menu.msg' });
+    expect(result.content).toBe('Subject: Café\n\nCrème brûlée für alle');
+  });
+
   it('extracts an attached Outlook item as a section with its own headers, body and attachments', async () => {
     const forwarded: MsgMessage = {
       subject: 'Original',
