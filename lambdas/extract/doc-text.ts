@@ -25,8 +25,8 @@ export interface WordText {
 }
 
 const WORD_IDENT = 0xa5ec;
-/** Word 97's nFib; Word 6 and 95 wrote a different FIB and text layout. */
-const NFIB_WORD97 = 0x00c1;
+/** The highest nFib of Word 6.0 and 95 (0x0065 to 0x0069), whose FIB and text layout differ from Word 97's. */
+const NFIB_WORD95 = 0x0069;
 const F_ENCRYPTED = 0x0100;
 const F_WHICH_TBL_STM = 0x0200;
 
@@ -90,7 +90,7 @@ export function readWordText(cfb: CompoundFile): WordText {
   if (!wordStream) throw fail('it has no WordDocument stream');
   const word = new Bytes(wordStream, fail, 'the WordDocument stream');
   if (wordStream.length < 34 || word.u16(0) !== WORD_IDENT) throw fail('the Word document header is not valid');
-  if (word.u16(2) < NFIB_WORD97) {
+  if (word.u16(2) <= NFIB_WORD95) {
     throw new ExtractionError('unsupported_format', 'The Word document is in the Word 6.0/95 format, which is not supported. Open it in Word and save it as .docx or Word 97-2003 (.doc), then resubmit.');
   }
   const flags = word.u16(0x0a);
