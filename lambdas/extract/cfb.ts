@@ -30,6 +30,14 @@ interface DirEntry {
   size: number;
 }
 
+/** A stream or storage inside a storage, as entriesOf lists it. */
+export interface CfbEntry {
+  id: number;
+  name: string;
+  storage: boolean;
+  size: number;
+}
+
 export class CompoundFile {
   private readonly view: DataView;
   private readonly shift: number;
@@ -66,6 +74,20 @@ export class CompoundFile {
     const wanted = name.toUpperCase();
     const index = this.childrenOf(0).find((i) => this.entries[i]!.type === 'stream' && this.entries[i]!.name.toUpperCase() === wanted);
     return index === undefined ? null : this.streamBytes(this.entries[index]!, limit);
+  }
+
+  /** The streams and storages directly inside storage `id` (the root by default): an Outlook message keeps its recipients and attachments in storages. */
+  entriesOf(id = 0): CfbEntry[] {
+    const e = this.entries[id];
+    if (e?.type !== 'storage' && e?.type !== 'root') return [];
+    return this.childrenOf(id).map((i) => ({ id: i, name: this.entries[i]!.name, storage: this.entries[i]!.type === 'storage', size: this.entries[i]!.size }));
+  }
+
+  /** The bytes of the stream `id` (from entriesOf), at most `limit` of them. */
+  readEntry(id: number, limit = Infinity): Uint8Array {
+    const e = this.entries[id];
+    if (e?.type !== 'stream') throw this.damaged('a directory entry is not the stream it should be');
+    return this.streamBytes(e, limit);
   }
 
   has(name: string): boolean {

@@ -1,79 +1,170 @@
-// Outlook MSG (a compound file of MAPI properties), read with
-// @kenjiuno/msgreader: headers as metadata, the body (plain text, else the
-// HTML body's visible text), then each attachment extracted as a section.
+// Outlook MSG (a compound file of MAPI properties, read with cfb.ts and
+// msg-properties.ts): headers as metadata, the body (the HTML body's visible
+// text, else the plain text), then each attachment extracted as a section.
+// An attached Outlook item (an e-mail forwarded as an attachment) is a
+// message of its own inside the file: its headers, body and attachments
+// become sections too.
 
-import msgreaderModule from '@kenjiuno/msgreader';
 import { Blocks } from './blocks.ts';
+import { CompoundFile, decodeCodepage } from './cfb.ts';
 import { Compound } from './compound.ts';
 import { htmlInto, textParagraphs } from './html.ts';
 import type { FormatContext } from './index.ts';
+import { MapiObject, PROPERTIES_HEADER } from './msg-properties.ts';
 import { isoDate } from './ooxml.ts';
 import { ExtractionError, type FormatOutput } from './types.ts';
 
-type MsgReader = import('@kenjiuno/msgreader/lib/MsgReader.js').default;
-type FieldsData = import('@kenjiuno/msgreader/lib/MsgReader.js').FieldsData;
-// A CommonJS module compiled from ES: under Node's ESM interop its class is on `.default`.
-const MsgReaderClass = ((msgreaderModule as unknown as { default?: unknown }).default ?? msgreaderModule) as new (data: DataView) => MsgReader;
+/** MAPI property ids ([MS-OXPROPS]) this reader looks at. */
+const PR = {
+  SUBJECT: 0x0037,
+  CLIENT_SUBMIT_TIME: 0x0039,
+  RECIPIENT_TYPE: 0x0c15,
+  SENDER_NAME: 0x0c1a,
+  SENDER_EMAIL_ADDRESS: 0x0c1f,
+  MESSAGE_DELIVERY_TIME: 0x0e06,
+  BODY: 0x1000,
+  BODY_HTML: 0x1013,
+  DISPLAY_NAME: 0x3001,
+  EMAIL_ADDRESS: 0x3003,
+  CREATION_TIME: 0x3007,
+  ATTACH_DATA: 0x3701,
+  ATTACH_FILENAME: 0x3704,
+  ATTACH_LONG_FILENAME: 0x3707,
+  ATTACH_MIME_TAG: 0x370e,
+  SMTP_ADDRESS: 0x39fe,
+  INTERNET_CPID: 0x3fde,
+  SENDER_SMTP_ADDRESS: 0x5d01,
+  ATTACHMENT_HIDDEN: 0x7ffe,
+} as const;
+
+const RECIPIENT_PREFIX = '__recip_version1.0_#';
+const ATTACHMENT_PREFIX = '__attach_version1.0_#';
+const RECIPIENT_KINDS: Record<number, 'to' | 'cc' | 'bcc'> = { 1: 'to', 2: 'cc', 3: 'bcc' };
+
+/** Messages attached to messages are followed this deep, as archives and e-mails inside others are (index.ts). */
+const MAX_NESTING = 3;
 
 export async function extractMsg(bytes: Uint8Array, ctx: FormatContext): Promise<FormatOutput> {
-  let reader: MsgReader;
-  let data: ReturnType<MsgReader['getFileData']>;
-  try {
-    reader = new MsgReaderClass(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    data = reader.getFileData();
-  } catch (err) {
-    throw new ExtractionError('corrupt_file', `The MSG e-mail could not be read: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  if (data.error) throw new ExtractionError('corrupt_file', `The MSG e-mail could not be read: ${data.error}`);
-  // The reader is lenient: a damaged compound file reads as a message with nothing in it.
-  if (!data.subject && !data.body && !data.bodyHtml && !data.html && !data.senderEmail && !data.senderName && !data.recipients?.length && !data.attachments?.length) {
+  const cfb = new CompoundFile(bytes, 'The MSG e-mail');
+  const message = new MapiObject(cfb, 0, PROPERTIES_HEADER.message);
+  const mail = readMail(message);
+  if (!mail.subject && !mail.hasBody && !mail.hasSender && mail.recipients === 0 && mail.attachments.length === 0) {
     throw new ExtractionError('corrupt_file', 'The MSG e-mail could not be read: it holds no message properties (damaged or not an Outlook message).');
   }
-  const encrypted = (data.attachments ?? []).some(
-    (att) => /\.pgp-encrypted$|^smime\.p7m$/i.test(att.fileName ?? att.name ?? '') || /pgp-encrypted|pkcs7-mime/i.test(att.attachMimeTag ?? ''),
+  const encrypted = mail.attachments.some(
+    (att) => /\.pgp-encrypted$|^smime\.p7m$/i.test(att.name ?? '') || /pgp-encrypted|pkcs7-mime/i.test(att.mimeTag ?? ''),
   );
   if (encrypted) throw new ExtractionError('encrypted_file', 'The e-mail is encrypted (PGP/MIME or S/MIME); only its recipient can read it. Decrypt it and resubmit.');
+  const out = new Compound(ctx.config.output);
+  await addMail(out, mail, ctx, null, 0);
+  const { headers } = mail;
+  return out.output({ title: headers.subject ?? null, author: headers.from ?? null, created_at: isoDate(headers.date), email: headers });
+}
+
+interface Attachment {
+  /** The long file name, else the display name, else the 8.3 name. */
+  name: string | undefined;
+  mimeTag: string | undefined;
+  /** Images shown inside the HTML body are part of its layout, not attachments. */
+  hidden: boolean;
+  owner: MapiObject;
+  /** The storage of an attached Outlook item, when it is one. */
+  embedded: number | undefined;
+}
+
+interface Mail {
+  headers: Record<string, string>;
+  subject: string | undefined;
+  hasBody: boolean;
+  hasSender: boolean;
+  recipients: number;
+  message: MapiObject;
+  attachments: Attachment[];
+}
+
+function readMail(message: MapiObject): Mail {
   const who = (name?: string, email?: string) => (name && email && name !== email ? `${name} <${email}>` : email || name || null);
-  const recipients = (kind: 'to' | 'cc' | 'bcc') =>
-    (data.recipients ?? [])
-      .filter((r: FieldsData) => (r.recipType ?? 'to') === kind)
-      .map((r: FieldsData) => who(r.name, r.smtpAddress ?? r.email))
+  const recipients = message.children(RECIPIENT_PREFIX).map((r) => ({
+    kind: RECIPIENT_KINDS[r.int(PR.RECIPIENT_TYPE) ?? 1] ?? 'to',
+    address: who(r.text(PR.DISPLAY_NAME), r.text(PR.SMTP_ADDRESS) ?? r.text(PR.EMAIL_ADDRESS)),
+  }));
+  const list = (kind: 'to' | 'cc' | 'bcc') =>
+    recipients
+      .filter((r) => r.kind === kind)
+      .map((r) => r.address)
       .filter(Boolean)
       .join(', ');
   const headers: Record<string, string> = {};
   const put = (k: string, v: string | null | undefined) => {
     if (v) headers[k] = v;
   };
-  put('from', who(data.senderName, data.senderSmtpAddress ?? data.senderEmail));
-  put('to', recipients('to'));
-  put('cc', recipients('cc'));
-  put('bcc', recipients('bcc'));
-  put('subject', data.subject);
-  put('date', data.clientSubmitTime ?? data.messageDeliveryTime ?? data.creationTime);
+  const senderName = message.text(PR.SENDER_NAME);
+  const senderEmail = message.text(PR.SENDER_SMTP_ADDRESS) ?? message.text(PR.SENDER_EMAIL_ADDRESS);
+  const subject = message.text(PR.SUBJECT);
+  put('from', who(senderName, senderEmail));
+  put('to', list('to'));
+  put('cc', list('cc'));
+  put('bcc', list('bcc'));
+  put('subject', subject);
+  put('date', message.time(PR.CLIENT_SUBMIT_TIME) ?? message.time(PR.MESSAGE_DELIVERY_TIME) ?? message.time(PR.CREATION_TIME));
+  const attachments = message.children(ATTACHMENT_PREFIX).map((a) => ({
+    name: a.text(PR.ATTACH_LONG_FILENAME) ?? a.text(PR.DISPLAY_NAME) ?? a.text(PR.ATTACH_FILENAME),
+    mimeTag: a.text(PR.ATTACH_MIME_TAG),
+    hidden: a.bool(PR.ATTACHMENT_HIDDEN) === true,
+    owner: a,
+    embedded: a.object(PR.ATTACH_DATA),
+  }));
+  return {
+    headers,
+    subject,
+    hasBody: Boolean(message.text(PR.BODY) || message.unicode(PR.BODY_HTML) || message.binary(PR.BODY_HTML)?.length),
+    hasSender: Boolean(senderName || senderEmail),
+    recipients: recipients.length,
+    message,
+    attachments,
+  };
+}
 
-  const mode = ctx.config.output;
-  const body = new Blocks(mode);
+/** The message's headers and body as one flowing section (under `heading` for an attached message), then its attachments. */
+async function addMail(out: Compound, mail: Mail, ctx: FormatContext, heading: string | null, level: number): Promise<void> {
+  const { headers, message } = mail;
+  const body = new Blocks(ctx.config.output);
+  if (heading) body.heading(2, heading);
   const lines = (['from', 'to', 'cc', 'bcc', 'subject', 'date'] as const).filter((k) => headers[k]).map((k) => `${k[0]!.toUpperCase()}${k.slice(1)}: ${headers[k]}`);
   if (lines.length > 0) body.paragraph(lines.join('\n'));
   // The HTML body carries the structure (headings, lists, tables); the plain text is the fallback.
-  if (data.bodyHtml?.trim()) htmlInto(body, data.bodyHtml);
-  else if (data.html && data.html.length > 0) htmlInto(body, new TextDecoder().decode(data.html));
-  else if (data.body?.trim()) textParagraphs(body, data.body);
-
-  const out = new Compound(mode);
+  const html = message.unicode(PR.BODY_HTML);
+  const htmlBytes = html?.trim() ? undefined : message.binary(PR.BODY_HTML);
+  const text = message.text(PR.BODY);
+  if (html?.trim()) htmlInto(body, html);
+  else if (htmlBytes && htmlBytes.length > 0) htmlInto(body, htmlText(htmlBytes, message.int(PR.INTERNET_CPID)));
+  else if (text?.trim()) textParagraphs(body, text);
   out.addFlow(body.text(), body.tables, body.elements);
-  for (const [i, att] of (data.attachments ?? []).entries()) {
-    const name = att.fileName ?? att.name ?? `attachment-${i + 1}`;
-    // Images shown inside the HTML body are part of its layout, not attachments.
-    if (att.attachmentHidden) continue;
+
+  const path = heading ? `${heading.replace(/^Attachment: /, '')}/` : '';
+  for (const [i, att] of mail.attachments.entries()) {
+    const name = att.name ?? `attachment-${i + 1}`;
+    if (att.hidden) continue;
     try {
-      if (att.innerMsgContent) throw new ExtractionError('unsupported_format', 'an e-mail embedded in an MSG e-mail is not extracted');
-      const file = reader.getAttachment(att);
-      out.addResult(`Attachment: ${name}`, await ctx.sub({ bytes: file.content, filename: name, contentType: att.attachMimeTag ?? null }));
+      if (att.embedded !== undefined) {
+        if (ctx.depth + level + 1 > MAX_NESTING) throw new ExtractionError('refused_file', `Refused: documents are nested more than ${MAX_NESTING} levels deep.`);
+        await addMail(out, readMail(att.owner.embedded(att.embedded)), ctx, `Attachment: ${path}${name}`, level + 1);
+        continue;
+      }
+      const file = att.owner.binary(PR.ATTACH_DATA) ?? new Uint8Array(0);
+      out.addResult(`Attachment: ${path}${name}`, await ctx.sub({ bytes: file, filename: name, contentType: att.mimeTag ?? null }));
     } catch (err) {
       if (!(err instanceof ExtractionError)) throw err;
-      out.fail(name, err);
+      out.fail(`${path}${name}`, err);
     }
   }
-  return out.output({ title: data.subject ?? null, author: headers.from ?? null, created_at: isoDate(headers.date), email: headers });
+}
+
+/** Windows code pages decodeCodepage knows; ISO-8859-1 (28591) is read as its superset Windows-1252. */
+const WINDOWS_CODEPAGES = new Set([874, 932, 936, 949, 950, 1250, 1251, 1252, 1253, 1254, 1255, 1256, 1257, 1258, 28591]);
+
+/** The HTML body written as bytes is in the message's Internet code page; UTF-8 when none is given or it is one not known here. */
+function htmlText(bytes: Uint8Array, codepage: number | undefined): string {
+  if (codepage === undefined || !WINDOWS_CODEPAGES.has(codepage)) return new TextDecoder().decode(bytes);
+  return decodeCodepage(bytes, codepage === 28591 ? 1252 : codepage);
 }

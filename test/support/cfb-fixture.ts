@@ -16,8 +16,16 @@ export interface CfbStream {
   data: Uint8Array;
 }
 
-/** A version 3 compound file (512-byte sectors) holding `streams` at its top level. Streams under 4,096 bytes go in the mini stream. */
-export function makeCfb(streams: CfbStream[]): Uint8Array {
+/** A storage (a folder of the compound file), as Outlook keeps recipients, attachments and attached messages. */
+export interface CfbStorage {
+  name: string;
+  children: CfbNode[];
+}
+
+export type CfbNode = CfbStream | CfbStorage;
+
+/** A version 3 compound file (512-byte sectors) holding `nodes` at its top level. Streams under 4,096 bytes go in the mini stream. */
+export function makeCfb(nodes: CfbNode[]): Uint8Array {
   const sectors: Buffer[] = [];
   const fat: number[] = [];
   const alloc = (data: Uint8Array): number => {
@@ -35,25 +43,42 @@ export function makeCfb(streams: CfbStream[]): Uint8Array {
 
   const miniParts: Buffer[] = [];
   const miniFat: number[] = [];
-  const placed = streams.map((s) => {
-    if (s.data.length >= MINI_CUTOFF) return { ...s, start: alloc(s.data) };
-    if (s.data.length === 0) return { ...s, start: END_OF_CHAIN };
+  const place = (data: Uint8Array): number => {
+    if (data.length >= MINI_CUTOFF) return alloc(data);
+    if (data.length === 0) return END_OF_CHAIN;
     const start = miniFat.length;
-    const n = Math.ceil(s.data.length / MINI);
+    const n = Math.ceil(data.length / MINI);
     const padded = Buffer.alloc(n * MINI);
-    padded.set(s.data);
+    padded.set(data);
     miniParts.push(padded);
     for (let i = 0; i < n; i++) miniFat.push(i === n - 1 ? END_OF_CHAIN : start + i + 1);
-    return { ...s, start };
-  });
+    return start;
+  };
+  // Directory entries in order, the root first; each storage's children a right-leaning chain of siblings: a valid (if unbalanced) tree.
+  const entries: { name: string; type: number; child: number; right: number; start: number; size: number }[] = [
+    { name: 'Root Entry', type: 5, child: FREE, right: FREE, start: END_OF_CHAIN, size: 0 },
+  ];
+  const addChildren = (parent: number, children: CfbNode[]) => {
+    let previous = -1;
+    for (const node of children) {
+      const index = entries.length;
+      if ('data' in node) entries.push({ name: node.name, type: 2, child: FREE, right: FREE, start: place(node.data), size: node.data.length });
+      else entries.push({ name: node.name, type: 1, child: FREE, right: FREE, start: 0, size: 0 });
+      if (previous === -1) entries[parent]!.child = index;
+      else entries[previous]!.right = index;
+      previous = index;
+      if (!('data' in node)) addChildren(index, node.children);
+    }
+  };
+  addChildren(0, nodes);
   const miniStream = Buffer.concat(miniParts);
   const miniStart = alloc(miniStream);
+  entries[0]!.start = miniStart;
+  entries[0]!.size = miniStream.length;
   const miniFatBytes = u32s(miniFat, SECTOR);
   const miniFatStart = miniFat.length > 0 ? alloc(miniFatBytes) : END_OF_CHAIN;
 
-  const dir: Buffer[] = [dirEntry('Root Entry', 5, placed.length > 0 ? 1 : FREE, FREE, miniStart, miniStream.length)];
-  // A right-leaning chain of siblings: a valid (if unbalanced) directory tree.
-  placed.forEach((s, i) => dir.push(dirEntry(s.name, 2, FREE, i + 1 < placed.length ? i + 2 : FREE, s.start, s.data.length)));
+  const dir = entries.map((e) => dirEntry(e.name, e.type, e.child, e.right, e.start, e.size));
   const dirStart = alloc(Buffer.concat(dir));
 
   // The FAT describes itself too: enough sectors for every sector, its own included.
