@@ -523,6 +523,7 @@ export class DynamoStore
     return { jobs: jobs.map((item) => stripJob(item)), cursor };
   }
 
+  /** No port's: the domain adds usage only with the job that earned it (finishJob); the adapter suite checks it alone. */
   async addUsage(projectId: string, day: string, pages: number): Promise<void> {
     await this.db.update({
       TableName: this.table,

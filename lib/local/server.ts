@@ -146,6 +146,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   // worker, which shares the extraction pool; the aggregation state machine is
   // the stack's own definition, run by the local interpreter with the same handlers.
   const [chunkQueue, chunkDlq] = twinOf('chunks');
+  // Made from the state machine below, whose tasks are composed first; only the cancel and chunk functions, composed after it, use it.
   let aggregation: LocalAggregationStarter | undefined;
 
   // The same dependencies as the Lambda handlers get, over the twins. One
