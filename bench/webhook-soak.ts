@@ -30,6 +30,7 @@ import { QueueTwin } from '../lib/local/sqs-twin.ts';
 import { TwinMessageVisibility, TwinWebhookQueue } from '../lib/local/twin-webhook-queue.ts';
 import { queues } from '../lib/wiring.ts';
 import { makeJob } from '../test/support/jobs.ts';
+import { portsOf } from '../test/support/record-ports.ts';
 import { signatureValid, startReceiver } from '../test/support/webhook-receiver.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -66,14 +67,14 @@ const queue = new QueueTwin({
   timeScale: TIME_SCALE,
 });
 const handler = makeHandler({
-  store,
+  ...portsOf(store),
   cipher,
   clock: systemClock,
   sender: createWebhookSender({ allowLoopback: true, timeoutMs: attemptTimeoutMs }),
   visibility: new TwinMessageVisibility([queue]),
 });
 const mapping = startWiredMapping('webhooks', queue, handler);
-const events = new WebhookEvents({ store, queue: new TwinWebhookQueue(queue), clock: systemClock });
+const events = new WebhookEvents({ ...portsOf(store), queue: new TwinWebhookQueue(queue), clock: systemClock });
 
 const projectId = randomUUID();
 const secret = await sealSecret(cipher, SECRET, projectId);

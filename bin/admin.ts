@@ -99,7 +99,7 @@ if (!values.name) fail(USAGE);
 const pages = values.pages === undefined ? undefined : Number(values.pages);
 try {
   const store = values.aws || values.stack !== undefined ? await deployedStore(values.stack ?? 'Docex') : localStore();
-  const created = await createProject({ store, clock: systemClock }, { name: values.name, pages });
+  const created = await createProject({ projects: store, clock: systemClock }, { name: values.name, pages });
   console.log(JSON.stringify(created));
 } catch (error) {
   if (error instanceof ApiError) fail(error.message);

@@ -2,6 +2,7 @@
 
 import { S3Client } from '@aws-sdk/client-s3';
 import { env } from '../../lib/wiring.ts';
+import type { Infrastructure } from './compose.ts';
 import { requiredEnv, withoutSdkLogger, type ClientOptions } from './aws-config.ts';
 import { S3Blobs } from './s3-blobs.ts';
 import { S3UploadUrls } from './s3-upload-urls.ts';
@@ -19,5 +20,7 @@ export function s3Client(options: ClientOptions = {}): S3Client {
   }));
 }
 
-export const awsBlobs = () => new S3Blobs(s3Client(), requiredEnv(env.bucket));
-export const awsUploadUrls = () => new S3UploadUrls(s3Client(), requiredEnv(env.bucket));
+export const awsBucket = {
+  blobs: () => new S3Blobs(s3Client(), requiredEnv(env.bucket)),
+  uploadUrls: () => new S3UploadUrls(s3Client(), requiredEnv(env.bucket)),
+} satisfies Partial<Infrastructure>;

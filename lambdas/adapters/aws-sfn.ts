@@ -2,9 +2,12 @@
 
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { env } from '../../lib/wiring.ts';
+import type { Infrastructure } from './compose.ts';
 import { requiredEnv, withoutSdkLogger, type ClientOptions } from './aws-config.ts';
 import { SfnAggregationStarter } from './sfn-aggregation.ts';
 
 export const sfnClient = (options: ClientOptions = {}) => withoutSdkLogger(new SFNClient({ region: options.region, credentials: options.credentials }));
 
-export const awsAggregation = () => new SfnAggregationStarter(sfnClient(), requiredEnv(env.aggregationStateMachineArn));
+export const awsStateMachine = {
+  aggregation: () => new SfnAggregationStarter(sfnClient(), requiredEnv(env.aggregationStateMachineArn)),
+} satisfies Partial<Infrastructure>;

@@ -3,13 +3,19 @@
 
 import { KMSClient } from '@aws-sdk/client-kms';
 import { env } from '../../lib/wiring.ts';
-import type { WebhookIntake } from '../core/webhook-target.ts';
+import type { Infrastructure } from './compose.ts';
 import { requiredEnv, withoutSdkLogger, type ClientOptions } from './aws-config.ts';
 import { KmsSecretCipher } from './kms-secret-cipher.ts';
 import { createWebhookSender, systemLookupHost } from './webhook-http.ts';
 
 export const kmsClient = (options: ClientOptions = {}) => withoutSdkLogger(new KMSClient({ region: options.region, credentials: options.credentials }));
 
-export const awsSecretCipher = () => new KmsSecretCipher(kmsClient(), requiredEnv(env.webhookKeyId));
-export const awsWebhookIntake = (): WebhookIntake => ({ allowLoopbackHttp: false, lookupHost: systemLookupHost, cipher: awsSecretCipher() });
-export const awsWebhookSender = () => createWebhookSender({ allowLoopback: false });
+const kmsCipher = () => new KmsSecretCipher(kmsClient(), requiredEnv(env.webhookKeyId));
+
+export const awsWebhooks = {
+  webhookIntake: () => ({ allowLoopbackHttp: false, lookupHost: systemLookupHost, cipher: kmsCipher() }),
+  webhookCipher: kmsCipher,
+  deliverySender: () => createWebhookSender({ allowLoopback: false }),
+  // Below API Gateway's 29 s integration limit, so a slow receiver is reported, not a gateway timeout.
+  testSender: () => createWebhookSender({ allowLoopback: false, timeoutMs: 25_000 }),
+} satisfies Partial<Infrastructure>;

@@ -6,15 +6,24 @@ import { invalidRequest } from '../core/errors.ts';
 import { formatPageRanges, parsePageRanges } from '../core/extraction-config.ts';
 import type {
   ApiKeyRecord,
+  ApiKeys,
   DeliveryAttempt,
+  DeliveryLog,
   Gate,
   JobFinish,
+  JobQueries,
+  Jobs,
   PollClaim,
   Project,
+  Projects,
+  Quotas,
   Reservation,
-  Store,
+  SandboxIssues,
+  Usage,
+  WebhookEventClaims,
   WebhookEventRecord,
   WebhookRegistration,
+  WebhookRegistrations,
 } from '../core/ports.ts';
 
 // One table (DESIGN.md section 5). Items are addressed by pk alone; sk is a
@@ -79,7 +88,10 @@ async function conditional<T>(write: () => Promise<T>): Promise<T | null> {
   }
 }
 
-export class DynamoStore implements Store {
+/** Every record port over the one table: the ports are what the domain asks for, the table is one place. */
+export class DynamoStore
+  implements ApiKeys, Projects, SandboxIssues, Quotas, Jobs, JobQueries, WebhookRegistrations, WebhookEventClaims, DeliveryLog, Usage
+{
   private readonly db: DynamoDocuments;
 
   constructor(
@@ -511,6 +523,7 @@ export class DynamoStore implements Store {
     return { jobs: jobs.map((item) => stripJob(item)), cursor };
   }
 
+  /** No port's: the domain adds usage only with the job that earned it (finishJob); the adapter suite checks it alone. */
   async addUsage(projectId: string, day: string, pages: number): Promise<void> {
     await this.db.update({
       TableName: this.table,

@@ -9,7 +9,7 @@ import { inProcessMerger, readPart, type PartInput, type PartMerger } from './ag
 import { completion, putResultJson, shortfallRefused } from './job-result.ts';
 import { jobObjectKeys, measuredKey, partRefs, type StoredPart } from './large-document.ts';
 import { formatHint, recordJobFinished } from './metrics.ts';
-import type { Blobs, Clock, JobEvents, PartRef, Store } from './ports.ts';
+import type { Blobs, Clock, JobEvents, Jobs, PartRef, Quotas } from './ports.ts';
 
 /** What one Map iteration answers: measurements of a part, never its text. */
 export interface PartSummary extends PartRef {
@@ -93,7 +93,8 @@ export interface FinishEvent {
 }
 
 export interface FinishDeps {
-  store: Store;
+  jobs: Jobs;
+  quotas: Quotas;
   blobs: Blobs;
   clock: Clock;
   events: JobEvents;
@@ -108,7 +109,7 @@ export interface FinishDeps {
  * meanwhile stays cancelled and a second run changes nothing.
  */
 export async function aggregateFinish(deps: FinishDeps, event: FinishEvent): Promise<{ job_id: string; status: string }> {
-  const job = await deps.store.getJob(event.job_id);
+  const job = await deps.jobs.getJob(event.job_id);
   if (!job) return { job_id: event.job_id, status: 'missing' };
   if (isTerminal(job.status)) {
     await cleanUp(deps, job);
@@ -125,7 +126,7 @@ export async function aggregateFinish(deps: FinishDeps, event: FinishEvent): Pro
     const failed = await fail(deps, job, `The spreadsheet has more than ${limit} cells; the limit is ${limit}.`);
     await cleanUp(deps, job);
     if (failed) await deps.events.jobFinished(failed);
-    return { job_id: job.id, status: (failed ?? (await deps.store.getJob(job.id)))?.status ?? 'missing' };
+    return { job_id: job.id, status: (failed ?? (await deps.jobs.getJob(job.id)))?.status ?? 'missing' };
   }
 
   const summaries = new Map<number, PartSummary>();
@@ -146,7 +147,7 @@ export async function aggregateFinish(deps: FinishDeps, event: FinishEvent): Pro
   const outcome = merged.ok ? await complete(deps, job, merged) : await fail(deps, job, merged.message);
   await cleanUp(deps, job);
   if (outcome) await deps.events.jobFinished(outcome);
-  const now = outcome ?? (await deps.store.getJob(job.id));
+  const now = outcome ?? (await deps.jobs.getJob(job.id));
   return { job_id: job.id, status: now?.status ?? 'missing' };
 }
 
@@ -173,10 +174,10 @@ export const MERGE_FAILED_MESSAGE =
  */
 export async function aggregateFailed(deps: FinishDeps, event: FailedEvent): Promise<{ job_id: string; status: string }> {
   deps.log?.('aggregation failed after its retries', { job_id: event.job_id, error: event.error?.Error, cause: event.error?.Cause?.slice(0, 2000) });
-  const job = await deps.store.getJob(event.job_id);
+  const job = await deps.jobs.getJob(event.job_id);
   if (!job) return { job_id: event.job_id, status: 'missing' };
   const failed = job.status === 'aggregating' ? await fail(deps, job, MERGE_FAILED_MESSAGE) : null;
-  const now = failed ?? (await deps.store.getJob(job.id));
+  const now = failed ?? (await deps.jobs.getJob(job.id));
   if (now && isTerminal(now.status)) {
     await cleanUp(deps, now);
     await deps.events.jobFinished(now);
@@ -189,8 +190,8 @@ async function complete(deps: FinishDeps, job: Job, result: { json: Uint8Array; 
   const { pages, partial } = result;
   const now = deps.clock.now();
   const result_ref = await putResultJson(deps.blobs, job, result.json, now);
-  // One write for the transition, the quota and the usage (Store.finishJob): a redelivered Finish charges nothing twice.
-  const done = await deps.store.finishJob(completion(job, partial ? 'partial_success' : 'completed', ['aggregating'], pages, result_ref, now));
+  // One write for the transition, the quota and the usage (Jobs.finishJob): a redelivered Finish charges nothing twice.
+  const done = await deps.jobs.finishJob(completion(job, partial ? 'partial_success' : 'completed', ['aggregating'], pages, result_ref, now));
   if (done === 'insufficient') {
     await deps.blobs.delete(result_ref.key).catch(() => undefined);
     return fail(deps, job, shortfallRefused(job, pages));
@@ -201,8 +202,8 @@ async function complete(deps: FinishDeps, job: Job, result: { json: Uint8Array; 
 }
 
 async function fail(deps: FinishDeps, job: Job, message: string): Promise<Job | null> {
-  const failed = await deps.store.transitionJob(job.id, 'failed', { error_message: message, pages_reserved: 0, updated_at: deps.clock.now() }, ['aggregating']);
-  if (failed && job.quota && job.pages_reserved > 0) await deps.store.refundPages(job.quota, job.pages_reserved);
+  const failed = await deps.jobs.transitionJob(job.id, 'failed', { error_message: message, pages_reserved: 0, updated_at: deps.clock.now() }, ['aggregating']);
+  if (failed && job.quota && job.pages_reserved > 0) await deps.quotas.refundPages(job.quota, job.pages_reserved);
   if (failed) recordJobFinished(failed.status, formatHint(job));
   return failed;
 }

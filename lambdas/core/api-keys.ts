@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { generateLiveKey, hashKey, LIVE_PREFIX } from './api-key.ts';
 import type { Principal } from './auth.ts';
 import { ApiError, forbidden, invalidRequest, notFound } from './errors.ts';
-import type { ApiKeyRecord, Clock, Store } from './ports.ts';
+import type { ApiKeyRecord, ApiKeys, Clock } from './ports.ts';
 
 export interface KeyView {
   id: string;
@@ -42,29 +42,29 @@ export function liveKeyRecord(apiKey: string, projectId: string, now: number): A
   return { key_hash: hashKey(apiKey), id: randomUUID(), last_four: apiKey.slice(-4), project_id: projectId, tier: 'live', created_at: now, revoked_at: null };
 }
 
-export async function listKeys(deps: { store: Store }, principal: Principal): Promise<{ keys: KeyView[] }> {
+export async function listKeys(deps: { keys: ApiKeys }, principal: Principal): Promise<{ keys: KeyView[] }> {
   liveOnly(principal);
-  const keys = await deps.store.listApiKeys(principal.project_id);
+  const keys = await deps.keys.listApiKeys(principal.project_id);
   return { keys: keys.sort((a, b) => b.created_at - a.created_at).map((k) => view(k, principal)) };
 }
 
-export async function createKey(deps: { store: Store; clock: Clock }, principal: Principal): Promise<KeyView & { api_key: string }> {
+export async function createKey(deps: { keys: ApiKeys; clock: Clock }, principal: Principal): Promise<KeyView & { api_key: string }> {
   liveOnly(principal);
   const apiKey = generateLiveKey();
   const record = liveKeyRecord(apiKey, principal.project_id, deps.clock.now());
-  await deps.store.putApiKey(record);
+  await deps.keys.putApiKey(record);
   return { ...view(record, principal), api_key: apiKey };
 }
 
-export async function revokeKey(deps: { store: Store; clock: Clock }, principal: Principal, id: string): Promise<void> {
+export async function revokeKey(deps: { keys: ApiKeys; clock: Clock }, principal: Principal, id: string): Promise<void> {
   liveOnly(principal);
   if (!UUID.test(id)) throw invalidRequest(`"${id}" is not a key id; GET /v1/keys lists the ids.`);
-  const keys = await deps.store.listApiKeys(principal.project_id);
+  const keys = await deps.keys.listApiKeys(principal.project_id);
   const key = keys.find((k) => k.id === id.toLowerCase());
   if (!key) throw notFound(`No key ${id} in this project; GET /v1/keys lists them.`);
   if (key.revoked_at !== null) return;
   if (!keys.some((k) => k.revoked_at === null && k.id !== key.id)) {
     throw new ApiError(409, 'conflict', 'This is the project\'s last active key; create another key before revoking it, or you lock yourself out.');
   }
-  await deps.store.revokeApiKey(key.key_hash, deps.clock.now());
+  await deps.keys.revokeApiKey(key.key_hash, deps.clock.now());
 }

@@ -1,7 +1,7 @@
 import { hashKey, keyTier, type KeyTier } from './api-key.ts';
 import { forbidden, unauthorized } from './errors.ts';
 import type { QuotaRef } from './job.ts';
-import type { Store } from './ports.ts';
+import type { KeyLookup } from './ports.ts';
 
 export interface Principal {
   project_id: string;
@@ -22,7 +22,7 @@ const HELP = 'Send "Authorization: Bearer <API_KEY>" with a live key (kz_...) or
  * client-sent header, so a sandbox key cannot be moved to another IP.
  */
 export async function authenticate(
-  store: Store,
+  keys: KeyLookup,
   authorization: string | undefined,
   sourceIp: string,
   now: number,
@@ -33,7 +33,7 @@ export async function authenticate(
   if (!token || !keyTier(token)) throw unauthorized(`Malformed Authorization header. ${HELP}`);
 
   const keyHash = hashKey(token);
-  const key = await store.getApiKey(keyHash);
+  const key = await keys.getApiKey(keyHash);
   if (!key || key.revoked_at !== null) throw unauthorized(`Unknown or revoked API key. ${HELP}`);
   if (key.tier === 'sandbox') {
     if ((key.expires_at ?? 0) * 1000 <= now) {
@@ -44,7 +44,7 @@ export async function authenticate(
     }
   }
   if (key.tier === 'live' && now - (key.last_used_at ?? 0) > LAST_USED_RESOLUTION_MS) {
-    await store.touchApiKey(keyHash, now, LAST_USED_RESOLUTION_MS);
+    await keys.touchApiKey(keyHash, now, LAST_USED_RESOLUTION_MS);
   }
   return {
     project_id: key.project_id,

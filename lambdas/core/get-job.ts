@@ -4,7 +4,7 @@ import { ApiError, forbidden, invalidRequest, notFound, rateLimited } from './er
 import { JsonText } from './http.ts';
 import type { Job, JobStatus } from './job.ts';
 import { limits } from './limits.ts';
-import type { Blobs, Clock, Store } from './ports.ts';
+import type { Blobs, Clock, JobQueries } from './ports.ts';
 
 export interface JobView {
   id: string;
@@ -29,13 +29,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * write it out again would cost more than the rest of the request.
  */
 export async function getJobView(
-  deps: { store: Store; blobs: Blobs; clock: Clock },
+  deps: { jobQueries: JobQueries; blobs: Blobs; clock: Clock },
   principal: Principal,
   id: string,
 ): Promise<JsonText> {
   if (!UUID.test(id)) throw invalidRequest(`"${id}" is not a job id; job ids are the UUIDs returned in job_ids.`);
   const now = deps.clock.now();
-  const claim = await deps.store.claimPoll(id.toLowerCase(), principal.project_id, now, limits.minPollIntervalMs);
+  const claim = await deps.jobQueries.claimPoll(id.toLowerCase(), principal.project_id, now, limits.minPollIntervalMs);
   const job = claim.job;
   // TTL deletes late, so an expired record is treated as gone here.
   if (!job || job.expires_at * 1000 <= now) throw notFound(`No job ${id}. Job records are kept for 7 days after submission.`);

@@ -3,7 +3,7 @@
 import type { Principal } from './auth.ts';
 import { invalidRequest } from './errors.ts';
 import { JOB_STATUSES, type JobStatus } from './job.ts';
-import type { Clock, Store } from './ports.ts';
+import type { Clock, JobQueries } from './ports.ts';
 
 export interface JobSummary {
   id: string;
@@ -28,7 +28,7 @@ export interface JobQuery {
   cursor?: string;
 }
 
-export async function listJobs(deps: { store: Store; clock: Clock }, principal: Principal, query: JobQuery): Promise<JobPage> {
+export async function listJobs(deps: { jobQueries: JobQueries; clock: Clock }, principal: Principal, query: JobQuery): Promise<JobPage> {
   const limit = query.limit === undefined ? 20 : Number(query.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidRequest('limit must be a whole number from 1 to 100.');
   const status = query.status || undefined;
@@ -39,7 +39,7 @@ export async function listJobs(deps: { store: Store; clock: Clock }, principal: 
     throw invalidRequest('cursor is not one this API gave out; pass next_cursor from the previous page unchanged.');
   }
   const now = deps.clock.now();
-  const page = await deps.store.listJobs(principal.project_id, { status: status as JobStatus | undefined, limit, cursor: query.cursor });
+  const page = await deps.jobQueries.listJobs(principal.project_id, { status: status as JobStatus | undefined, limit, cursor: query.cursor });
   return {
     jobs: page.jobs
       .filter((job) => job.expires_at * 1000 > now)

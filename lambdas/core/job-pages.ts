@@ -8,7 +8,7 @@ import type { Principal } from './auth.ts';
 import { ApiError, forbidden, invalidRequest, notFound } from './errors.ts';
 import type { Reply } from './http.ts';
 import { limits } from './limits.ts';
-import type { Blobs, Clock, Store } from './ports.ts';
+import type { Blobs, Clock, JobLookup } from './ports.ts';
 
 export const pageDocumentKey = (projectId: string, jobId: string) => `pages/${projectId}/${jobId}`;
 
@@ -35,7 +35,7 @@ export interface PageRenderer {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function getPageImage(
-  deps: { store: Store; blobs: Blobs; clock: Clock; renderer: PageRenderer },
+  deps: { jobs: JobLookup; blobs: Blobs; clock: Clock; renderer: PageRenderer },
   principal: Principal,
   id: string,
   pageParam: string,
@@ -52,7 +52,7 @@ export async function getPageImage(
     }
   }
   const now = deps.clock.now();
-  const job = await deps.store.getJob(id.toLowerCase());
+  const job = await deps.jobs.getJob(id.toLowerCase());
   if (!job || job.expires_at * 1000 <= now) throw notFound(`No job ${id}. Job records are kept for 7 days after submission.`);
   if (job.project_id !== principal.project_id) throw forbidden(`Job ${id} belongs to another project; use that project's API key.`);
   if (job.status !== 'completed' && job.status !== 'partial_success') {

@@ -69,7 +69,7 @@ export async function putResultJson(blobs: Blobs, job: Job, body: Uint8Array, no
 }
 
 /**
- * The write that finishes a job on its stored result (Store.finishJob): pages
+ * The write that finishes a job on its stored result (Jobs.finishJob): pages
  * are charged as extracted, so a quota takes the shortfall against what was
  * reserved at submission (or gives an over-reservation back), and the day's
  * usage counts them.

@@ -12,7 +12,7 @@ import type { RowLayout, RowPlan, RowRun, RowSlice } from '../extract/csv.ts';
 import { checkUnitLimit } from '../extract/unit-limits.ts';
 import { chunkPages, isSplittable, planChunks, plannedPages } from './chunk-plan.ts';
 import { isTerminal, type ChunkRange, type Job, type OriginalMetadata } from './job.ts';
-import type { AggregationStarter, Blobs, ChunkMessage, ChunkQueue, Clock, JobEvents, PartRef, Store } from './ports.ts';
+import type { AggregationStarter, Blobs, ChunkMessage, ChunkQueue, Clock, JobEvents, Jobs, PartRef } from './ports.ts';
 
 export interface SplitSettings {
   queue: ChunkQueue;
@@ -79,7 +79,7 @@ const isRecorded = (job: Job, index: number) => job.chunks_done?.includes(index)
  * to be extracted whole after all, null when the pipeline took it.
  */
 export async function splitIfLarge(
-  deps: { store: Store; blobs: Blobs; clock: Clock; events: JobEvents; split: SplitSettings; log?: (m: string, f?: Record<string, unknown>) => void },
+  deps: { jobs: Jobs; blobs: Blobs; clock: Clock; events: JobEvents; split: SplitSettings; log?: (m: string, f?: Record<string, unknown>) => void },
   job: Job,
   bytes: Uint8Array,
 ): Promise<Uint8Array | null> {
@@ -113,7 +113,7 @@ export async function splitIfLarge(
   const rows = (format === 'csv' || format === 'tsv') && deps.split.rows ? await planRows(deps, deps.split.rows, job, bytes, format, planned) : null;
   if (rows) plan = planned.map((range, i) => ({ ...range, rows: rows.runs[i]! }));
   const cut = plan.some((r) => r.source);
-  const chunking = await deps.store.transitionJob(
+  const chunking = await deps.jobs.transitionJob(
     job.id,
     'chunking',
     {
@@ -130,7 +130,7 @@ export async function splitIfLarge(
   if (!chunking) {
     // Cancelled (or taken by another delivery) meanwhile: what this attempt cut is nobody's.
     await Promise.all(plan.flatMap((r) => (r.source ? [deps.blobs.delete(r.source.key).catch(() => undefined)] : [])));
-    const now = await deps.store.getJob(job.id);
+    const now = await deps.jobs.getJob(job.id);
     if (now && isTerminal(now.status)) await deps.events.jobFinished(now);
     return null;
   }
@@ -196,7 +196,7 @@ async function fanOut(queue: ChunkQueue, job: Job, ranges: ChunkRange[]): Promis
 }
 
 export interface ChunkWorkerDeps {
-  store: Store;
+  jobs: Jobs;
   blobs: Blobs;
   clock: Clock;
   extractor: { extract(input: ExtractInput): Promise<ExtractionResult> };
@@ -217,7 +217,7 @@ export async function processChunk(
   message: ChunkMessage,
   delivery: { receiveCount: number; maxReceiveCount: number },
 ): Promise<void> {
-  const job = await deps.store.getJob(message.job_id);
+  const job = await deps.jobs.getJob(message.job_id);
   if (!job) return;
   if (job.status === 'aggregating') return startAggregation(deps, job);
   if (job.status !== 'chunking') return deps.log?.('skipping chunk of a job that is not chunking', { job_id: job.id, status: job.status });
@@ -236,9 +236,9 @@ export async function processChunk(
   await deps.blobs.put(partKey(job.project_id, job.id, range.index), Buffer.from(JSON.stringify(part)), 'application/json');
   // Failed pages count as done for progress: they are behind the job, not ahead of it.
   const pages = chunkPages(range, job.config?.pages ?? null).length;
-  const after = await deps.store.recordChunk(job.id, range.index, part.ok ? 'done' : 'failed', pages, deps.clock.now());
+  const after = await deps.jobs.recordChunk(job.id, range.index, part.ok ? 'done' : 'failed', pages, deps.clock.now());
   // Null: a duplicate delivery recorded it first, or the job was cancelled meanwhile; the re-read tells which.
-  const current = after ?? (await deps.store.getJob(job.id));
+  const current = after ?? (await deps.jobs.getJob(job.id));
   if (current) await finishIfLast(deps, current);
 }
 
@@ -289,7 +289,7 @@ async function readRows(blobs: Blobs, key: string, layout: RowLayout, run: RowRu
 async function finishIfLast(deps: ChunkWorkerDeps, job: Job): Promise<void> {
   if (job.status === 'aggregating') return startAggregation(deps, job);
   if (job.status !== 'chunking' || recorded(job) < (job.chunk_plan?.length ?? Infinity)) return;
-  const aggregating = await deps.store.transitionJob(job.id, 'aggregating', { updated_at: deps.clock.now() }, ['chunking']);
+  const aggregating = await deps.jobs.transitionJob(job.id, 'aggregating', { updated_at: deps.clock.now() }, ['chunking']);
   if (aggregating) await startAggregation(deps, aggregating);
 }
 

@@ -77,7 +77,7 @@ export type Gate = { ok: true } | { ok: false; retryAfterMs: number };
 export type PollClaim = { ok: true; job: Job } | { ok: false; job: Job | null; retryAfterMs: number };
 export type Reservation = 'reserved' | 'unlimited' | 'insufficient';
 
-/** Everything a finishing job writes besides its result object (Store.finishJob). */
+/** Everything a finishing job writes besides its result object (Jobs.finishJob). */
 export interface JobFinish {
   id: string;
   to: JobStatus;
@@ -91,36 +91,50 @@ export interface JobFinish {
   usage: { project_id: string; day: string; pages: number };
 }
 
-export interface Store {
-  /** Creates the project and its first live key together, or neither. */
-  createProject(project: Project, key: ApiKeyRecord): Promise<void>;
+// The records the domain keeps, one port per thing it does with them, so a
+// function asks only for what it calls and a test fake implements only that.
+// One adapter (lambdas/adapters/dynamo-store.ts) implements them all over one table.
+// Where some callers only read, the read is a port of its own that the wider one extends.
+
+/** Authenticating a request: the key's record, and the stamp of its last use. */
+export interface KeyLookup {
+  getApiKey(keyHash: string): Promise<ApiKeyRecord | null>;
+  /** Records a use of the key if the last one recorded is older than `staleMs`. */
+  touchApiKey(keyHash: string, now: number, staleMs: number): Promise<void>;
+}
+
+/** A project's keys: issued, listed, revoked. */
+export interface ApiKeys extends KeyLookup {
   putApiKey(key: ApiKeyRecord): Promise<void>;
   listApiKeys(projectId: string): Promise<ApiKeyRecord[]>;
   revokeApiKey(keyHash: string, now: number): Promise<void>;
-  /** Records a use of the key if the last one recorded is older than `staleMs`. */
-  touchApiKey(keyHash: string, now: number, staleMs: number): Promise<void>;
-  /** A project's jobs, newest first; `cursor` continues a previous page. */
-  listJobs(projectId: string, query: { status?: JobStatus; limit: number; cursor?: string }): Promise<{ jobs: Job[]; cursor: string | null }>;
-  /** Adds pages to the project's count for a UTC day (YYYY-MM-DD). */
-  addUsage(projectId: string, day: string, pages: number): Promise<void>;
-  /** The project's pages per day of a month (YYYY-MM), for the days that have any. */
-  getDailyUsage(projectId: string, month: string): Promise<Record<string, number>>;
-  getApiKey(keyHash: string): Promise<ApiKeyRecord | null>;
+}
+
+export interface Projects {
+  /** Creates the project and its first live key together, or neither. */
+  createProject(project: Project, key: ApiKeyRecord): Promise<void>;
+}
+
+/** The per-IP limit on anonymous sandbox keys. */
+export interface SandboxIssues {
   /** Records one sandbox key issued to `ip` if fewer than `max` were issued in the last `windowMs`; safe under concurrency. */
   claimSandboxIssue(ip: string, now: number, windowMs: number, max: number): Promise<Gate>;
+}
+
+/** Pages left on a project's plan or a sandbox key. */
+export interface Quotas {
   /** One conditional write: takes `pages` from the quota only if that many remain. */
   reservePages(ref: QuotaRef, pages: number): Promise<Reservation>;
   refundPages(ref: QuotaRef, pages: number): Promise<void>;
-  /**
-   * Finishes a job: its transition, the quota's correction and the day's
-   * usage, all or none, so a crash or a redelivery can neither charge a
-   * quota twice nor lose usage. The job after; 'insufficient' (nothing
-   * written) when the quota cannot cover the shortfall; null (nothing
-   * written) when the job is in none of `from`.
-   */
-  finishJob(finish: JobFinish): Promise<Job | 'insufficient' | null>;
-  putJobs(jobs: Job[]): Promise<void>;
+}
+
+export interface JobLookup {
   getJob(id: string): Promise<Job | null>;
+}
+
+/** A job's life: written at submission, claimed, moved on, finished. Every move is a conditional write. */
+export interface Jobs extends JobLookup {
+  putJobs(jobs: Job[]): Promise<void>;
   /**
    * Moves a job to `to` only if its status is one of `from` (by default every
    * status from which `to` may be reached). Null when the condition failed.
@@ -140,16 +154,41 @@ export interface Store {
    */
   recordChunk(jobId: string, index: number, outcome: 'done' | 'failed', pages: number, now: number): Promise<Job | null>;
   /**
+   * Finishes a job: its transition, the quota's correction and the day's
+   * usage, all or none, so a crash or a redelivery can neither charge a
+   * quota twice nor lose usage. The job after; 'insufficient' (nothing
+   * written) when the quota cannot cover the shortfall; null (nothing
+   * written) when the job is in none of `from`.
+   */
+  finishJob(finish: JobFinish): Promise<Job | 'insufficient' | null>;
+}
+
+/** What a project's clients read of its jobs: a poll of one, a page of the list. */
+export interface JobQueries {
+  /** A project's jobs, newest first; `cursor` continues a previous page. */
+  listJobs(projectId: string, query: { status?: JobStatus; limit: number; cursor?: string }): Promise<{ jobs: Job[]; cursor: string | null }>;
+  /**
    * Lets one poll of a job by `projectId` through per `minIntervalMs`, with
    * one conditional write that returns the job, so a poll is one round trip.
    * A job of another project is never written to.
    */
   claimPoll(jobId: string, projectId: string, now: number, minIntervalMs: number): Promise<PollClaim>;
+}
+
+export interface WebhookLookup {
+  getWebhook(projectId: string, id: string): Promise<WebhookRegistration | null>;
+}
+
+/** A project's registered webhooks. */
+export interface WebhookRegistrations extends WebhookLookup {
   putWebhook(registration: WebhookRegistration): Promise<void>;
   listWebhooks(projectId: string): Promise<WebhookRegistration[]>;
-  getWebhook(projectId: string, id: string): Promise<WebhookRegistration | null>;
   /** False when there was nothing to delete. */
   deleteWebhook(projectId: string, id: string): Promise<boolean>;
+}
+
+/** Announcing an event once: the claim that stops a re-announcement from queueing it again. */
+export interface WebhookEventClaims {
   /**
    * Records an event as queued, with one conditional write: true when it was
    * new, or still `queued` since before `staleBefore` (its message was lost).
@@ -157,11 +196,21 @@ export interface Store {
   claimWebhookEvent(record: WebhookEventRecord, staleBefore: number): Promise<boolean>;
   /** Forgets a claim whose message could not be sent, so the next announcement tries again. */
   releaseWebhookEvent(jobId: string, eventId: string): Promise<void>;
+}
+
+/** Where each event's delivery stands, and every attempt made. */
+export interface DeliveryLog {
   getWebhookEvent(jobId: string, eventId: string): Promise<WebhookEventRecord | null>;
   setWebhookEventState(jobId: string, eventId: string, state: WebhookEventRecord['state'], now: number): Promise<void>;
   recordDeliveryAttempt(attempt: DeliveryAttempt): Promise<void>;
   /** Every attempt for the job's events, oldest first. */
   listDeliveryAttempts(jobId: string): Promise<DeliveryAttempt[]>;
+}
+
+/** Pages extracted per project and UTC day (written by Jobs.finishJob with the job that earned them). */
+export interface Usage {
+  /** The project's pages per day of a month (YYYY-MM), for the days that have any. */
+  getDailyUsage(projectId: string, month: string): Promise<Record<string, number>>;
 }
 
 export interface Blobs {

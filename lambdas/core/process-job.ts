@@ -4,10 +4,11 @@ import { completion, putResult, shortfallRefused } from './job-result.ts';
 import { pageDocumentKey, pagedKind } from './job-pages.ts';
 import { formatHint, recordJobFinished } from './metrics.ts';
 import { splitIfLarge, type SplitSettings } from './large-document.ts';
-import type { Blobs, Clock, ExtractionMessage, JobEvents, Store } from './ports.ts';
+import type { Blobs, Clock, ExtractionMessage, JobEvents, Jobs, Quotas } from './ports.ts';
 
 export interface WorkerDeps {
-  store: Store;
+  jobs: Jobs;
+  quotas: Quotas;
   blobs: Blobs;
   clock: Clock;
   events: JobEvents;
@@ -42,10 +43,10 @@ export async function processJob(
   const document = inlineDocument ?? (await beforeClaim(deps, message, delivery));
   if (document === HANDLED) return;
 
-  const claimed = await deps.store.claimJob(message.job_id, deps.clock.now());
+  const claimed = await deps.jobs.claimJob(message.job_id, deps.clock.now());
   if (!claimed) {
     // Finished already (a redelivery), or cancelled or finished since the read: announce it, as for any redelivery.
-    const now = await deps.store.getJob(message.job_id);
+    const now = await deps.jobs.getJob(message.job_id);
     return now && isTerminal(now.status) ? deps.events.jobFinished(now) : undefined;
   }
 
@@ -67,7 +68,7 @@ const HANDLED = Symbol('handled');
  * HANDLED when there is nothing left to claim.
  */
 async function beforeClaim(deps: WorkerDeps, message: ExtractionMessage, delivery: Delivery): Promise<Uint8Array | null | typeof HANDLED> {
-  const job = await deps.store.getJob(message.job_id);
+  const job = await deps.jobs.getJob(message.job_id);
   if (!job) return HANDLED;
   if (isTerminal(job.status)) return deps.events.jobFinished(job).then(() => HANDLED);
   if (!deps.split || !needsSplitCheck(job, deps.split.splitBytes)) return null;
@@ -94,7 +95,7 @@ async function beforeClaim(deps: WorkerDeps, message: ExtractionMessage, deliver
  * job another delivery claimed or finished meanwhile is left to that one.
  */
 async function failUnclaimed(deps: WorkerDeps, job: Job, message: string): Promise<void> {
-  const claimed = job.status === 'pending' ? await deps.store.claimJob(job.id, deps.clock.now()) : job;
+  const claimed = job.status === 'pending' ? await deps.jobs.claimJob(job.id, deps.clock.now()) : job;
   if (claimed) await fail(deps, claimed, message);
 }
 
@@ -126,7 +127,7 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
   // Members or attachments that could not be read leave a result that is partial, not wrong.
   const outcome = (result.metadata.failed_sections?.length ?? 0) > 0 ? 'partial_success' : 'completed';
   // The transition, the shortfall or refund and the day's usage in one write: only the delivery that finishes the job charges it.
-  const finished = await deps.store.finishJob(completion(job, outcome, ['processing'], pages, result_ref, now));
+  const finished = await deps.jobs.finishJob(completion(job, outcome, ['processing'], pages, result_ref, now));
   if (finished === 'insufficient') {
     if (kept) await deps.blobs.delete(kept).catch(() => undefined);
     await deps.blobs.delete(result_ref.key).catch(() => undefined);
@@ -135,7 +136,7 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
   const completed = finished;
   // Cancelled meanwhile (or completed by another delivery, which wrote the same key): only a job that did not complete here drops its copy.
   if (kept && !completed) {
-    const now2 = await deps.store.getJob(job.id);
+    const now2 = await deps.jobs.getJob(job.id);
     if (now2?.status === 'cancelled') await deps.blobs.delete(kept).catch(() => undefined);
   }
   await discardDocument(deps, job);
@@ -147,12 +148,12 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
 
 /** A failed job costs nothing: its reserved pages go back to the quota. */
 async function fail(deps: WorkerDeps, job: Job, message: string): Promise<void> {
-  const failed = await deps.store.transitionJob(job.id, 'failed', {
+  const failed = await deps.jobs.transitionJob(job.id, 'failed', {
     error_message: message,
     pages_reserved: 0,
     updated_at: deps.clock.now(),
   });
-  if (failed && job.quota && job.pages_reserved > 0) await deps.store.refundPages(job.quota, job.pages_reserved);
+  if (failed && job.quota && job.pages_reserved > 0) await deps.quotas.refundPages(job.quota, job.pages_reserved);
   await discardDocument(deps, job);
   if (failed) {
     recordJobFinished(failed.status, formatHint(job));

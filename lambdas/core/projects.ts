@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { generateLiveKey } from './api-key.ts';
 import { liveKeyRecord } from './api-keys.ts';
 import { invalidRequest } from './errors.ts';
-import type { Clock, Store } from './ports.ts';
+import type { Clock, Projects } from './ports.ts';
 
 export interface CreatedProject {
   project_id: string;
@@ -12,7 +12,7 @@ export interface CreatedProject {
 
 /** A project and its first live key. `pages` sets a page quota; without it the project has no page limit. */
 export async function createProject(
-  deps: { store: Store; clock: Clock },
+  deps: { projects: Projects; clock: Clock },
   input: { name: string; pages?: number },
 ): Promise<CreatedProject> {
   const name = input.name.trim();
@@ -23,7 +23,7 @@ export async function createProject(
   const now = deps.clock.now();
   const apiKey = generateLiveKey();
   const projectId = randomUUID();
-  await deps.store.createProject(
+  await deps.projects.createProject(
     { id: projectId, name, created_at: now, ...(input.pages !== undefined ? { pages_remaining: input.pages } : {}) },
     liveKeyRecord(apiKey, projectId, now),
   );

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { generateSandboxKey, hashKey } from './api-key.ts';
 import { rateLimited } from './errors.ts';
 import { limits } from './limits.ts';
-import type { Clock, Store } from './ports.ts';
+import type { ApiKeys, Clock, SandboxIssues } from './ports.ts';
 
 export interface SandboxKey {
   api_key: string;
@@ -11,9 +11,9 @@ export interface SandboxKey {
 }
 
 /** An anonymous trial key: its own project, 50 pages, 24 hours, bound to `ip`. */
-export async function issueSandboxKey(deps: { store: Store; clock: Clock }, ip: string): Promise<SandboxKey> {
+export async function issueSandboxKey(deps: { sandboxIssues: SandboxIssues; keys: ApiKeys; clock: Clock }, ip: string): Promise<SandboxKey> {
   const now = deps.clock.now();
-  const gate = await deps.store.claimSandboxIssue(ip, now, limits.sandboxWindowMs, limits.sandboxKeysPerIp);
+  const gate = await deps.sandboxIssues.claimSandboxIssue(ip, now, limits.sandboxWindowMs, limits.sandboxKeysPerIp);
   if (!gate.ok) {
     throw rateLimited(
       `This IP address has been issued ${limits.sandboxKeysPerIp} sandbox keys in the last 24 hours. ` +
@@ -23,7 +23,7 @@ export async function issueSandboxKey(deps: { store: Store; clock: Clock }, ip: 
   }
   const apiKey = generateSandboxKey();
   const expiresAt = now + limits.sandboxKeyLifetimeMs;
-  await deps.store.putApiKey({
+  await deps.keys.putApiKey({
     key_hash: hashKey(apiKey),
     project_id: randomUUID(),
     tier: 'sandbox',

@@ -6,11 +6,12 @@ import { formatHint, recordJobFinished } from './metrics.ts';
 import { newJob } from './new-job.ts';
 import { limits } from './limits.ts';
 import { PageCountBudgetExceeded } from '../extract/page-count.ts';
-import type { Blobs, Clock, ExtractionQueue, Store } from './ports.ts';
+import type { Blobs, Clock, ExtractionQueue, Jobs, Quotas } from './ports.ts';
 import type { Submission, Upload } from './submission-form.ts';
 
 export interface SubmitDeps {
-  store: Store;
+  jobs: Jobs;
+  quotas: Quotas;
   blobs: Blobs;
   queue: ExtractionQueue;
   clock: Clock;
@@ -45,7 +46,7 @@ export async function submitJobs(deps: SubmitDeps, principal: Principal, submiss
   }
   const totalPages = pages.reduce((a, b) => a + b, 0);
 
-  const reservation = await deps.store.reservePages(principal.quota, totalPages);
+  const reservation = await deps.quotas.reservePages(principal.quota, totalPages);
   if (reservation === 'insufficient') {
     throw new ApiError(
       429,
@@ -83,10 +84,10 @@ export async function submitJobs(deps: SubmitDeps, principal: Principal, submiss
     await Promise.all(
       jobs.map((job, i) => (job.document.kind === 's3' ? deps.blobs.put(job.document.key, submission.files[i]!.bytes) : undefined)),
     );
-    await deps.store.putJobs(jobs);
+    await deps.jobs.putJobs(jobs);
   } catch (error) {
     await Promise.all(jobs.map((job) => (job.document.kind === 's3' ? deps.blobs.delete(job.document.key).catch(() => undefined) : undefined)));
-    if (quota) await deps.store.refundPages(quota, totalPages);
+    if (quota) await deps.quotas.refundPages(quota, totalPages);
     throw error;
   }
 
@@ -101,12 +102,12 @@ export async function submitJobs(deps: SubmitDeps, principal: Principal, submiss
   const unsent = jobs.filter((_, i) => sent[i]!.status === 'rejected');
   for (const job of unsent) {
     // The job exists but no worker will ever see it: fail it visibly instead of leaving it pending.
-    const failed = await deps.store.transitionJob(job.id, 'failed', {
+    const failed = await deps.jobs.transitionJob(job.id, 'failed', {
       error_message: 'The job could not be queued for extraction. Submit the file again.',
       updated_at: deps.clock.now(),
     });
     if (failed) recordJobFinished(failed.status, formatHint(job));
-    if (quota) await deps.store.refundPages(quota, job.pages_reserved);
+    if (quota) await deps.quotas.refundPages(quota, job.pages_reserved);
   }
   if (unsent.length === jobs.length) {
     throw new ApiError(503, 'internal_error', 'The extraction queue is unavailable. Retry the submission in a few seconds.');

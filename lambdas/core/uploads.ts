@@ -14,11 +14,12 @@ import { formatHint, recordJobFinished } from './metrics.ts';
 import { newJob } from './new-job.ts';
 import { parseJson } from './json-schema.ts';
 import { limits } from './limits.ts';
-import type { Blobs, Clock, ExtractionQueue, JobEvents, Store, UploadUrls } from './ports.ts';
+import type { Blobs, Clock, ExtractionQueue, JobEvents, Jobs, Quotas, UploadUrls } from './ports.ts';
 import { parseWebhookField, sealInlineWebhook, type WebhookIntake } from './webhook-target.ts';
 
 export interface UploadDeps {
-  store: Store;
+  jobs: Jobs;
+  quotas: Quotas;
   queue: ExtractionQueue;
   urls: UploadUrls;
   clock: Clock;
@@ -60,7 +61,7 @@ export async function createUpload(deps: UploadDeps, principal: Principal, rawBo
   const webhook = inline ? await sealInlineWebhook(inline, deps.intake, principal.project_id) : null;
 
   const estimate = Math.max(1, Math.ceil(request.size / 1e6) * limits.uploadPagesPerMb);
-  const reservation = await deps.store.reservePages(principal.quota, estimate);
+  const reservation = await deps.quotas.reservePages(principal.quota, estimate);
   if (reservation === 'insufficient') {
     throw new ApiError(
       429,
@@ -92,17 +93,18 @@ export async function createUpload(deps: UploadDeps, principal: Principal, rawBo
   );
   try {
     const url = await deps.urls.presignPut(key, job.content_type, limits.uploadWindowSeconds);
-    await deps.store.putJobs([job]);
+    await deps.jobs.putJobs([job]);
     await deps.queue.send({ job_id: id, project_id: job.project_id, kind: 'upload_deadline' }, null, limits.uploadWindowSeconds);
     return { job_id: id, status: 'awaiting_upload', upload_url: url, expires_at: new Date(now + limits.uploadWindowSeconds * 1000).toISOString() };
   } catch (error) {
-    if (quota) await deps.store.refundPages(quota, estimate);
+    if (quota) await deps.quotas.refundPages(quota, estimate);
     throw error;
   }
 }
 
 export interface ArrivalDeps {
-  store: Store;
+  jobs: Jobs;
+  quotas: Quotas;
   blobs: Blobs;
   queue: ExtractionQueue;
   clock: Clock;
@@ -120,7 +122,7 @@ export interface ArrivalDeps {
 export async function uploadArrived(deps: ArrivalDeps, key: string, size: number): Promise<void> {
   const ref = parseUploadKey(key);
   if (!ref) return;
-  const job = await deps.store.getJob(ref.job_id);
+  const job = await deps.jobs.getJob(ref.job_id);
   if (!job || job.project_id !== ref.project_id || isTerminal(job.status)) {
     // A PUT after its job ended (completed, failed, cancelled) or for no job at all: nothing will
     // ever read it, so it is deleted as it lands rather than kept outside any quota.
@@ -145,15 +147,15 @@ export async function uploadArrived(deps: ArrivalDeps, key: string, size: number
   const selected = job.config?.pages ?? null;
   const pages = selected ? Math.max(1, selected.filter((n) => n <= counted).length) : counted;
   const shortfall = job.quota ? pages - job.pages_reserved : 0;
-  if (shortfall > 0 && (await deps.store.reservePages(job.quota!, shortfall)) === 'insufficient') {
+  if (shortfall > 0 && (await deps.quotas.reservePages(job.quota!, shortfall)) === 'insufficient') {
     return failUpload(deps, job, `The document has ${pages} pages and the quota has ${job.pages_reserved} reserved and too few left for the rest.`);
   }
-  const pending = await deps.store.transitionJob(job.id, 'pending', { pages_reserved: job.quota ? pages : 0, updated_at: deps.clock.now() }, ['awaiting_upload']);
+  const pending = await deps.jobs.transitionJob(job.id, 'pending', { pages_reserved: job.quota ? pages : 0, updated_at: deps.clock.now() }, ['awaiting_upload']);
   if (!pending) {
-    if (shortfall > 0) await deps.store.refundPages(job.quota!, shortfall);
+    if (shortfall > 0) await deps.quotas.refundPages(job.quota!, shortfall);
     return;
   }
-  if (shortfall < 0) await deps.store.refundPages(job.quota!, -shortfall);
+  if (shortfall < 0) await deps.quotas.refundPages(job.quota!, -shortfall);
   await deps.queue.send({ job_id: job.id, project_id: job.project_id }, null);
 }
 
@@ -163,8 +165,8 @@ export async function uploadArrived(deps: ArrivalDeps, key: string, size: number
  * notification) is taken up here instead: true means the job is now pending
  * and the caller extracts it; its pages are settled by the extraction.
  */
-export async function uploadDeadline(deps: { store: Store; blobs: Blobs; clock: Clock; events: JobEvents }, jobId: string): Promise<boolean> {
-  const job = await deps.store.getJob(jobId);
+export async function uploadDeadline(deps: { jobs: Jobs; quotas: Quotas; blobs: Blobs; clock: Clock; events: JobEvents }, jobId: string): Promise<boolean> {
+  const job = await deps.jobs.getJob(jobId);
   if (!job || job.status !== 'awaiting_upload' || job.document.kind !== 's3') return false;
   const bytes = await deps.blobs.get(job.document.key);
   if (!bytes) {
@@ -175,14 +177,14 @@ export async function uploadDeadline(deps: { store: Store; blobs: Blobs; clock: 
     await failUpload(deps, job, `The upload arrived with ${bytes.byteLength} bytes, but ${job.size} were declared. Create a new upload with the right size.`);
     return false;
   }
-  return (await deps.store.transitionJob(job.id, 'pending', { updated_at: deps.clock.now() }, ['awaiting_upload'])) !== null;
+  return (await deps.jobs.transitionJob(job.id, 'pending', { updated_at: deps.clock.now() }, ['awaiting_upload'])) !== null;
 }
 
-async function failUpload(deps: { store: Store; blobs: Blobs; clock: Clock; events: JobEvents }, job: Job, message: string): Promise<void> {
-  const failed = await deps.store.transitionJob(job.id, 'failed', { error_message: message, pages_reserved: 0, updated_at: deps.clock.now() }, ['awaiting_upload']);
+async function failUpload(deps: { jobs: Jobs; quotas: Quotas; blobs: Blobs; clock: Clock; events: JobEvents }, job: Job, message: string): Promise<void> {
+  const failed = await deps.jobs.transitionJob(job.id, 'failed', { error_message: message, pages_reserved: 0, updated_at: deps.clock.now() }, ['awaiting_upload']);
   if (!failed) return;
   recordJobFinished(failed.status, formatHint(job));
-  if (job.quota && job.pages_reserved > 0) await deps.store.refundPages(job.quota, job.pages_reserved);
+  if (job.quota && job.pages_reserved > 0) await deps.quotas.refundPages(job.quota, job.pages_reserved);
   if (job.document.kind === 's3') await deps.blobs.delete(job.document.key).catch(() => undefined);
   await deps.events.jobFinished(failed);
 }

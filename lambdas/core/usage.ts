@@ -3,7 +3,7 @@
 // the month's days.
 
 import type { Principal } from './auth.ts';
-import type { Clock, Store } from './ports.ts';
+import type { Clock, Usage } from './ports.ts';
 
 export interface UsageView {
   day: string;
@@ -18,8 +18,8 @@ export function usagePeriods(now: number): { day: string; month: string } {
   return { day, month: day.slice(0, 7) };
 }
 
-export async function usage(deps: { store: Store; clock: Clock }, principal: Principal): Promise<UsageView> {
+export async function usage(deps: { usage: Usage; clock: Clock }, principal: Principal): Promise<UsageView> {
   const { day, month } = usagePeriods(deps.clock.now());
-  const days = await deps.store.getDailyUsage(principal.project_id, month);
+  const days = await deps.usage.getDailyUsage(principal.project_id, month);
   return { day, month, pages_today: days[day] ?? 0, pages_this_month: Object.values(days).reduce((a, b) => a + b, 0) };
 }

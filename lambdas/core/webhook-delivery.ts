@@ -5,7 +5,7 @@
 // queue's redrive policy dead-letters the event after the fifth failure.
 
 import { recordWebhookAttempt } from './metrics.ts';
-import type { Clock, DeliveryAttempt, Store, WebhookMessage, WebhookRegistration } from './ports.ts';
+import type { Clock, DeliveryAttempt, DeliveryLog, JobLookup, WebhookLookup, WebhookMessage, WebhookRegistration } from './ports.ts';
 import { openSecret, signatureOf, type SealedSecret, type SecretCipher } from './webhook-secret.ts';
 import { SERVICE_NAME, SERVICE_VERSION } from './version.ts';
 
@@ -73,7 +73,9 @@ export function buildRequest(
 }
 
 export interface DeliveryDeps {
-  store: Store;
+  jobs: JobLookup;
+  webhooks: WebhookLookup;
+  deliveries: DeliveryLog;
   cipher: SecretCipher;
   sender: WebhookSender;
   clock: Clock;
@@ -88,29 +90,29 @@ interface ResolvedTarget {
   webhookId: string | null;
 }
 
-async function resolveTarget(store: Store, message: WebhookMessage): Promise<ResolvedTarget | string> {
+async function resolveTarget(deps: { jobs: JobLookup; webhooks: WebhookLookup }, message: WebhookMessage): Promise<ResolvedTarget | string> {
   if (message.target.kind === 'inline') {
-    const job = await store.getJob(message.job_id);
+    const job = await deps.jobs.getJob(message.job_id);
     if (!job?.webhook) return 'the job or its inline webhook no longer exists';
     return { url: job.webhook.url, secret: job.webhook.secret ?? null, webhookId: null };
   }
-  const registration: WebhookRegistration | null = await store.getWebhook(message.project_id, message.target.webhook_id);
+  const registration: WebhookRegistration | null = await deps.webhooks.getWebhook(message.project_id, message.target.webhook_id);
   if (!registration) return `webhook ${message.target.webhook_id} was deleted`;
   return { url: registration.url, secret: registration.secret, webhookId: registration.id };
 }
 
 /** Runs attempt number `attempt` (the message's receive count) and records it. */
 export async function deliverWebhookEvent(deps: DeliveryDeps, message: WebhookMessage, attempt: number): Promise<NextStep> {
-  const { store, clock } = deps;
-  const event = await store.getWebhookEvent(message.job_id, message.event_id);
+  const { deliveries, clock } = deps;
+  const event = await deliveries.getWebhookEvent(message.job_id, message.event_id);
   // Already delivered (a redelivered message, or a second copy queued by a re-announcement): never POST it again.
   if (event?.state === 'delivered') return { action: 'done' };
 
   const started = clock.now();
   const record = (fields: Pick<DeliveryAttempt, 'url' | 'webhook_id' | 'status_code' | 'duration_ms' | 'error' | 'outcome'>) =>
-    store.recordDeliveryAttempt({ job_id: message.job_id, event_id: message.event_id, event: message.event, attempt, at: started, ...fields });
+    deliveries.recordDeliveryAttempt({ job_id: message.job_id, event_id: message.event_id, event: message.event, attempt, at: started, ...fields });
 
-  const target = await resolveTarget(store, message);
+  const target = await resolveTarget(deps, message);
   if (typeof target === 'string') {
     await record({ url: '', webhook_id: message.target.kind === 'registration' ? message.target.webhook_id : null, status_code: null, duration_ms: 0, error: `Not sent: ${target}.`, outcome: 'skipped' });
     recordWebhookAttempt('skipped');
@@ -141,7 +143,7 @@ export async function deliverWebhookEvent(deps: DeliveryDeps, message: WebhookMe
     outcome: outcomeName,
   });
   recordWebhookAttempt(outcomeName);
-  if (outcomeName !== 'retrying') await store.setWebhookEventState(message.job_id, message.event_id, outcomeName, clock.now());
+  if (outcomeName !== 'retrying') await deliveries.setWebhookEventState(message.job_id, message.event_id, outcomeName, clock.now());
   if (outcomeName === 'delivered' || outcomeName === 'failed') return { action: 'done' };
   // The last failure comes back at once, and SQS's redrive moves it to the dead-letter queue on that receive.
   return { action: 'retry', seconds: last ? 0 : RETRY_WAITS_SECONDS[attempt - 1]! };

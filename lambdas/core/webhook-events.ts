@@ -6,7 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import type { Job, JobStatus, WebhookEventKind } from './job.ts';
-import type { Clock, JobEvents, Store, WebhookMessage, WebhookQueue } from './ports.ts';
+import type { Clock, JobEvents, WebhookEventClaims, WebhookMessage, WebhookQueue, WebhookRegistrations } from './ports.ts';
 
 /** partial_success has no kind of its own in the spec: it is announced as job.completed with its status in the payload. */
 export function eventKindOf(status: JobStatus): WebhookEventKind | null {
@@ -34,7 +34,8 @@ export const eventIdOf = (jobId: string, status: JobStatus, targetKey: string) =
 export const EVENT_REQUEUE_AFTER_MS = 20 * 60_000;
 
 export interface WebhookEventsDeps {
-  store: Store;
+  eventClaims: WebhookEventClaims;
+  webhooks: WebhookRegistrations;
   queue: WebhookQueue;
   clock: Clock;
   /** Scaled on the local server with DOCEX_TIME_SCALE, like every other wait. */
@@ -62,12 +63,12 @@ export class WebhookEvents implements JobEvents {
           target,
         };
         const record = { job_id: job.id, event_id: message.event_id, state: 'queued' as const, queued_at: now, updated_at: now };
-        if (!(await this.deps.store.claimWebhookEvent(record, staleBefore))) return;
+        if (!(await this.deps.eventClaims.claimWebhookEvent(record, staleBefore))) return;
         try {
           await this.deps.queue.send(message);
         } catch (error) {
           // Unclaimed, the redelivered extraction message that this throw causes will queue it again.
-          await this.deps.store.releaseWebhookEvent(job.id, message.event_id);
+          await this.deps.eventClaims.releaseWebhookEvent(job.id, message.event_id);
           throw error;
         }
       }),
@@ -77,7 +78,7 @@ export class WebhookEvents implements JobEvents {
   /** The inline webhook replaces the project's registrations for its job. */
   private async targetsFor(job: Job, kind: WebhookEventKind): Promise<WebhookMessage['target'][]> {
     if (job.webhook) return !job.webhook.events || job.webhook.events.includes(kind) ? [{ kind: 'inline' }] : [];
-    const registrations = await this.deps.store.listWebhooks(job.project_id);
+    const registrations = await this.deps.webhooks.listWebhooks(job.project_id);
     return registrations.filter((r) => r.events.includes(kind)).map((r) => ({ kind: 'registration', webhook_id: r.id }));
   }
 }

@@ -7,7 +7,7 @@ import { webhookRegistrationSchema } from './api-schemas.ts';
 import { forbidden, invalidRequest, notFound } from './errors.ts';
 import { parseJson } from './json-schema.ts';
 import type { WebhookEventKind } from './job.ts';
-import type { Clock, DeliveryAttempt, Store, WebhookRegistration } from './ports.ts';
+import type { Clock, DeliveryAttempt, DeliveryLog, JobLookup, WebhookRegistration, WebhookRegistrations } from './ports.ts';
 import { buildRequest, judge, type WebhookSender } from './webhook-delivery.ts';
 import { checkSuppliedSecret, generateSecret, openSecret, sealSecret } from './webhook-secret.ts';
 import { checkEventKinds, checkWebhookHost, checkWebhookUrl, type WebhookIntake } from './webhook-target.ts';
@@ -15,7 +15,7 @@ import { checkEventKinds, checkWebhookHost, checkWebhookUrl, type WebhookIntake 
 export const MAX_WEBHOOKS_PER_PROJECT = 10;
 
 export interface RegistrationDeps {
-  store: Store;
+  webhooks: WebhookRegistrations;
   clock: Clock;
   intake: WebhookIntake;
   sender: WebhookSender;
@@ -47,7 +47,7 @@ export async function createWebhook(deps: RegistrationDeps, principal: Principal
   const plaintext = secret === undefined || secret === null || secret === '' ? generateSecret() : checkSuppliedSecret(secret, 'secret');
   await checkWebhookHost(checkedUrl, deps.intake, 'url');
 
-  const existing = await deps.store.listWebhooks(principal.project_id);
+  const existing = await deps.webhooks.listWebhooks(principal.project_id);
   if (existing.length >= MAX_WEBHOOKS_PER_PROJECT) {
     throw invalidRequest(`A project has at most ${MAX_WEBHOOKS_PER_PROJECT} webhooks; delete one with DELETE /v1/webhooks/{id} first.`);
   }
@@ -59,12 +59,12 @@ export async function createWebhook(deps: RegistrationDeps, principal: Principal
     secret: await sealSecret(deps.intake.cipher, plaintext, principal.project_id),
     created_at: deps.clock.now(),
   };
-  await deps.store.putWebhook(registration);
+  await deps.webhooks.putWebhook(registration);
   return { ...view(registration), secret: plaintext };
 }
 
-export async function listWebhooks(deps: { store: Store }, principal: Principal): Promise<{ webhooks: WebhookView[] }> {
-  const registrations = await deps.store.listWebhooks(principal.project_id);
+export async function listWebhooks(deps: { webhooks: WebhookRegistrations }, principal: Principal): Promise<{ webhooks: WebhookView[] }> {
+  const registrations = await deps.webhooks.listWebhooks(principal.project_id);
   return { webhooks: registrations.sort((a, b) => a.created_at - b.created_at).map(view) };
 }
 
@@ -75,15 +75,15 @@ function checkId(id: string): string {
 
 const missing = (id: string) => notFound(`No webhook ${id} in this project; GET /v1/webhooks lists them.`);
 
-export async function deleteWebhook(deps: { store: Store }, principal: Principal, id: string): Promise<void> {
-  if (!(await deps.store.deleteWebhook(principal.project_id, checkId(id)))) throw missing(id);
+export async function deleteWebhook(deps: { webhooks: WebhookRegistrations }, principal: Principal, id: string): Promise<void> {
+  if (!(await deps.webhooks.deleteWebhook(principal.project_id, checkId(id)))) throw missing(id);
 }
 
 export const TEST_JOB_ID = '00000000-0000-0000-0000-000000000000';
 
 /** Sends a synthetic, correctly signed `job.completed` payload now and reports what the receiver answered. */
 export async function testWebhook(deps: RegistrationDeps, principal: Principal, id: string) {
-  const registration = await deps.store.getWebhook(principal.project_id, checkId(id));
+  const registration = await deps.webhooks.getWebhook(principal.project_id, checkId(id));
   if (!registration) throw missing(id);
   const secret = await openSecret(deps.intake.cipher, registration.secret, principal.project_id);
   const eventId = `evt_test_${randomUUID().replaceAll('-', '')}`;
@@ -123,12 +123,12 @@ export interface DeliveryView {
   outcome: DeliveryAttempt['outcome'];
 }
 
-export async function listJobDeliveries(deps: { store: Store; clock: Clock }, principal: Principal, id: string): Promise<{ deliveries: DeliveryView[] }> {
+export async function listJobDeliveries(deps: { jobs: JobLookup; deliveries: DeliveryLog; clock: Clock }, principal: Principal, id: string): Promise<{ deliveries: DeliveryView[] }> {
   if (!UUID.test(id)) throw invalidRequest(`"${id}" is not a job id; job ids are the UUIDs returned in job_ids.`);
-  const job = await deps.store.getJob(id.toLowerCase());
+  const job = await deps.jobs.getJob(id.toLowerCase());
   if (!job || job.expires_at * 1000 <= deps.clock.now()) throw notFound(`No job ${id}. Job records are kept for 7 days after submission.`);
   if (job.project_id !== principal.project_id) throw forbidden(`Job ${id} belongs to another project; use that project's API key.`);
-  const attempts = await deps.store.listDeliveryAttempts(job.id);
+  const attempts = await deps.deliveries.listDeliveryAttempts(job.id);
   return {
     deliveries: attempts.map((a) => ({
       event_id: a.event_id,

@@ -1,13 +1,13 @@
 import type { SQSRecord } from 'aws-lambda';
-import { functions, queues } from '../../lib/wiring.ts';
-import { awsStore } from '../adapters/aws-dynamodb.ts';
-import { awsBlobs } from '../adapters/aws-s3.ts';
-import { awsAggregation } from '../adapters/aws-sfn.ts';
+import { functions } from '../../lib/wiring.ts';
+import { awsTable } from '../adapters/aws-dynamodb.ts';
+import { awsBucket } from '../adapters/aws-s3.ts';
+import { awsStateMachine } from '../adapters/aws-sfn.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
+import { compose } from '../adapters/compose.ts';
 import { processChunk, type ChunkWorkerDeps } from '../core/large-document.ts';
-import { logJson } from '../core/log.ts';
 import { consumeBatch, receiveCountOf } from '../core/sqs-batch.ts';
-import { systemClock, type ChunkMessage } from '../core/ports.ts';
+import type { ChunkMessage } from '../core/ports.ts';
 import { createExtractorPool } from '../extract/pool.ts';
 
 
@@ -32,14 +32,13 @@ export const makeHandler = (deps: ChunkWorkerDeps & { maxReceiveCount: number })
 
 const spec = functions['chunk-worker'];
 export const handler = onColdStart(() =>
-  makeHandler({
-    store: awsStore(),
-    blobs: awsBlobs(),
-    clock: systemClock,
-    aggregation: awsAggregation(),
-    // As in the extraction worker: the parser runs in a thread that a deadline below the Lambda timeout can kill.
-    extractor: createExtractorPool({ size: 1, timeoutMs: (spec.timeoutSeconds - 20) * 1000, maxMemoryMb: Math.floor(spec.memoryMb * 0.7) }),
-    log: logJson,
-    maxReceiveCount: queues.chunks.maxReceiveCount,
-  }),
+  makeHandler(
+    compose({
+      ...awsTable,
+      ...awsBucket,
+      ...awsStateMachine,
+      // As in the extraction worker: the parser runs in a thread that a deadline below the Lambda timeout can kill.
+      engine: () => createExtractorPool({ size: 1, timeoutMs: (spec.timeoutSeconds - 20) * 1000, maxMemoryMb: Math.floor(spec.memoryMb * 0.7) }),
+    })['chunk-worker'](),
+  ),
 );

@@ -1,14 +1,13 @@
 import type { SQSRecord } from 'aws-lambda';
-import { functions, queues } from '../../lib/wiring.ts';
-import { awsStore } from '../adapters/aws-dynamodb.ts';
-import { awsBlobs } from '../adapters/aws-s3.ts';
-import { awsChunkQueue, awsJobEvents } from '../adapters/aws-sqs.ts';
+import { functions } from '../../lib/wiring.ts';
+import { awsTable } from '../adapters/aws-dynamodb.ts';
+import { awsBucket } from '../adapters/aws-s3.ts';
+import { awsQueues } from '../adapters/aws-sqs.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
+import { compose } from '../adapters/compose.ts';
 import { DOCUMENT_ATTRIBUTE } from '../adapters/sqs-extraction-queue.ts';
-import { limits } from '../core/limits.ts';
 import { processJob, type WorkerDeps } from '../core/process-job.ts';
-import { systemClock, type ExtractionMessage } from '../core/ports.ts';
-import { logJson } from '../core/log.ts';
+import type { ExtractionMessage } from '../core/ports.ts';
 import { consumeBatch, receiveCountOf } from '../core/sqs-batch.ts';
 import { uploadDeadline } from '../core/uploads.ts';
 import { createExtractorPool } from '../extract/pool.ts';
@@ -44,20 +43,15 @@ export const makeHandler = (deps: WorkerDeps & { maxReceiveCount: number }) =>
 
 
 const spec = functions['extract-worker'];
-export const handler = onColdStart(() => {
-  const store = awsStore();
-  // One isolated worker thread per container: the parser can be killed on a
-  // deadline below the Lambda timeout, so the job fails cleanly instead of timing out the function.
-  const extractor = createExtractorPool({ size: 1, timeoutMs: (spec.timeoutSeconds - 20) * 1000, maxMemoryMb: Math.floor(spec.memoryMb * 0.7) });
-  return makeHandler({
-    store,
-    blobs: awsBlobs(),
-    clock: systemClock,
-    events: awsJobEvents(store),
-    extractor,
-    log: logJson,
-    // The same pool cuts a large PDF into one PDF per chunk, so each chunk worker downloads only its pages.
-    split: { queue: awsChunkQueue(), splitBytes: limits.splitBytes, pagesPerChunk: limits.chunkPages, pdf: extractor, rows: extractor },
-    maxReceiveCount: queues.extraction.maxReceiveCount,
-  });
-});
+export const handler = onColdStart(() =>
+  makeHandler(
+    compose({
+      ...awsTable,
+      ...awsBucket,
+      ...awsQueues,
+      // One isolated worker thread per container: the parser can be killed on a
+      // deadline below the Lambda timeout, so the job fails cleanly instead of timing out the function.
+      engine: () => createExtractorPool({ size: 1, timeoutMs: (spec.timeoutSeconds - 20) * 1000, maxMemoryMb: Math.floor(spec.memoryMb * 0.7) }),
+    })['extract-worker'](),
+  ),
+);

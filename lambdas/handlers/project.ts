@@ -1,16 +1,17 @@
-import { awsStore } from '../adapters/aws-dynamodb.ts';
+import { awsTable } from '../adapters/aws-dynamodb.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
+import { compose } from '../adapters/compose.ts';
 import { createKey, listKeys, revokeKey } from '../core/api-keys.ts';
 import { authenticate, requireLive } from '../core/auth.ts';
 import { header, route, sourceIp } from '../core/http.ts';
 import { listJobs } from '../core/job-list.ts';
-import { systemClock, type Clock, type Store } from '../core/ports.ts';
+import type { ApiKeys, Clock, JobQueries, Usage } from '../core/ports.ts';
 import { usage } from '../core/usage.ts';
 
 /** The project's own records: /v1/keys (list, create), /v1/keys/{id} (revoke), /v1/jobs (list), /v1/usage. */
-export const makeHandler = (deps: { store: Store; clock: Clock }) =>
+export const makeHandler = (deps: { keys: ApiKeys; jobQueries: JobQueries; usage: Usage; clock: Clock }) =>
   route(async (event) => {
-    const principal = await authenticate(deps.store, header(event, 'authorization'), sourceIp(event), deps.clock.now());
+    const principal = await authenticate(deps.keys, header(event, 'authorization'), sourceIp(event), deps.clock.now());
     switch (`${event.httpMethod} ${event.resource}`) {
       case 'GET /v1/keys':
         return { status: 200, body: await listKeys(deps, principal) };
@@ -30,4 +31,4 @@ export const makeHandler = (deps: { store: Store; clock: Clock }) =>
     }
   });
 
-export const handler = onColdStart(() => makeHandler({ store: awsStore(), clock: systemClock }));
+export const handler = onColdStart(() => makeHandler(compose(awsTable).project()));

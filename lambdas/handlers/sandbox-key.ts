@@ -1,11 +1,12 @@
-import { awsStore } from '../adapters/aws-dynamodb.ts';
+import { awsTable } from '../adapters/aws-dynamodb.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
+import { compose } from '../adapters/compose.ts';
 import { route, sourceIp } from '../core/http.ts';
-import { systemClock, type Clock, type Store } from '../core/ports.ts';
+import type { ApiKeys, Clock, SandboxIssues } from '../core/ports.ts';
 import { issueSandboxKey } from '../core/sandbox.ts';
 
 /** POST /v1/sandbox/key: an anonymous trial key bound to the caller's IP. */
-export const makeHandler = (deps: { store: Store; clock: Clock }) =>
+export const makeHandler = (deps: { sandboxIssues: SandboxIssues; keys: ApiKeys; clock: Clock }) =>
   route(async (event) => ({ status: 201, body: await issueSandboxKey(deps, sourceIp(event)) }));
 
-export const handler = onColdStart(() => makeHandler({ store: awsStore(), clock: systemClock }));
+export const handler = onColdStart(() => makeHandler(compose(awsTable)['sandbox-key']()));

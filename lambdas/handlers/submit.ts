@@ -1,32 +1,34 @@
-import { awsStore } from '../adapters/aws-dynamodb.ts';
-import { awsBlobs } from '../adapters/aws-s3.ts';
-import { awsExtractionQueue } from '../adapters/aws-sqs.ts';
-import { awsWebhookIntake } from '../adapters/aws-webhooks.ts';
+import { awsTable } from '../adapters/aws-dynamodb.ts';
+import { awsBucket } from '../adapters/aws-s3.ts';
+import { awsQueues } from '../adapters/aws-sqs.ts';
+import { awsWebhooks } from '../adapters/aws-webhooks.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
+import { compose } from '../adapters/compose.ts';
 import { authenticate } from '../core/auth.ts';
 import { header, requestBody, route, sourceIp } from '../core/http.ts';
-import { systemClock } from '../core/ports.ts';
+import type { KeyLookup } from '../core/ports.ts';
 import { parseSubmission } from '../core/submission-form.ts';
 import { submitJobs, type SubmitDeps } from '../core/submit.ts';
 import type { WebhookIntake } from '../core/webhook-target.ts';
 import { countPagesWithin } from '../extract/page-count.ts';
 
 /** POST /v1/extract: one job per file part, pages reserved first. */
-export const makeHandler = (deps: SubmitDeps & { webhookPolicy: WebhookIntake }) =>
+export const makeHandler = (deps: SubmitDeps & { keys: KeyLookup; webhookPolicy: WebhookIntake }) =>
   route(async (event) => {
-    const principal = await authenticate(deps.store, header(event, 'authorization'), sourceIp(event), deps.clock.now());
+    const principal = await authenticate(deps.keys, header(event, 'authorization'), sourceIp(event), deps.clock.now());
     const submission = await parseSubmission(requestBody(event), header(event, 'content-type'), deps.webhookPolicy, principal.project_id);
     return { status: 202, body: await submitJobs(deps, principal, submission) };
   });
 
 export const handler = onColdStart(() =>
-  makeHandler({
-    store: awsStore(),
-    blobs: awsBlobs(),
-    queue: awsExtractionQueue(),
-    clock: systemClock,
-    // A Lambda serves one request at a time: the budget alone keeps a hostile document from costing more than this request.
-    countPages: async (upload) => countPagesWithin({ bytes: upload.bytes, filename: upload.filename, contentType: upload.contentType }),
-    webhookPolicy: awsWebhookIntake(),
-  }),
+  makeHandler(
+    compose({
+      ...awsTable,
+      ...awsBucket,
+      ...awsQueues,
+      ...awsWebhooks,
+      // A Lambda serves one request at a time: the budget alone keeps a hostile document from costing more than this request.
+      countPages: () => async (upload) => countPagesWithin({ bytes: upload.bytes, filename: upload.filename, contentType: upload.contentType }),
+    }).submit(),
+  ),
 );

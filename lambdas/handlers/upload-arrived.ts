@@ -1,9 +1,9 @@
 import type { S3Event } from 'aws-lambda';
-import { awsStore } from '../adapters/aws-dynamodb.ts';
-import { awsBlobs } from '../adapters/aws-s3.ts';
-import { awsExtractionQueue, awsJobEvents } from '../adapters/aws-sqs.ts';
+import { awsTable } from '../adapters/aws-dynamodb.ts';
+import { awsBucket } from '../adapters/aws-s3.ts';
+import { awsQueues } from '../adapters/aws-sqs.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
-import { systemClock } from '../core/ports.ts';
+import { compose } from '../adapters/compose.ts';
 import { uploadArrived, type ArrivalDeps } from '../core/uploads.ts';
 import { countPagesWithin } from '../extract/page-count.ts';
 
@@ -16,14 +16,6 @@ export const makeHandler = (deps: ArrivalDeps) => async (event: S3Event): Promis
   }
 };
 
-export const handler = onColdStart(() => {
-  const store = awsStore();
-  return makeHandler({
-    store,
-    blobs: awsBlobs(),
-    queue: awsExtractionQueue(),
-    clock: systemClock,
-    events: awsJobEvents(store),
-    countPages: async (input) => countPagesWithin(input),
-  });
-});
+export const handler = onColdStart(() =>
+  makeHandler(compose({ ...awsTable, ...awsBucket, ...awsQueues, countPages: () => async (input) => countPagesWithin(input) })['upload-arrived']()),
+);

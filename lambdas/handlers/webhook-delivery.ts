@@ -1,9 +1,10 @@
 import type { SQSRecord } from 'aws-lambda';
-import { awsStore } from '../adapters/aws-dynamodb.ts';
-import { awsMessageVisibility } from '../adapters/aws-sqs.ts';
-import { awsSecretCipher, awsWebhookSender } from '../adapters/aws-webhooks.ts';
+import { awsTable } from '../adapters/aws-dynamodb.ts';
+import { awsQueues } from '../adapters/aws-sqs.ts';
+import { awsWebhooks } from '../adapters/aws-webhooks.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
-import { systemClock, type MessageVisibility, type WebhookMessage } from '../core/ports.ts';
+import { compose } from '../adapters/compose.ts';
+import type { MessageVisibility, WebhookMessage } from '../core/ports.ts';
 import { consumeBatch, receiveCountOf } from '../core/sqs-batch.ts';
 import { deliverWebhookEvent, type DeliveryDeps } from '../core/webhook-delivery.ts';
 
@@ -37,12 +38,4 @@ export const makeHandler = (deps: DeliveryDeps & { visibility: MessageVisibility
   });
 
 
-export const handler = onColdStart(() =>
-  makeHandler({
-    store: awsStore(),
-    cipher: awsSecretCipher(),
-    sender: awsWebhookSender(),
-    clock: systemClock,
-    visibility: awsMessageVisibility(),
-  }),
-);
+export const handler = onColdStart(() => makeHandler(compose({ ...awsTable, ...awsQueues, ...awsWebhooks })['webhook-delivery']()));

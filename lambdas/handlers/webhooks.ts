@@ -1,10 +1,10 @@
-import { awsStore } from '../adapters/aws-dynamodb.ts';
-import { awsWebhookIntake } from '../adapters/aws-webhooks.ts';
+import { awsTable } from '../adapters/aws-dynamodb.ts';
+import { awsWebhooks } from '../adapters/aws-webhooks.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
-import { createWebhookSender } from '../adapters/webhook-http.ts';
+import { compose } from '../adapters/compose.ts';
 import { authenticate, requireLive } from '../core/auth.ts';
 import { header, requestBody, route, sourceIp } from '../core/http.ts';
-import { systemClock } from '../core/ports.ts';
+import type { DeliveryLog, JobLookup, KeyLookup } from '../core/ports.ts';
 import {
   createWebhook,
   deleteWebhook,
@@ -15,9 +15,9 @@ import {
 } from '../core/webhook-registrations.ts';
 
 /** /v1/webhooks (create, list), /v1/webhooks/{id} (delete), /v1/webhooks/{id}/test, and /v1/jobs/{id}/deliveries. */
-export const makeHandler = (deps: RegistrationDeps) =>
+export const makeHandler = (deps: RegistrationDeps & { keys: KeyLookup; jobs: JobLookup; deliveries: DeliveryLog }) =>
   route(async (event) => {
-    const principal = await authenticate(deps.store, header(event, 'authorization'), sourceIp(event), deps.clock.now());
+    const principal = await authenticate(deps.keys, header(event, 'authorization'), sourceIp(event), deps.clock.now());
     const id = event.pathParameters?.id ?? '';
     // Registered webhooks are the project's: a live key's. A sandbox key's inline webhook and its jobs' deliveries are its own.
     if (event.resource.startsWith('/v1/webhooks')) requireLive(principal, "manage the project's webhooks (send an inline webhook field with the submission instead)");
@@ -38,12 +38,4 @@ export const makeHandler = (deps: RegistrationDeps) =>
     }
   });
 
-export const handler = onColdStart(() =>
-  makeHandler({
-    store: awsStore(),
-    clock: systemClock,
-    intake: awsWebhookIntake(),
-    // Below API Gateway's 29 s integration limit, so a slow receiver is reported, not a gateway timeout.
-    sender: createWebhookSender({ allowLoopback: false, timeoutMs: 25_000 }),
-  }),
-);
+export const handler = onColdStart(() => makeHandler(compose({ ...awsTable, ...awsWebhooks }).webhooks()));

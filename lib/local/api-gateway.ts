@@ -44,7 +44,10 @@ const send = (res: ServerResponse, status: number, body: unknown, headers: Recor
  */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
-export function createApiGateway(routes: RouteSpec[], handlers: Record<FunctionName, ApiHandler>): http.Server {
+/** `handlers` needs only the functions that `routes` reach; a route to a function without one is refused here, before any request. */
+export function createApiGateway(routes: RouteSpec[], handlers: Partial<Record<FunctionName, ApiHandler>>): http.Server {
+  const unhandled = routes.find((r) => !handlers[r.fn]);
+  if (unhandled) throw new Error(`no handler for ${unhandled.fn}, which ${unhandled.method} ${unhandled.path} reaches (lib/wiring.ts)`);
   const compiled = routes.map(compile);
   const server = http.createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, async (req, res) => {
     try {
@@ -72,7 +75,7 @@ export function createApiGateway(routes: RouteSpec[], handlers: Record<FunctionN
         return send(res, 400, { error: 'invalid_request', message: `The path ${url.pathname} is not valid percent-encoding (UTF-8); encode ids with encodeURIComponent.` });
       }
       const event = toEvent(req, url, match, values as string[], encoded ?? null, binary);
-      const result = await handlers[match.fn](event);
+      const result = await handlers[match.fn]!(event);
       res.writeHead(result.statusCode, result.headers as Record<string, string>);
       res.end(result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined);
     } catch (error) {

@@ -1,6 +1,7 @@
 // `npm start`: the whole service in one process. The handlers are the very
-// Lambda handlers of the stack, built with makeHandler over the same adapters,
-// pointed at embedded DynamoDB/S3; lib/wiring.ts says which route and which
+// Lambda handlers of the stack, built with makeHandler over the dependencies
+// compose() builds for them in AWS too (lambdas/adapters/compose.ts), here over
+// embedded DynamoDB/S3 and queue twins; lib/wiring.ts says which route and which
 // queue reaches which handler, as it does for the stack.
 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -11,12 +12,12 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { dynamoClient, s3Client } from '../../lambdas/adapters/aws-clients.ts';
+import { compose } from '../../lambdas/adapters/compose.ts';
 import { DynamoStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { S3Blobs } from '../../lambdas/adapters/s3-blobs.ts';
 import { createWebhookSender, systemLookupHost } from '../../lambdas/adapters/webhook-http.ts';
-import { systemClock } from '../../lambdas/core/ports.ts';
 import { ATTEMPT_TIMEOUT_MS } from '../../lambdas/core/webhook-delivery.ts';
-import { EVENT_REQUEUE_AFTER_MS, WebhookEvents } from '../../lambdas/core/webhook-events.ts';
+import { EVENT_REQUEUE_AFTER_MS } from '../../lambdas/core/webhook-events.ts';
 import type { WebhookIntake } from '../../lambdas/core/webhook-target.ts';
 import { createExtractorPool, createPageCounter } from '../../lambdas/extract/pool.ts';
 import * as extractWorker from '../../lambdas/handlers/extract-worker.ts';
@@ -24,7 +25,6 @@ import * as getJob from '../../lambdas/handlers/get-job.ts';
 import * as getPage from '../../lambdas/handlers/get-page.ts';
 import * as project from '../../lambdas/handlers/project.ts';
 import * as cancelJob from '../../lambdas/handlers/cancel-job.ts';
-import { logJson as log } from '../../lambdas/core/log.ts';
 import * as site from '../../lambdas/handlers/site.ts';
 import * as uploadArrived from '../../lambdas/handlers/upload-arrived.ts';
 import * as uploads from '../../lambdas/handlers/uploads.ts';
@@ -110,9 +110,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const store = new DynamoStore(dynamoClient(clientOptions), aws.table);
   const s3 = s3Client(clientOptions);
   const blobs = new S3Blobs(s3, aws.bucket);
-  const clock = systemClock;
 
-  const spec = queues.extraction;
   const queueDir = (name: string) => path.join(dataDir, 'queues', name);
   /** A wiring queue and its DLQ as persisted twins, with the redrive policy of the stack. */
   const twinOf = (name: QueueName, visibilityTimeoutSeconds = queues[name].visibilityTimeoutSeconds) => {
@@ -134,70 +132,75 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   // The local server is for development: plain http:// to loopback receivers is allowed here, and only here.
   const intake: WebhookIntake = { allowLoopbackHttp: true, lookupHost: systemLookupHost, cipher };
   const sender = createWebhookSender({ allowLoopback: true, timeoutMs: attemptTimeoutMs });
-  const jobEvents = new WebhookEvents({
-    store,
-    queue: new TwinWebhookQueue(webhookQueue),
-    clock,
-    requeueAfterMs: EVENT_REQUEUE_AFTER_MS * timeScale,
-  });
 
   const workerSpec = functions['extract-worker'];
   const workers = options.workers ?? os.availableParallelism();
   const extractor = createExtractorPool({ size: workers, timeoutMs: workerSpec.timeoutSeconds * 1000, maxMemoryMb: workerSpec.memoryMb, prewarm: true });
 
-  // The large-document pipeline: the chunk queue (with its DLQ) feeds the chunk
-  // worker, which shares the extraction pool; the aggregation state machine is
-  // the stack's own definition, run by the local interpreter with the same handlers.
-  const chunkSpec = queues.chunks;
-  const [chunkQueue, chunkDlq] = twinOf('chunks');
-  const stateMachine = new LocalStateMachine(
-    aggregationDefinition({ part: 'aggregate-part', finish: 'aggregate-finish', fail: 'aggregate-fail' }),
-    {
-      'aggregate-part': aggregatePart.makeHandler({ blobs }) as (input: unknown) => Promise<unknown>,
-      // The merge runs in the extraction pool's workers, never on the thread that answers the API.
-      'aggregate-finish': aggregateFinish.makeHandler({ store, blobs, clock, events: jobEvents, log, merger: extractor }) as (input: unknown) => Promise<unknown>,
-      'aggregate-fail': aggregateFail.makeHandler({ store, blobs, clock, events: jobEvents, log }) as (input: unknown) => Promise<unknown>,
-    },
-    { dir: path.join(dataDir, 'executions'), timeScale, log: (m) => console.error(m) },
-  );
-  const aggregation = new LocalAggregationStarter(stateMachine);
-
   // Page counting at submission and on an upload's arrival: in worker threads of their own, so a
   // hostile document costs a worker, never the event loop every project's requests share, and
   // never waits behind extractions.
   const pageCounter = createPageCounter({ size: Math.max(1, Math.min(2, workers)), maxMemoryMb: 512, prewarm: true });
-  const countPages = (upload: { bytes: Uint8Array; filename: string; contentType: string | null }) => pageCounter.count(upload);
 
+  // The large-document pipeline: the chunk queue (with its DLQ) feeds the chunk
+  // worker, which shares the extraction pool; the aggregation state machine is
+  // the stack's own definition, run by the local interpreter with the same handlers.
+  const [chunkQueue, chunkDlq] = twinOf('chunks');
+  // Made from the state machine below, whose tasks are composed first; only the cancel and chunk functions, composed after it, use it.
+  let aggregation: LocalAggregationStarter | undefined;
+
+  // The same dependencies as the Lambda handlers get, over the twins. One
+  // extraction pool serves every function here, so the API thread never parses,
+  // renders or merges a document itself.
+  const deps = compose(
+    {
+      records: () => store,
+      blobs: () => blobs,
+      uploadUrls: () => new S3UploadUrls(s3, aws.bucket),
+      extractionQueue: () => extractionQueuePort,
+      chunkQueue: () => new TwinChunkQueue(chunkQueue),
+      webhookQueue: () => new TwinWebhookQueue(webhookQueue),
+      visibility: () => new TwinMessageVisibility([webhookQueue]),
+      aggregation: () => aggregation!,
+      webhookIntake: () => intake,
+      webhookCipher: () => cipher,
+      deliverySender: () => sender,
+      testSender: () => sender,
+      engine: () => extractor,
+      renderer: () => ({ renderPage: (b, p, w) => extractor.renderPage!(b, p, w) }),
+      countPages: () => (upload) => pageCounter.count(upload),
+      merger: () => extractor,
+    },
+    { splitBytes: options.splitBytes ?? limits.splitBytes, eventRequeueAfterMs: EVENT_REQUEUE_AFTER_MS * timeScale },
+  );
+
+  const stateMachine = new LocalStateMachine(
+    aggregationDefinition({ part: 'aggregate-part', finish: 'aggregate-finish', fail: 'aggregate-fail' }),
+    {
+      'aggregate-part': aggregatePart.makeHandler(deps['aggregate-part']()) as (input: unknown) => Promise<unknown>,
+      'aggregate-finish': aggregateFinish.makeHandler(deps['aggregate-finish']()) as (input: unknown) => Promise<unknown>,
+      'aggregate-fail': aggregateFail.makeHandler(deps['aggregate-fail']()) as (input: unknown) => Promise<unknown>,
+    },
+    { dir: path.join(dataDir, 'executions'), timeScale, log: (m) => console.error(m) },
+  );
+  aggregation = new LocalAggregationStarter(stateMachine);
+
+  // The routes of lib/wiring.ts; queue consumers and state machine tasks are wired below instead.
   const apiHandlers = {
-    'sandbox-key': sandboxKey.makeHandler({ store, clock }),
-    submit: submit.makeHandler({
-      store,
-      blobs,
-      clock,
-      queue: extractionQueuePort,
-      countPages,
-      webhookPolicy: intake,
-    }),
-    'get-job': getJob.makeHandler({ store, blobs, clock }),
-    // Page images are rendered in the extraction pool's workers, never on this thread.
-    'get-page': getPage.makeHandler({ store, blobs, clock, renderer: { renderPage: (b, p, w) => extractor.renderPage!(b, p, w) } }),
-    webhooks: webhooks.makeHandler({ store, clock, intake, sender }),
-    uploads: uploads.makeHandler({ store, queue: extractionQueuePort, urls: new S3UploadUrls(s3, aws.bucket), clock, intake }),
-    'cancel-job': cancelJob.makeHandler({ store, blobs, clock, events: jobEvents, aggregation }),
-    'upload-arrived': () => Promise.reject(new Error('upload-arrived is a bucket event consumer, not a route')),
-    project: project.makeHandler({ store, clock }),
+    'sandbox-key': sandboxKey.makeHandler(deps['sandbox-key']()),
+    submit: submit.makeHandler(deps.submit()),
+    'get-job': getJob.makeHandler(deps['get-job']()),
+    'get-page': getPage.makeHandler(deps['get-page']()),
+    webhooks: webhooks.makeHandler(deps.webhooks()),
+    uploads: uploads.makeHandler(deps.uploads()),
+    'cancel-job': cancelJob.makeHandler(deps['cancel-job']()),
+    project: project.makeHandler(deps.project()),
     site: site.makeHandler(),
-    'extract-worker': () => Promise.reject(new Error('extract-worker is a queue consumer, not a route')),
-    'webhook-delivery': () => Promise.reject(new Error('webhook-delivery is a queue consumer, not a route')),
-    'chunk-worker': () => Promise.reject(new Error('chunk-worker is a queue consumer, not a route')),
-    'aggregate-part': () => Promise.reject(new Error('aggregate-part is a state machine task, not a route')),
-    'aggregate-finish': () => Promise.reject(new Error('aggregate-finish is a state machine task, not a route')),
-    'aggregate-fail': () => Promise.reject(new Error('aggregate-fail is a state machine task, not a route')),
   };
   // The bucket notifications of lib/wiring.ts, played from s3rver's events. A lost event is made up
   // for by the upload's deadline message, as in AWS.
   const bucketConsumers: Partial<Record<FunctionName, (event: S3Event) => Promise<void>>> = {
-    'upload-arrived': uploadArrived.makeHandler({ store, blobs, queue: extractionQueuePort, clock, events: jobEvents, countPages }),
+    'upload-arrived': uploadArrived.makeHandler(deps['upload-arrived']()),
   };
   aws.onObjectCreated((event) => {
     for (const notification of bucketNotifications) {
@@ -207,39 +210,16 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       consumer({ Records: records }).catch((error) => console.error(`${notification.fn}: ${String(error)}`));
     }
   });
-  const workerHandler = extractWorker.makeHandler({
-    store,
-    blobs,
-    clock,
-    events: jobEvents,
-    extractor,
-    maxReceiveCount: spec.maxReceiveCount,
-    log,
-    split: { queue: new TwinChunkQueue(chunkQueue), splitBytes: options.splitBytes ?? limits.splitBytes, pagesPerChunk: limits.chunkPages, pdf: extractor, rows: extractor },
-  });
   // Four jobs per worker: while the workers parse, the main thread claims the next jobs and hands
   // their documents to the pool, and writes finished results, so the workers never wait on the
   // store's and bucket's round trips (with twice the pool, a warm corpus run took about 10% longer).
   // At most three jobs per worker wait inside the pool, each for at most an extraction's time
   // limit: 4 x 300 s from claim to result, inside the queue's 1,800 s visibility.
-  const mapping = startWiredMapping('extraction', extractionQueue, workerHandler, workers * 4);
-
-  const chunkMapping = startWiredMapping(
-    'chunks',
-    chunkQueue,
-    chunkWorker.makeHandler({ store, blobs, clock, extractor, aggregation, log, maxReceiveCount: chunkSpec.maxReceiveCount }),
-    workers,
-  );
+  const mapping = startWiredMapping('extraction', extractionQueue, extractWorker.makeHandler(deps['extract-worker']()), workers * 4);
+  const chunkMapping = startWiredMapping('chunks', chunkQueue, chunkWorker.makeHandler(deps['chunk-worker']()), workers);
   stateMachine.resume();
 
-  const deliveryHandler = webhookDelivery.makeHandler({
-    store,
-    cipher,
-    sender,
-    clock,
-    visibility: new TwinMessageVisibility([webhookQueue]),
-  });
-  const deliveryMapping = startWiredMapping('webhooks', webhookQueue, deliveryHandler);
+  const deliveryMapping = startWiredMapping('webhooks', webhookQueue, webhookDelivery.makeHandler(deps['webhook-delivery']()));
   // The bucket's lifecycle rules, as S3 applies them in AWS (documents, results, uploads, parts).
   const lifecycle = startLifecycleSweeps(s3, aws.bucket, bucketExpiry, { timeScale, log: (m) => console.error(m) });
   const admin = await startAdminServer({ redriveWebhooks: () => webhookDlq.moveMessagesTo(webhookQueue) });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { portsOf } from '../support/record-ports.ts';
 import { S3Blobs } from '../../lambdas/adapters/s3-blobs.ts';
 import { hashKey } from '../../lambdas/core/api-key.ts';
 import { aggregateFailed, aggregateFinish, aggregatePart, MERGE_FAILED_MESSAGE, type FailedEvent, type FinishEvent, type PartEvent } from '../../lambdas/core/aggregate.ts';
@@ -53,9 +54,9 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
     const finished: Job[] = [];
     const sent: ChunkMessage[] = [];
     const announced: WebhookMessage[] = [];
-    const webhooks = new WebhookEvents({ store, queue: { send: async (m) => void announced.push(m) }, clock: systemClock });
+    const webhooks = new WebhookEvents({ ...portsOf(store), queue: { send: async (m) => void announced.push(m) }, clock: systemClock });
     const events = { jobFinished: async (job: Job) => (finished.push(job), webhooks.jobFinished(job)) };
-    const deps = { store, blobs, clock: systemClock, events };
+    const deps = { ...portsOf(store), blobs, clock: systemClock, events };
     const machine = new LocalStateMachine(
       aggregationDefinition({ part: 'part', finish: 'finish', fail: 'fail' }),
       {
@@ -66,9 +67,9 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
       // Retries wait 2 s, 4 s, 8 s, 16 s in AWS; a thousandth of that here.
       { dir: path.join(dir, randomUUID()), timeScale: 0.001 },
     );
-    const chunkDeps = { store, blobs, clock: systemClock, extractor: { extract }, aggregation: new LocalAggregationStarter(machine) };
+    const chunkDeps = { ...portsOf(store), blobs, clock: systemClock, extractor: { extract }, aggregation: new LocalAggregationStarter(machine) };
     const workerDeps = {
-      store,
+      ...portsOf(store),
       blobs,
       clock: systemClock,
       events,
@@ -349,7 +350,7 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
     expect(await store.getJob(job.id)).toMatchObject({ status: 'cancelled', chunks_done: [0] });
     expect(await store.recordChunk(job.id, 1, 'done', 1, Date.now())).toBeNull();
     // An aggregation that was already under way when the cancel landed changes nothing.
-    await aggregateFinish({ store, blobs, clock: systemClock, events: { jobFinished: async () => undefined } }, { job_id: job.id, project_id: job.project_id, measured: [] });
+    await aggregateFinish({ ...portsOf(store), blobs, clock: systemClock, events: { jobFinished: async () => undefined } }, { job_id: job.id, project_id: job.project_id, measured: [] });
     expect((await store.getJob(job.id))?.status).toBe('cancelled');
     expect((await store.getJob(job.id))?.result_ref).toBeUndefined();
   });

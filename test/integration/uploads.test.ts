@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { portsOf } from '../support/record-ports.ts';
 import { S3Blobs } from '../../lambdas/adapters/s3-blobs.ts';
 import { S3UploadUrls } from '../../lambdas/adapters/s3-upload-urls.ts';
 import { hashKey } from '../../lambdas/core/api-key.ts';
@@ -37,8 +38,8 @@ describe.skipIf(skipWithoutEndpoint())('the upload flow over the real store and 
   }
   const remaining = async (p: Principal) => (await store.getApiKey(p.key_hash))?.pages_remaining;
   const create = (principal: Principal, body: object) =>
-    createUpload({ store, queue, urls: new S3UploadUrls(blobClient(backend), backend.bucket), clock: systemClock, intake: intake as never }, principal, JSON.stringify(body));
-  const arrivalDeps = () => ({ store, blobs, queue, clock: systemClock, events, countPages: async (input: Parameters<typeof countPages>[0]) => countPages(input) });
+    createUpload({ ...portsOf(store), queue, urls: new S3UploadUrls(blobClient(backend), backend.bucket), clock: systemClock, intake: intake as never }, principal, JSON.stringify(body));
+  const arrivalDeps = () => ({ ...portsOf(store), blobs, queue, clock: systemClock, events, countPages: async (input: Parameters<typeof countPages>[0]) => countPages(input) });
 
   it('reserves a page per started MB, then settles to the counted pages when the document arrives, once', async () => {
     const principal = await sandbox(50);
@@ -61,7 +62,7 @@ describe.skipIf(skipWithoutEndpoint())('the upload flow over the real store and 
     const principal = await sandbox(50);
     const created = await create(principal, { filename: 'b.txt', size: 5 });
     await blobs.put(`uploads/${principal.project_id}/${created.job_id}`, Buffer.from('hello'));
-    expect(await uploadDeadline({ store, blobs, clock: systemClock, events }, created.job_id)).toBe(true);
+    expect(await uploadDeadline({ ...portsOf(store), blobs, clock: systemClock, events }, created.job_id)).toBe(true);
     expect((await store.getJob(created.job_id))?.status).toBe('pending');
   });
 
@@ -69,7 +70,7 @@ describe.skipIf(skipWithoutEndpoint())('the upload flow over the real store and 
     const principal = await sandbox(50);
     const created = await create(principal, { filename: 'c.txt', size: 3_000_000 });
     expect(await remaining(principal)).toBe(47);
-    expect(await uploadDeadline({ store, blobs, clock: systemClock, events }, created.job_id)).toBe(false);
+    expect(await uploadDeadline({ ...portsOf(store), blobs, clock: systemClock, events }, created.job_id)).toBe(false);
     expect(await store.getJob(created.job_id)).toMatchObject({ status: 'failed', error_message: expect.stringContaining('did not arrive') });
     expect(await remaining(principal)).toBe(50);
     expect(finished.at(-1)).toMatchObject({ id: created.job_id, status: 'failed' });

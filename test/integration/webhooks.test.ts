@@ -9,6 +9,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DynamoStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { portsOf } from '../support/record-ports.ts';
 import { createWebhookSender } from '../../lambdas/adapters/webhook-http.ts';
 import type { Job } from '../../lambdas/core/job.ts';
 import { systemClock, type MessageVisibility, type WebhookEventRecord } from '../../lambdas/core/ports.ts';
@@ -62,7 +63,7 @@ describe.skipIf(skipWithoutEndpoint())('webhook delivery', () => {
     const bodies = new Map<string, string>();
     const peekBody = async (handle: string) => bodies.get(handle);
     const handler = makeHandler({
-      store,
+      ...portsOf(store),
       cipher,
       clock: systemClock,
       sender: createWebhookSender({ allowLoopback: true, timeoutMs: ATTEMPT_TIMEOUT_MS }),
@@ -76,7 +77,7 @@ describe.skipIf(skipWithoutEndpoint())('webhook delivery', () => {
       },
       { batchSize: 10, maxConcurrency: 2, functionName: 'webhook-delivery' },
     );
-    events = new WebhookEvents({ store, queue: new TwinWebhookQueue(queue), clock: systemClock });
+    events = new WebhookEvents({ ...portsOf(store), queue: new TwinWebhookQueue(queue), clock: systemClock });
   });
 
   afterAll(async () => {

@@ -2,6 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { portsOf } from '../support/record-ports.ts';
 import { S3Blobs } from '../../lambdas/adapters/s3-blobs.ts';
 import { hashKey } from '../../lambdas/core/api-key.ts';
 import type { Job, QuotaRef } from '../../lambdas/core/job.ts';
@@ -52,7 +53,7 @@ describe.skipIf(skipWithoutEndpoint())('the extraction worker', () => {
   afterAll(async () => backend?.dispose());
 
   const worker = (extractor: ReturnType<typeof scriptedExtractor>) =>
-    makeHandler({ store, blobs, clock: systemClock, events: { jobFinished: async (job) => void finished.push(job) }, extractor, maxReceiveCount: 3 });
+    makeHandler({ ...portsOf(store), blobs, clock: systemClock, events: { jobFinished: async (job) => void finished.push(job) }, extractor, maxReceiveCount: 3 });
 
   async function sandboxQuota(pages: number): Promise<QuotaRef & { kind: 'sandbox_key' }> {
     const key_hash = hashKey(randomUUID());

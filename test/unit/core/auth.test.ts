@@ -2,17 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { generateLiveKey, generateSandboxKey, hashKey } from '../../../lambdas/core/api-key.ts';
 import { authenticate } from '../../../lambdas/core/auth.ts';
 import { ApiError } from '../../../lambdas/core/errors.ts';
-import type { ApiKeyRecord, Store } from '../../../lambdas/core/ports.ts';
+import type { ApiKeyRecord, KeyLookup } from '../../../lambdas/core/ports.ts';
 
 const NOW = 1_700_000_000_000;
 
-/** Only what authenticate needs: the lookup, and the last-used stamp; any other port method would be a test bug. */
-function keysOnly(records: ApiKeyRecord[]): Store {
+/** What authenticate asks for: the lookup, and the last-used stamp (conditional, as the table's: only when older than `staleMs`). */
+function keysOnly(records: ApiKeyRecord[]): KeyLookup {
   const byHash = new Map(records.map((r) => [r.key_hash, r]));
   return {
     getApiKey: async (hash: string) => byHash.get(hash) ?? null,
-    touchApiKey: async (hash: string, now: number) => void (byHash.get(hash)!.last_used_at = now),
-  } as unknown as Store;
+    touchApiKey: async (hash: string, now: number, staleMs: number) => {
+      const key = byHash.get(hash);
+      if (key && (key.last_used_at == null || key.last_used_at <= now - staleMs)) key.last_used_at = now;
+    },
+  };
 }
 
 async function status(promise: Promise<unknown>) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lambdas/core/errors.ts';
 import { getPageImage, pageDocumentKey, pagedKind } from '../../../lambdas/core/job-pages.ts';
-import type { Blobs, Store } from '../../../lambdas/core/ports.ts';
+import type { Blobs, JobLookup } from '../../../lambdas/core/ports.ts';
 import type { Job } from '../../../lambdas/core/job.ts';
 import { renderPageImage } from '../../../lambdas/extract/page-image.ts';
 import { layoutPdf } from '../../support/pdf-fixture.ts';
@@ -11,11 +11,11 @@ const pdf = layoutPdf([{ texts: [{ x: 72, y: 700, text: 'One' }] }, { texts: [{ 
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 function setup(job: Job, kept: Uint8Array | null, now = Date.now()) {
-  const store = { getJob: async (id: string) => (id === job.id ? job : null) } as unknown as Store;
+  const jobs: JobLookup = { getJob: async (id: string) => (id === job.id ? job : null) };
   const blobs = { get: async (key: string) => (key === pageDocumentKey(job.project_id, job.id) ? kept : null) } as unknown as Blobs;
   const renderer = { renderPage: (b: Uint8Array, p: number, w: number) => renderPageImage(b, p, w) };
   const principal = { project_id: job.project_id } as never;
-  return (page: string, width?: string, id = job.id) => getPageImage({ store, blobs, clock: { now: () => now }, renderer }, principal, id, page, width);
+  return (page: string, width?: string, id = job.id) => getPageImage({ jobs, blobs, clock: { now: () => now }, renderer }, principal, id, page, width);
 }
 
 const completed = (overrides: Partial<Job> = {}) =>
@@ -61,7 +61,7 @@ describe('page images of a job', () => {
 
   it('answers 403 for another project, 404 for no job, 409 before completion or without pages, 410 once the result expired', async () => {
     const job = completed();
-    expect(await status(getPageImage({ store: { getJob: async () => job } as unknown as Store, blobs: {} as Blobs, clock: { now: () => Date.now() }, renderer: { renderPage: async () => ({ pages: 0, png: null }) } }, { project_id: 'other' } as never, job.id, '1', undefined))).toBe(403);
+    expect(await status(getPageImage({ jobs: { getJob: async () => job }, blobs: {} as Blobs, clock: { now: () => Date.now() }, renderer: { renderPage: async () => ({ pages: 0, png: null }) } }, { project_id: 'other' } as never, job.id, '1', undefined))).toBe(403);
     expect(await status(setup(job, pdf)('1', undefined, '00000000-0000-4000-8000-000000000000'))).toBe(404);
     expect(await status(setup(completed({ status: 'processing', result_ref: undefined }), pdf)('1'))).toBe(409);
     expect(await status(setup(completed(), null)('1'))).toBe(409);

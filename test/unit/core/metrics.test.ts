@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Job } from '../../../lambdas/core/job.ts';
 import { setMetricSink, type MetricPoint } from '../../../lambdas/core/metrics.ts';
-import type { Blobs, JobFinish, Store, WebhookMessage } from '../../../lambdas/core/ports.ts';
+import type { Blobs, DeliveryAttempt, DeliveryLog, WebhookEventRecord, WebhookMessage } from '../../../lambdas/core/ports.ts';
 import { deliverWebhookEvent, MAX_ATTEMPTS, type SendOutcome } from '../../../lambdas/core/webhook-delivery.ts';
 import { processJob } from '../../../lambdas/core/process-job.ts';
 import { ExtractionError, type ExtractionResult } from '../../../lambdas/extract/types.ts';
 import { makeJob } from '../../support/jobs.ts';
+import { MemoryJobs, unlimitedQuotas } from '../../support/memory-jobs.ts';
 
 const resultOf = (pages: number, failedSections = 0): ExtractionResult => ({
   content: 'words',
@@ -22,19 +23,6 @@ const resultOf = (pages: number, failedSections = 0): ExtractionResult => ({
   chunks: [],
 });
 
-/** The store calls the inline whole-document path makes, answering as DynamoDB's conditional writes would for one delivery. */
-function storeFor(job: Job) {
-  let current: Job = job;
-  const store = {
-    claimJob: async () => (current = { ...current, status: 'processing', attempts: current.attempts + 1 }),
-    finishJob: async (finish: JobFinish) => (current = { ...current, ...finish.patch, status: finish.to }),
-    transitionJob: async (_id: string, to: Job['status'], patch: Partial<Job>) => (current = { ...current, ...patch, status: to }),
-    getJob: async () => current,
-    refundPages: async () => undefined,
-  };
-  return store as unknown as Store;
-}
-
 const blobs = { put: async () => undefined, get: async () => null, delete: async () => undefined } as unknown as Blobs;
 
 /** A clock that moves 40 ms per reading: the extractor's call spans two of them. */
@@ -46,7 +34,7 @@ function steppingClock() {
 function run(job: Job, extract: () => Promise<ExtractionResult>) {
   const points: MetricPoint[] = [];
   setMetricSink((point) => points.push(point));
-  const deps = { store: storeFor(job), blobs, clock: steppingClock(), events: { jobFinished: async () => undefined }, extractor: { extract } };
+  const deps = { jobs: new MemoryJobs([job]), quotas: unlimitedQuotas, blobs, clock: steppingClock(), events: { jobFinished: async () => undefined }, extractor: { extract } };
   return processJob(deps, { job_id: job.id, project_id: job.project_id }, new Uint8Array([1, 2, 3]), { receiveCount: 1, maxReceiveCount: 3 }).then(() => points);
 }
 
@@ -87,18 +75,30 @@ describe('metrics from webhook delivery', () => {
 
   const job = makeJob({ status: 'completed', webhook: { url: 'https://hooks.example.com/docex' } });
   const message: WebhookMessage = { event_id: 'evt_1', event: 'job.completed', job_id: job.id, project_id: job.project_id, status: 'completed', error_message: null, target: { kind: 'inline' } };
-  const store = {
-    getWebhookEvent: async () => null,
-    getJob: async (id: string) => (id === job.id ? job : null),
-    recordDeliveryAttempt: async () => undefined,
-    setWebhookEventState: async () => undefined,
-  } as unknown as Store;
+  const jobs = { getJob: async (id: string) => (id === job.id ? job : null) };
+  const webhooks = { getWebhook: async () => null };
+
+  /** Events and attempts in memory; as in the table, an event once delivered stays delivered. */
+  function deliveryLog(): DeliveryLog {
+    const events = new Map<string, WebhookEventRecord>();
+    const attempts: DeliveryAttempt[] = [];
+    return {
+      getWebhookEvent: async (jobId, eventId) => events.get(`${jobId}/${eventId}`) ?? null,
+      setWebhookEventState: async (jobId, eventId, state, now) => {
+        const event = events.get(`${jobId}/${eventId}`);
+        if (event?.state === 'delivered') return;
+        events.set(`${jobId}/${eventId}`, { job_id: jobId, event_id: eventId, state, queued_at: event?.queued_at ?? now, updated_at: now });
+      },
+      recordDeliveryAttempt: async (attempt) => void attempts.push(attempt),
+      listDeliveryAttempts: async (jobId) => attempts.filter((a) => a.job_id === jobId).sort((a, b) => a.at - b.at),
+    };
+  }
 
   async function outcomeOf(answer: SendOutcome, attempt: number, msg = message): Promise<MetricPoint[]> {
     const points: MetricPoint[] = [];
     setMetricSink((point) => points.push(point));
     const sender = { post: async () => answer };
-    await deliverWebhookEvent({ store, cipher: {} as never, sender, clock: { now: () => 0 } }, msg, attempt);
+    await deliverWebhookEvent({ jobs, webhooks, deliveries: deliveryLog(), cipher: {} as never, sender, clock: { now: () => 0 } }, msg, attempt);
     return points;
   }
 

@@ -3,11 +3,11 @@
 // the submission's config reaches the extractor.
 
 import { describe, expect, it } from 'vitest';
-import type { Job, JobStatus } from '../../../lambdas/core/job.ts';
-import type { JobFinish, Store } from '../../../lambdas/core/ports.ts';
+import type { Job } from '../../../lambdas/core/job.ts';
 import { processJob } from '../../../lambdas/core/process-job.ts';
 import { DEFAULT_CONFIG, type ExtractInput, type ExtractionResult, type FailedSection } from '../../../lambdas/extract/types.ts';
 import { makeJob } from '../../support/jobs.ts';
+import { MemoryJobs, unlimitedQuotas } from '../../support/memory-jobs.ts';
 
 function result(failed: FailedSection[]): ExtractionResult {
   return {
@@ -19,30 +19,13 @@ function result(failed: FailedSection[]): ExtractionResult {
 }
 
 async function run(job: Job, extracted: ExtractionResult) {
-  const jobs = new Map([[job.id, job]]);
+  const jobs = new MemoryJobs([job]);
   const seen: ExtractInput[] = [];
   const finished: Job[] = [];
-  const store = {
-    getJob: async (id: string) => jobs.get(id) ?? null,
-    transitionJob: async (id: string, to: JobStatus, patch: Partial<Job> = {}) => {
-      const next = { ...jobs.get(id)!, ...patch, status: to };
-      jobs.set(id, next);
-      return next;
-    },
-    claimJob: async (id: string) => {
-      const next = { ...jobs.get(id)!, status: 'processing' as const, attempts: jobs.get(id)!.attempts + 1 };
-      jobs.set(id, next);
-      return next;
-    },
-    finishJob: async ({ id, to, patch }: JobFinish) => {
-      const next = { ...jobs.get(id)!, ...patch, status: to };
-      jobs.set(id, next);
-      return next;
-    },
-  } as unknown as Store;
   await processJob(
     {
-      store,
+      jobs,
+      quotas: unlimitedQuotas,
       blobs: { put: async () => {}, get: async () => null, getRange: async () => null, delete: async () => {}, presignGet: async () => '' },
       clock: { now: () => Date.now() },
       events: { jobFinished: async (j) => void finished.push(j) },
@@ -57,7 +40,7 @@ async function run(job: Job, extracted: ExtractionResult) {
     new TextEncoder().encode('bytes'),
     { receiveCount: 1, maxReceiveCount: 3 },
   );
-  return { job: jobs.get(job.id)!, seen, finished };
+  return { job: (await jobs.getJob(job.id))!, seen, finished };
 }
 
 describe('the job outcome of an extraction', () => {
