@@ -13,8 +13,8 @@ export default defineConfig({
       include: ['lambdas/core/**/*.ts', 'lambdas/extract/**/*.ts'],
       reporter: ['text-summary', 'text', 'json-summary'],
       reportsDirectory: 'coverage',
-      // Measured 79.6 / 69.3 / 80.3 / 83.4 % (statements, branches, functions, lines) when set.
-      thresholds: { statements: 79, branches: 69, functions: 80, lines: 83 },
+      // Measured 80.9 / 70.6 / 81.7 / 84.6 % (statements, branches, functions, lines) when set.
+      thresholds: { statements: 80.5, branches: 70, functions: 81.5, lines: 84 },
     },
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 30_000 } },
