@@ -48,7 +48,7 @@ async function check(asset: string): Promise<number> {
       fs.symlinkSync(path.join(ROOT, 'node_modules', pkg), path.join(sandbox, 'node_modules', pkg));
     }
   }
-  const thread = new Worker(path.join(sandbox, 'asset', 'index.mjs'), { workerData: { docexExtractWorker: true, testFaults: false }, env: { ...process.env, AWS_REGION: 'us-east-1' } });
+  const thread = new Worker(path.join(sandbox, 'asset', 'index.mjs'), { workerData: { docexExtractWorker: true }, env: { ...process.env, AWS_REGION: 'us-east-1' } });
   let failed = 0;
   try {
     await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,6 @@
 // The shapes of every JSON body the API takes or gives, as JSON Schema. The
-// request parsers check input against these very objects (json-schema.ts),
+// request parsers check input against these very objects (compiled by
+// ajv into validators/, see json-schema.ts),
 // and the OpenAPI document (openapi.ts) publishes them, so the document
 // cannot drift from what the handlers accept; the e2e suite checks every
 // response it receives against the document, so it cannot drift from what
@@ -83,6 +84,18 @@ export const uploadRequestSchema: JsonSchema = object(
   },
   ['filename', 'size'],
 );
+
+/**
+ * The schemas requests are checked against, by name: `npm run
+ * build:validators` compiles each into validators/, inlineWebhook into
+ * inline-webhook.js.
+ */
+export const REQUEST_SCHEMAS = {
+  inlineWebhook: inlineWebhookSchema,
+  extractionConfig: extractionConfigSchema,
+  webhookRegistration: webhookRegistrationSchema,
+  uploadRequest: uploadRequestSchema,
+} satisfies Record<string, JsonSchema>;
 
 // ---- Responses ------------------------------------------------------------
 

@@ -2,9 +2,9 @@
 // shape it. Every mistake is a 400 that names the field to fix.
 
 import { DEFAULT_CONFIG, type ExtractionConfig } from '../extract/types.ts';
-import { extractionConfigSchema } from './api-schemas.ts';
 import { invalidRequest } from './errors.ts';
 import { parseJson } from './json-schema.ts';
+import { validate as extractionConfig } from './validators/extraction-config.js';
 
 /** Page numbers past this are refused; no document we accept has more pages. */
 export const MAX_PAGE_NUMBER = 100_000;
@@ -16,7 +16,7 @@ const HELP =
 
 export function parseExtractionConfig(value: string): ExtractionConfig {
   // Shape first, against the schema the OpenAPI document publishes; then what a schema cannot say.
-  const raw = parseJson(extractionConfigSchema, value, 'config', HELP) as Partial<Omit<ExtractionConfig, 'pages'>> & {
+  const raw = parseJson(extractionConfig, value, 'config', HELP) as Partial<Omit<ExtractionConfig, 'pages'>> & {
     pages?: unknown;
     chunking?: Partial<ExtractionConfig['chunking']>;
   };

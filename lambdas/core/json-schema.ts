@@ -1,8 +1,11 @@
 import { invalidRequest } from './errors.ts';
 
-// A small JSON Schema (2020-12) checker for the subset our request schemas
-// use. The same schema objects are published in the OpenAPI document, so what
-// the handlers accept and what the document says cannot drift apart.
+// Requests are checked by ajv (JSON Schema 2020-12, with formats and $ref),
+// compiled ahead of time by `npm run build:validators` into
+// validators/. The same schema objects are published in the
+// OpenAPI document, so what the handlers accept and what the document says
+// cannot drift apart. This module turns ajv's first error into a sentence
+// naming the field, as the API's 400s always have.
 
 export type JsonSchema = {
   type?: JsonType | JsonType[];
@@ -24,9 +27,15 @@ export type JsonSchema = {
   description?: string;
   examples?: unknown[];
   $ref?: string;
+  $defs?: Record<string, JsonSchema>;
   default?: unknown;
 };
 type JsonType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null';
+
+/** One error as ajv reports it (the fields this module reads). */
+export type SchemaError = { instancePath: string; schemaPath: string; keyword: string; params: Record<string, unknown>; message?: string; parentSchema?: JsonSchema };
+/** A compiled validator: ajv's, or its standalone code in validators/. */
+export type Validator = ((value: unknown) => boolean) & { errors?: SchemaError[] | null };
 
 /** Where a value broke its schema, and how, in words a caller can act on. */
 export class SchemaViolation extends Error {
@@ -38,67 +47,81 @@ export class SchemaViolation extends Error {
   }
 }
 
-const typeOf = (v: unknown): JsonType =>
-  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : (typeof v as JsonType);
+const describe = (types: string[]) => types.map((t) => (t === 'object' ? 'an object' : t === 'array' ? 'an array' : t === 'integer' ? 'a whole number' : `a ${t}`)).join(' or ');
 
-const describe = (types: JsonType[]) => types.map((t) => (t === 'object' ? 'an object' : t === 'array' ? 'an array' : t === 'integer' ? 'a whole number' : `a ${t}`)).join(' or ');
+const FORMATS: Record<string, string> = {
+  uuid: 'a UUID',
+  'date-time': 'a date and time such as 2025-01-31T12:00:00Z',
+  date: 'a date such as 2025-01-31',
+  uri: 'an absolute URI',
+  email: 'an email address',
+};
 
-/** Field paths read `webhook.url`; a JSON request body's own fields are named bare (`url`). */
-const child = (path: string, name: string) => (path === 'body' ? name : `${path}.${name}`);
+/** Field paths read `webhook.url` and `pages[0]`; a JSON request body's own fields are named bare (`url`). */
+const child = (path: string, name: string) => (/^\d+$/.test(name) ? `${path}[${name}]` : path === 'body' ? name : `${path}.${name}`);
+const fieldPath = (root: string, pointer: string) =>
+  pointer
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .reduce(child, root);
 
-/** Throws a SchemaViolation naming the first field (as `path.to.field`) that breaks `schema`. */
-export function check(schema: JsonSchema, value: unknown, path: string): void {
-  if (schema.anyOf) {
-    const errors: SchemaViolation[] = [];
-    for (const option of schema.anyOf) {
-      try {
-        return check(option, value, path);
-      } catch (error) {
-        errors.push(error as SchemaViolation);
+/** Turns ajv's failing error (the last of `errors`, those before it being its alternatives' errors) into a SchemaViolation. */
+function explain(errors: SchemaError[], path: string): SchemaViolation {
+  const error = errors[errors.length - 1]!;
+  const at = fieldPath(path, error.instancePath);
+  const p = error.params;
+  switch (error.keyword) {
+    case 'anyOf':
+    case 'oneOf': {
+      // Each alternative failed on its own first error; say each, in order.
+      const branches = new Map<string, SchemaError[]>();
+      for (const e of errors.slice(0, -1)) {
+        const branch = e.schemaPath.startsWith(`${error.schemaPath}/`) ? e.schemaPath.slice(error.schemaPath.length + 1).split('/')[0]! : undefined;
+        if (branch !== undefined) branches.set(branch, [...(branches.get(branch) ?? []), e]);
       }
+      const problems = [...branches.values()].map((branchErrors) => explain(branchErrors, path).problem);
+      return new SchemaViolation(at, problems.length ? problems.join(', or ') : 'must match one of its allowed shapes');
     }
-    throw new SchemaViolation(path, errors.map((e) => e.problem).join(', or '));
-  }
-  if (schema.type) {
-    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    const actual = typeOf(value);
-    if (!types.includes(actual) && !(actual === 'integer' && types.includes('number'))) {
-      throw new SchemaViolation(path, `must be ${describe(types)}`);
+    case 'type':
+      return new SchemaViolation(at, `must be ${describe(Array.isArray(p.type) ? (p.type as string[]) : String(p.type).split(','))}`);
+    case 'enum':
+      return new SchemaViolation(at, `must be one of ${(p.allowedValues as unknown[]).map((e) => JSON.stringify(e)).join(', ')}`);
+    case 'const':
+      return new SchemaViolation(at, `must be ${JSON.stringify(p.allowedValue)}`);
+    case 'required':
+      return new SchemaViolation(child(at, String(p.missingProperty)), 'is required');
+    case 'additionalProperties': {
+      const known = Object.keys(error.parentSchema?.properties ?? {});
+      return new SchemaViolation(child(at, String(p.additionalProperty)), `is not a known field (known: ${known.join(', ')})`);
     }
+    case 'minLength':
+      return new SchemaViolation(at, `must be at least ${p.limit} characters`);
+    case 'maxLength':
+      return new SchemaViolation(at, `must be at most ${p.limit} characters`);
+    case 'pattern':
+      return new SchemaViolation(at, `must match ${error.parentSchema?.description ?? p.pattern}`);
+    case 'format':
+      return new SchemaViolation(at, `must be ${FORMATS[String(p.format)] ?? `a valid ${p.format}`}`);
+    case 'minimum':
+      return new SchemaViolation(at, `must be at least ${p.limit}`);
+    case 'maximum':
+      return new SchemaViolation(at, `must be at most ${p.limit}`);
+    case 'minItems':
+      return new SchemaViolation(at, `must have at least ${p.limit} item(s)`);
+    case 'maxItems':
+      return new SchemaViolation(at, `must have at most ${p.limit} items`);
+    case 'uniqueItems':
+      return new SchemaViolation(at, 'must not repeat an item');
+    default:
+      return new SchemaViolation(at, error.message ?? `breaks the schema's ${error.keyword}`);
   }
-  if (schema.enum && !schema.enum.includes(value as string)) {
-    throw new SchemaViolation(path, `must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`);
-  }
-  if (typeof value === 'string') {
-    if (schema.minLength !== undefined && value.length < schema.minLength) throw new SchemaViolation(path, `must be at least ${schema.minLength} characters`);
-    if (schema.maxLength !== undefined && value.length > schema.maxLength) throw new SchemaViolation(path, `must be at most ${schema.maxLength} characters`);
-    if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) {
-      throw new SchemaViolation(path, `must match ${schema.description ?? schema.pattern}`);
-    }
-  }
-  if (typeof value === 'number') {
-    if (schema.minimum !== undefined && value < schema.minimum) throw new SchemaViolation(path, `must be at least ${schema.minimum}`);
-    if (schema.maximum !== undefined && value > schema.maximum) throw new SchemaViolation(path, `must be at most ${schema.maximum}`);
-  }
-  if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems) throw new SchemaViolation(path, `must have at least ${schema.minItems} item(s)`);
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) throw new SchemaViolation(path, `must have at most ${schema.maxItems} items`);
-    if (schema.uniqueItems && new Set(value.map((v) => JSON.stringify(v))).size !== value.length) throw new SchemaViolation(path, 'must not repeat an item');
-    if (schema.items) value.forEach((item, i) => check(schema.items!, item, `${path}[${i}]`));
-  }
-  if (typeOf(value) === 'object') {
-    const object = value as Record<string, unknown>;
-    for (const name of schema.required ?? []) {
-      if (object[name] === undefined) throw new SchemaViolation(child(path, name), 'is required');
-    }
-    for (const [name, field] of Object.entries(object)) {
-      const known = schema.properties?.[name];
-      if (known) check(known, field, child(path, name));
-      else if (schema.additionalProperties === false) {
-        throw new SchemaViolation(child(path, name), `is not a known field (known: ${Object.keys(schema.properties ?? {}).join(', ')})`);
-      } else if (typeof schema.additionalProperties === 'object') check(schema.additionalProperties, field, child(path, name));
-    }
-  }
+}
+
+/** Throws a SchemaViolation naming the first field (as `path.to.field`) that `validate` (compiled by schemaCompiler) refuses. */
+export function check(validate: Validator, value: unknown, path: string): void {
+  if (validate(value)) return;
+  throw explain(validate.errors?.length ? validate.errors : [{ instancePath: '', schemaPath: '#', keyword: 'false schema', params: {} }], path);
 }
 
 /** Checked before any JSON is parsed: what a request's JSON may cost. */
@@ -127,7 +150,7 @@ export function nestingDepth(raw: string): number {
  * mistake is a 400 that names the field and ends with `help`. `field` is the
  * form field's name, or "body" for a JSON request body.
  */
-export function parseJson(schema: JsonSchema, raw: string, field: string, help: string): unknown {
+export function parseJson(validate: Validator, raw: string, field: string, help: string): unknown {
   const what = field === 'body' ? 'The body' : `The ${field} field`;
   if (raw.length > JSON_LIMITS.maxChars) {
     throw invalidRequest(`${what} is longer than ${JSON_LIMITS.maxChars / 1024} KB of JSON; what it describes never needs that much. ${help}`);
@@ -142,7 +165,7 @@ export function parseJson(schema: JsonSchema, raw: string, field: string, help: 
     throw invalidRequest(`${field === 'body' ? 'The body' : `The ${field} field`} is not valid JSON. ${help}`);
   }
   try {
-    check(schema, value, field);
+    check(validate, value, field);
   } catch (error) {
     if (!(error instanceof SchemaViolation)) throw error;
     throw invalidRequest(`${error.path === 'body' ? 'The body' : error.path} ${error.problem}. ${help}`);

@@ -6,13 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import { PageCountBudgetExceeded } from '../extract/page-count.ts';
 import type { Principal } from './auth.ts';
-import { uploadRequestSchema } from './api-schemas.ts';
 import { ApiError } from './errors.ts';
 import { parseExtractionConfig } from './extraction-config.ts';
 import { isTerminal, type Job } from './job.ts';
 import { formatHint, recordJobFinished } from './metrics.ts';
 import { newJob } from './new-job.ts';
 import { parseJson } from './json-schema.ts';
+import { validate as uploadRequest } from './validators/upload-request.js';
 import { limits } from './limits.ts';
 import type { Blobs, Clock, ExtractionQueue, JobEvents, Jobs, Quotas, UploadUrls } from './ports.ts';
 import { parseWebhookField, sealInlineWebhook, type WebhookIntake } from './webhook-target.ts';
@@ -48,7 +48,7 @@ export function parseUploadKey(key: string): { project_id: string; job_id: strin
  * count is settled when it arrives) and creates the job with its upload URL.
  */
 export async function createUpload(deps: UploadDeps, principal: Principal, rawBody: string): Promise<UploadCreated> {
-  const request = parseJson(uploadRequestSchema, rawBody, 'body', HELP) as {
+  const request = parseJson(uploadRequest, rawBody, 'body', HELP) as {
     filename: string;
     size: number;
     content_type?: string;

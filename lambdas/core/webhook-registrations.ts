@@ -3,9 +3,9 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Principal } from './auth.ts';
-import { webhookRegistrationSchema } from './api-schemas.ts';
 import { forbidden, invalidRequest, notFound } from './errors.ts';
 import { parseJson } from './json-schema.ts';
+import { validate as webhookRegistration } from './validators/webhook-registration.js';
 import type { WebhookEventKind } from './job.ts';
 import type { Clock, DeliveryAttempt, DeliveryLog, JobLookup, WebhookRegistration, WebhookRegistrations } from './ports.ts';
 import { buildRequest, judge, type WebhookSender } from './webhook-delivery.ts';
@@ -41,7 +41,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BODY_HELP = 'Send JSON {"url":"https://…","events":["job.completed","job.failed","job.cancelled"],"secret":"<optional, 32+ bytes>"}.';
 
 export async function createWebhook(deps: RegistrationDeps, principal: Principal, rawBody: string): Promise<WebhookView & { secret: string }> {
-  const { url, events, secret } = parseJson(webhookRegistrationSchema, rawBody, 'body', BODY_HELP) as { url: string; events?: unknown; secret?: unknown };
+  const { url, events, secret } = parseJson(webhookRegistration, rawBody, 'body', BODY_HELP) as { url: string; events?: unknown; secret?: unknown };
   const checkedUrl = checkWebhookUrl(url.trim(), deps.intake, 'url');
   const kinds = checkEventKinds(events, 'events');
   const plaintext = secret === undefined || secret === null || secret === '' ? generateSecret() : checkSuppliedSecret(secret, 'secret');

@@ -1,6 +1,6 @@
-import { inlineWebhookSchema } from './api-schemas.ts';
 import { invalidRequest } from './errors.ts';
 import { parseJson } from './json-schema.ts';
+import { validate as inlineWebhook } from './validators/inline-webhook.js';
 import { WEBHOOK_EVENT_KINDS, type WebhookEventKind, type WebhookTarget } from './job.ts';
 import { addressRefusal, hostRefusal, ipLiteral, type LookupHost } from './webhook-address.ts';
 import { checkSuppliedSecret, sealSecret, type SecretCipher } from './webhook-secret.ts';
@@ -71,7 +71,7 @@ const FIELD_HELP = 'The webhook field must be a JSON object such as {"url":"http
  * An empty url means "no webhook for this submission", as the spec allows.
  */
 export function parseWebhookField(raw: string, policy: WebhookUrlPolicy): InlineWebhookRequest | null {
-  const { url, secret, events } = parseJson(inlineWebhookSchema, raw, 'webhook', `${FIELD_HELP}.`) as Partial<InlineWebhookRequest> & { url: string };
+  const { url, secret, events } = parseJson(inlineWebhook, raw, 'webhook', `${FIELD_HELP}.`) as Partial<InlineWebhookRequest> & { url: string };
   if (url.trim() === '') return null;
   const request: InlineWebhookRequest = { url: checkWebhookUrl(url.trim(), policy) };
   if (secret !== undefined) request.secret = checkSuppliedSecret(secret, 'webhook.secret');

@@ -7,7 +7,7 @@
 // (import.meta.url), which works under tsx, vitest and an esbuild bundle alike.
 // Its top-level imports stay light because every worker loads them.
 
-import { isMainThread, parentPort, threadId, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { engineMemoryBytes } from './engine-memory.ts';
 import type { RowPlan, RowSlice } from './csv.ts';
 import type { MergeOutcome, PartInput } from '../core/aggregate-merge.ts';
@@ -38,8 +38,13 @@ export interface ExtractorPoolOptions {
   timeoutMs: number;
   /** V8 old-generation heap limit per worker. */
   maxMemoryMb: number;
-  /** Tests only: lets the filenames in FAULTS make the worker misbehave. */
-  testFaults?: boolean;
+  /**
+   * Tests only: the module each worker loads instead of this one. It starts
+   * the worker itself with runWorker, and may pass a hook that makes chosen
+   * documents misbehave (test/support/fault-worker.ts): so those faults exist
+   * only in the tests, never in a Lambda bundle.
+   */
+  workerModule?: URL;
   /**
    * Start every worker now, each loading PDFium, rather than on demand: for a
    * long-running server, whose first documents should not wait for threads
@@ -53,9 +58,10 @@ export interface ExtractorPoolOptions {
   recycleInputBytes?: number;
 }
 
-interface WorkerData {
+export interface WorkerData {
   docexExtractWorker: true;
-  testFaults: boolean;
+  /** Started by opts.workerModule, which calls runWorker itself. */
+  ownEntry?: boolean;
   prewarm: boolean;
   /** A page counter's worker: loads page-count.ts only, never the extraction engine. */
   counter?: boolean;
@@ -182,8 +188,8 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
   let nextId = 1;
 
   function spawn(): void {
-    const data: WorkerData = { docexExtractWorker: true, testFaults: opts.testFaults === true, prewarm: opts.prewarm === true, counter: opts.counter === true };
-    const self = import.meta.url;
+    const data: WorkerData = { docexExtractWorker: true, ownEntry: opts.workerModule !== undefined, prewarm: opts.prewarm === true, counter: opts.counter === true };
+    const self = opts.workerModule?.href ?? import.meta.url;
     const typescript = self.endsWith('.ts');
     const worker = new Worker(typescript ? tsxBootstrap(self) : new URL(self), {
       eval: typescript,
@@ -388,21 +394,6 @@ function workerError(code: ExtractionErrorCode | null, message: string): Extract
 
 // ---- Worker side ----------------------------------------------------------
 
-/** Test-only misbehaviour, keyed by filename (enabled by ExtractorPoolOptions.testFaults). */
-const FAULTS: Record<string, () => unknown> = {
-  'docex-fault:throw': () => {
-    throw new TypeError('simulated parser bug');
-  },
-  // Names the thread, so a test can tell a replaced worker from the one before.
-  'docex-fault:whoami': () => {
-    throw new Error(`thread ${threadId}`);
-  },
-  'docex-fault:oom': () => {
-    const hoard: number[][] = [];
-    for (;;) hoard.push(new Array(1e6).fill(1.5));
-  },
-};
-
 async function runCounter(port: NonNullable<typeof parentPort>): Promise<void> {
   const { countPagesWithin, PageCountBudgetExceeded } = await import('./page-count.ts');
   port.on('message', (req: Request) => {
@@ -423,7 +414,12 @@ async function runCounter(port: NonNullable<typeof parentPort>): Promise<void> {
   port.postMessage({ type: 'ready' } satisfies Reply);
 }
 
-async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData): Promise<void> {
+/**
+ * A worker's side of the pool: answers each request. `beforeExtract` runs
+ * before each extraction, inside its error handling; only the tests' worker
+ * module passes one.
+ */
+export async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData, beforeExtract?: (filename: string) => void): Promise<void> {
   if (data.counter) return runCounter(port);
   const { extract } = await import('./index.ts');
   // Loaded once and shared by every PDF this worker reads; a job that comes first waits for the same load.
@@ -462,8 +458,7 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData)
         port.postMessage({ type: 'done', id: req.id, result: picked, engineBytes: engineMemoryBytes() } satisfies Reply);
         return;
       }
-      const fault = data.testFaults ? FAULTS[req.filename] : undefined;
-      if (fault) fault();
+      beforeExtract?.(req.filename);
       const result = await extract({ bytes: req.bytes, filename: req.filename, contentType: req.contentType, config: req.config, ...(req.rows ? { rows: req.rows } : {}) });
       port.postMessage({ type: 'done', id: req.id, result, engineBytes: engineMemoryBytes() } satisfies Reply);
     } catch (err) {
@@ -475,6 +470,6 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData)
   port.postMessage({ type: 'ready' } satisfies Reply);
 }
 
-if (!isMainThread && parentPort && (workerData as Partial<WorkerData> | null)?.docexExtractWorker) {
+if (!isMainThread && parentPort && (workerData as Partial<WorkerData> | null)?.docexExtractWorker && !(workerData as WorkerData).ownEntry) {
   void runWorker(parentPort, workerData as WorkerData);
 }

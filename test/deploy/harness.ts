@@ -23,23 +23,9 @@ import { accessKeyOf, awsCallOf, type AwsCall } from './aws-call.ts';
 import { ACCOUNT, REGION, type Deployed, type DeployedFunction } from './deployment.ts';
 import { isAllowed, wildcardMatch, type PolicyDocument } from './iam-policy.ts';
 import type { RecordingProxy } from './recording-proxy.ts';
+import '../support/with-resolvers.ts';
 
 const BOOTSTRAP = path.join(import.meta.dirname, 'lambda-bootstrap.mjs');
-
-// aws-local-stepfunctions 3 is written for Node 22 and calls Promise.withResolvers, which
-// Node 20 (where vitest may run this suite; the assets run on 22 regardless) lacks.
-if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== 'function') {
-  Object.defineProperty(Promise, 'withResolvers', {
-    configurable: true,
-    writable: true,
-    value<T>() {
-      let resolve!: (value: T | PromiseLike<T>) => void;
-      let reject!: (reason?: unknown) => void;
-      const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
-      return { promise, resolve, reject };
-    },
-  });
-}
 
 export interface CheckedCall extends AwsCall {
   fn: string;

@@ -5,6 +5,7 @@ import { mergeStoredParts } from '../../../lambdas/core/aggregate-merge.ts';
 import { extract } from '../../../lambdas/extract/index.ts';
 import { DEFAULT_CONFIG, ExtractionError } from '../../../lambdas/extract/types.ts';
 import { makePdf } from '../../support/pdf-fixture.ts';
+import { faultyPool } from '../../support/fault-worker.ts';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
@@ -74,7 +75,7 @@ describe('extractor pool', () => {
   });
 
   it('turns any other error in the worker into corrupt_file', async () => {
-    pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256, testFaults: true });
+    pool = faultyPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256 });
     const err = await failure(pool.extract({ bytes: utf8('x'), filename: 'docex-fault:throw' }));
     expect(err.code).toBe('corrupt_file');
     expect(err.message).toBe('Could not read the document: simulated parser bug');
@@ -91,7 +92,7 @@ describe('extractor pool', () => {
   });
 
   it('reports a worker that runs out of memory as out_of_memory and replaces it', async () => {
-    pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 64, testFaults: true });
+    pool = faultyPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 64 });
     const err = await failure(pool.extract({ bytes: utf8('x'), filename: 'docex-fault:oom' }));
     expect(err.code).toBe('out_of_memory');
     expect((await pool.extract({ bytes: utf8('after the crash'), filename: 'a.txt' })).content).toBe('after the crash');
@@ -131,7 +132,7 @@ describe('PDF engine memory', () => {
   const whoami = async (p: Extractor) => (await failure(p.extract({ bytes: utf8('x'), filename: 'docex-fault:whoami' }))).message;
 
   it('replaces a worker whose PDF engine grew past the limit, and the next document still extracts', async () => {
-    pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256, testFaults: true, recycleEngineBytes: 1 });
+    pool = faultyPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256, recycleEngineBytes: 1 });
     const before = await whoami(pool);
     expect((await pool.extract({ bytes: makePdf({ pages: ['grows the engine'] }), filename: 'a.pdf' })).content).toBe('grows the engine');
     const after = await whoami(pool);
@@ -140,7 +141,7 @@ describe('PDF engine memory', () => {
   });
 
   it('replaces a worker after a job whose input was over the recycling size, and keeps it after a smaller one', async () => {
-    pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256, testFaults: true, recycleInputBytes: 1000 });
+    pool = faultyPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256, recycleInputBytes: 1000 });
     const before = await whoami(pool);
     await pool.extract({ bytes: utf8('small text'), filename: 'a.txt' });
     expect(await whoami(pool)).toBe(before);
@@ -151,7 +152,7 @@ describe('PDF engine memory', () => {
   });
 
   it('keeps a worker whose engine stays under the limit', async () => {
-    pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256, testFaults: true });
+    pool = faultyPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256 });
     const before = await whoami(pool);
     await pool.extract({ bytes: makePdf({ pages: ['small'] }), filename: 'a.pdf' });
     expect(await whoami(pool)).toBe(before);
@@ -203,5 +204,15 @@ describe('a long PDF spread over the pool', () => {
     } finally {
       await one.close();
     }
+  });
+});
+
+describe('the test-only faults', () => {
+  it('are not in what a Lambda bundles from pool.ts', async () => {
+    const { buildSync } = await import('esbuild');
+    const bundle = buildSync({ entryPoints: [new URL('../../../lambdas/extract/pool.ts', import.meta.url).pathname], bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'silent' });
+    const text = bundle.outputFiles[0]!.text;
+    expect(text).toContain('runWorker');
+    expect(text).not.toContain('docex-fault');
   });
 });
