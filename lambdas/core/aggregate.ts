@@ -2,8 +2,8 @@
 // Both are idempotent: Step Functions retries them, and an execution may be
 // started again for a job (its name is the job id, so AWS refuses a second).
 
-import type { Table } from '../extract/types.ts';
-import { MAX_CELLS } from '../extract/xlsx.ts';
+import type { Table } from '../extract/engine/types.ts';
+import { MAX_CELLS } from '../extract/formats/ooxml/xlsx.ts';
 import { isTerminal, type Job } from './job.ts';
 import { inProcessMerger, readPart, type PartInput, type PartMerger } from './aggregate-merge.ts';
 import { completion, putResultJson, shortfallRefused } from './job-result.ts';

@@ -3,8 +3,8 @@
 // redelivered message or a second worker can never move a job backwards or
 // out of a terminal status.
 
-import type { DocumentMetadata, ExtractionConfig } from '../extract/types.ts';
-import type { RowLayout, RowRun } from '../extract/csv.ts';
+import type { DocumentMetadata, ExtractionConfig } from '../extract/engine/types.ts';
+import type { RowLayout, RowRun } from '../extract/formats/text/csv.ts';
 
 export const JOB_STATUSES = [
   'awaiting_upload',

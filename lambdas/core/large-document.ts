@@ -4,12 +4,12 @@
 // their part and record it on the job, once; whoever records the last part
 // moves the job to `aggregating` and starts the aggregation state machine.
 
-import { detect } from '../extract/detect.ts';
-import { countPages } from '../extract/page-count.ts';
-import { inOriginalPages } from '../extract/page-numbers.ts';
-import { DEFAULT_CONFIG, ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/types.ts';
-import type { RowLayout, RowPlan, RowRun, RowSlice } from '../extract/csv.ts';
-import { checkUnitLimit } from '../extract/unit-limits.ts';
+import { detect } from '../extract/engine/detect.ts';
+import { countPages } from '../extract/engine/page-count.ts';
+import { inOriginalPages } from '../extract/engine/page-numbers.ts';
+import { DEFAULT_CONFIG, ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/engine/types.ts';
+import type { RowLayout, RowPlan, RowRun, RowSlice } from '../extract/formats/text/csv.ts';
+import { checkUnitLimit } from '../extract/engine/limits.ts';
 import { chunkPages, isSplittable, planChunks, plannedPages } from './chunk-plan.ts';
 import { isTerminal, type ChunkRange, type Job, type OriginalMetadata } from './job.ts';
 import type { AggregationStarter, Blobs, ChunkMessage, ChunkQueue, Clock, JobEvents, PartRef, Store } from './ports.ts';

@@ -1,4 +1,4 @@
-import { ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/types.ts';
+import { ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/engine/types.ts';
 import { isTerminal, type Job } from './job.ts';
 import { completion, putResult, shortfallRefused } from './job-result.ts';
 import { pageDocumentKey, pagedKind } from './job-pages.ts';

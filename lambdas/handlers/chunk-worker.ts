@@ -8,7 +8,7 @@ import { processChunk, type ChunkWorkerDeps } from '../core/large-document.ts';
 import { logJson } from '../core/log.ts';
 import { consumeBatch, receiveCountOf } from '../core/sqs-batch.ts';
 import { systemClock, type ChunkMessage } from '../core/ports.ts';
-import { createExtractorPool } from '../extract/pool.ts';
+import { createExtractorPool } from '../extract/engine/pool.ts';
 
 
 function parseMessage(record: SQSRecord): ChunkMessage | null {

@@ -11,7 +11,7 @@ import { systemClock, type ExtractionMessage } from '../core/ports.ts';
 import { logJson } from '../core/log.ts';
 import { consumeBatch, receiveCountOf } from '../core/sqs-batch.ts';
 import { uploadDeadline } from '../core/uploads.ts';
-import { createExtractorPool } from '../extract/pool.ts';
+import { createExtractorPool } from '../extract/engine/pool.ts';
 
 
 function parseMessage(record: SQSRecord): ExtractionMessage | null {

@@ -6,7 +6,7 @@ import { authenticate } from '../core/auth.ts';
 import { getPageImage, type PageRenderer } from '../core/job-pages.ts';
 import { header, route, sourceIp } from '../core/http.ts';
 import { systemClock, type Blobs, type Clock, type Store } from '../core/ports.ts';
-import { createExtractorPool } from '../extract/pool.ts';
+import { createExtractorPool } from '../extract/engine/pool.ts';
 
 /** GET /v1/jobs/{id}/pages/{n}: a page of a finished job's PDF (a PNG rendered by PDFium) or its image. */
 export const makeHandler = (deps: { store: Store; blobs: Blobs; clock: Clock; renderer: PageRenderer }) =>

@@ -3,7 +3,7 @@ import { ApiError } from '../../../lambdas/core/errors.ts';
 import { getPageImage, pageDocumentKey, pagedKind } from '../../../lambdas/core/job-pages.ts';
 import type { Blobs, Store } from '../../../lambdas/core/ports.ts';
 import type { Job } from '../../../lambdas/core/job.ts';
-import { renderPageImage } from '../../../lambdas/extract/page-image.ts';
+import { renderPageImage } from '../../../lambdas/extract/formats/pdf/page-image.ts';
 import { layoutPdf } from '../../support/pdf-fixture.ts';
 import { makeJob } from '../../support/jobs.ts';
 

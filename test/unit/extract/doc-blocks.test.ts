@@ -27,7 +27,7 @@ vi.mock('word-extractor/lib/word-ole-extractor.js', () => ({
 
 describe('DOC blocks', () => {
   it('writes headers and footers once as page furniture, notes as footnotes, tab-separated rows as a table, typed bullets as list items', async () => {
-    const { extractDoc } = await import('../../../lambdas/extract/doc.ts');
+    const { extractDoc } = await import('../../../lambdas/extract/formats/legacy-office/doc.ts');
     const out = await extractDoc(new Uint8Array([1, 2, 3]), 'markdown');
     const text = out.pages.join('');
     expect((out.elements ?? []).map((e) => [e.type, text.slice(e.start, e.end)])).toEqual([

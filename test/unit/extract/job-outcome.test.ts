@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Job, JobStatus } from '../../../lambdas/core/job.ts';
 import type { JobFinish, Store } from '../../../lambdas/core/ports.ts';
 import { processJob } from '../../../lambdas/core/process-job.ts';
-import { DEFAULT_CONFIG, type ExtractInput, type ExtractionResult, type FailedSection } from '../../../lambdas/extract/types.ts';
+import { DEFAULT_CONFIG, type ExtractInput, type ExtractionResult, type FailedSection } from '../../../lambdas/extract/engine/types.ts';
 import { makeJob } from '../../support/jobs.ts';
 
 function result(failed: FailedSection[]): ExtractionResult {

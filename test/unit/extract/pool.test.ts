@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createExtractorPool, type Extractor } from '../../../lambdas/extract/pool.ts';
-import { spreadPlan } from '../../../lambdas/extract/spread.ts';
+import { createExtractorPool, type Extractor } from '../../../lambdas/extract/engine/pool.ts';
+import { spreadPlan } from '../../../lambdas/extract/engine/spread.ts';
 import { mergeStoredParts } from '../../../lambdas/core/aggregate-merge.ts';
-import { extract } from '../../../lambdas/extract/index.ts';
-import { DEFAULT_CONFIG, ExtractionError } from '../../../lambdas/extract/types.ts';
+import { extract } from '../../../lambdas/extract/engine/extract.ts';
+import { DEFAULT_CONFIG, ExtractionError } from '../../../lambdas/extract/engine/types.ts';
 import { makePdf } from '../../support/pdf-fixture.ts';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ExtractionError } from '../../../lambdas/extract/types.ts';
-import { checkUnitLimit, MAX_PDF_PAGES, MAX_SHEETS, MAX_SLIDES } from '../../../lambdas/extract/unit-limits.ts';
+import { ExtractionError } from '../../../lambdas/extract/engine/types.ts';
+import { checkUnitLimit, MAX_PDF_PAGES, MAX_SHEETS, MAX_SLIDES } from '../../../lambdas/extract/engine/limits.ts';
 
 describe('the page, slide and sheet limits, checked by each format and when a large document is planned', () => {
   it('are 5,000 pages, slides and sheets', () => {
