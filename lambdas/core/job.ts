@@ -4,7 +4,7 @@
 // out of a terminal status.
 
 import type { DocumentMetadata, ExtractionConfig } from '../extract/engine/types.ts';
-import type { RowLayout, RowRun } from '../extract/formats/text/csv.ts';
+import type { RowLayout, RowRun } from '../extract/engine/row-ranges.ts';
 
 export const JOB_STATUSES = [
   'awaiting_upload',

@@ -18,7 +18,7 @@ import { WebhookEvents } from '../../lambdas/core/webhook-events.ts';
 import { extract, type ExtractionResult } from '../../lambdas/extract/engine/extract.ts';
 import { splitPdf } from '../../lambdas/extract/formats/pdf/split.ts';
 import { DEFAULT_CONFIG } from '../../lambdas/extract/engine/types.ts';
-import { MAX_CELLS } from '../../lambdas/extract/formats/ooxml/xlsx.ts';
+import { MAX_CELLS } from '../../lambdas/extract/engine/limits.ts';
 import { LocalAggregationStarter } from '../../lib/local/local-aggregation.ts';
 import { LocalStateMachine } from '../../lib/local/state-machine.ts';
 import { blobClient, skipWithoutEndpoint, startBackend, storeClient, type Backend } from '../support/aws-backend.ts';

@@ -5,6 +5,7 @@
 // vocabulary at a time, where local names are unambiguous enough.
 
 import { ExtractionError } from '../engine/types.ts';
+import type { SafeZip } from './zip.ts';
 
 export interface XmlElement {
   name: string;
@@ -139,4 +140,10 @@ export function textContent(el: XmlNode): string {
     else for (let k = node.children.length - 1; k >= 0; k--) stack.push(node.children[k]!);
   }
   return out;
+}
+
+/** A ZIP package's XML part, parsed; null when the package has no such part. */
+export function readXml(zip: SafeZip, name: string): XmlElement | null {
+  const text = zip.readText(name);
+  return text === null ? null : parseXml(text, `the part ${name}`);
 }

@@ -2,7 +2,7 @@
 // ODT, HTML, EPUB, RTF, e-mail): blocks in reading order, written as plain
 // text or Markdown, with the offsets where sections start and the tables.
 
-import { TEXT_PAGE_CHARS } from './page-count.ts';
+import { TEXT_PAGE_CHARS } from './text-pages.ts';
 import { splitByCodePoints } from './text-stats.ts';
 import type { DraftElement, ElementType, FormatOutput, Table } from './types.ts';
 

@@ -6,7 +6,7 @@
 import type { OutputMode } from './blocks.ts';
 import { toUtf16 } from './chunks.ts';
 import { onPages, paragraphDrafts } from './elements.ts';
-import { TEXT_PAGE_CHARS } from './page-count.ts';
+import { TEXT_PAGE_CHARS } from './text-pages.ts';
 import { splitByCodePoints } from './text-stats.ts';
 import type { DraftElement, ExtractionResult, FailedSection, FormatOutput, Table } from './types.ts';
 

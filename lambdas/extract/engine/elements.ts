@@ -3,7 +3,7 @@
 // running headers and footers taken out of the text unless the client keeps
 // them, offsets moved into the final `content`, and pages numbered.
 
-import { TEXT_PAGE_CHARS } from './page-count.ts';
+import { TEXT_PAGE_CHARS } from './text-pages.ts';
 import { splitByCodePoints } from './text-stats.ts';
 import type { DraftElement, ElementType, FormatOutput } from './types.ts';
 

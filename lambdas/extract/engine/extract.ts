@@ -1,13 +1,11 @@
-// The extraction engine's entry: detect the format, hand the bytes to that
-// format's module, then select pages and build content, chunks and metadata
-// the same way for all. Format modules are imported on demand, so a worker
-// loads PDFium only for PDFs and the HTML or e-mail parsers only for those.
+// The extraction engine's dispatch: detect the format, hand the bytes to that
+// format's reader (readers.ts, imported on demand), then select pages and
+// build content, chunks and metadata the same way for all.
 
 import { joinPages, makeChunks, toElements, toUtf16 } from './chunks.ts';
 import { placeBlocks } from './elements.ts';
-import { detect, MIME_TYPES, type Format } from './detect.ts';
+import { detect, type Format } from './detect.ts';
 import { detectLanguage } from './language.ts';
-import { extractMarkdown, extractPlain } from '../formats/text/plain.ts';
 import { codePointLength, wordCount } from './text-stats.ts';
 import {
   DEFAULT_CONFIG,
@@ -15,31 +13,21 @@ import {
   type ExtractInput,
   type ExtractionConfig,
   type ExtractionResult,
+  type FormatContext,
   type FormatOutput,
   type Table,
 } from './types.ts';
-import type { RowSlice } from '../formats/text/csv.ts';
 import { ZIP_LIMITS, type InflateBudget } from '../containers/zip.ts';
+import { READERS } from './readers.ts';
+import { descriptorOf } from './registry.ts';
 
 export { countPages } from './page-count.ts';
 export { SUPPORTED_FORMATS } from './detect.ts';
 export { ExtractionError } from './types.ts';
-export type { Chunk, DocumentMetadata, Element, ExtractInput, ExtractionConfig, ExtractionResult, FailedSection, Table } from './types.ts';
+export type { Chunk, DocumentMetadata, Element, ExtractInput, ExtractionConfig, ExtractionResult, FailedSection, FormatContext, Table } from './types.ts';
 
 /** Archives and e-mails inside archives and e-mails are followed this deep. */
 const MAX_NESTING = 3;
-
-/** What a format module gets besides the bytes. */
-export interface FormatContext {
-  config: ExtractionConfig;
-  /** Inflation budget shared by an archive and everything inside it. */
-  budget: InflateBudget;
-  depth: number;
-  /** The rows of a chunk of a large CSV or TSV file, when `bytes` are those rows only. */
-  rows?: RowSlice;
-  /** Extracts an embedded document (an archive member, an attachment). */
-  sub(input: ExtractInput): Promise<ExtractionResult>;
-}
 
 export async function extract(input: ExtractInput): Promise<ExtractionResult> {
   return extractWithin(input, { remaining: ZIP_LIMITS.maxTotalBytes }, 0);
@@ -48,7 +36,7 @@ export async function extract(input: ExtractInput): Promise<ExtractionResult> {
 async function extractWithin(input: ExtractInput, budget: InflateBudget, depth: number): Promise<ExtractionResult> {
   const config = input.config ?? DEFAULT_CONFIG;
   // A chunk's rows are not a file to detect: any row may start with a signature of another format.
-  const { format, mime_type } = input.rows && depth === 0 ? { format: input.rows.layout.format, mime_type: MIME_TYPES[input.rows.layout.format] } : detect(input);
+  const { format, mime_type } = input.rows && depth === 0 ? { format: input.rows.layout.format, mime_type: descriptorOf(input.rows.layout.format).mime_type } : detect(input);
   const ctx: FormatContext = {
     config,
     budget,
@@ -63,7 +51,7 @@ async function extractWithin(input: ExtractInput, budget: InflateBudget, depth: 
       return extractWithin({ ...inner, config: { ...config, pages: null, chunking: { ...config.chunking, strategy: 'page' } } }, budget, depth + 1);
     },
   };
-  const out = await byFormat[format](input.bytes, ctx);
+  const out = await READERS[format](input.bytes, ctx);
   return assemble(format, mime_type, out, config);
 }
 
@@ -125,32 +113,3 @@ function assemble(format: Format, mime_type: string, out: FormatOutput, config: 
     ...(config.elements ? { elements } : {}),
   };
 }
-
-type FormatModule = (bytes: Uint8Array, ctx: FormatContext) => FormatOutput | Promise<FormatOutput>;
-
-const mode = (ctx: FormatContext) => ctx.config.output;
-
-const byFormat: Record<Format, FormatModule> = {
-  pdf: async (bytes, ctx) => (await import('../formats/pdf/extract.ts')).extractPdf(bytes, { pages: ctx.config.pages, ocr: ctx.config.ocr, output: mode(ctx) }),
-  docx: async (bytes, ctx) => (await import('../formats/ooxml/docx.ts')).extractDocx(bytes, mode(ctx), ctx.budget, ctx.config.comments),
-  xlsx: async (bytes, ctx) => (await import('../formats/ooxml/xlsx.ts')).extractXlsx(bytes, mode(ctx), ctx.budget, ctx.config.pages),
-  pptx: async (bytes, ctx) => (await import('../formats/ooxml/pptx.ts')).extractPptx(bytes, mode(ctx), ctx.budget, ctx.config.pages),
-  odt: async (bytes, ctx) => (await import('../formats/odf/odf.ts')).extractOdt(bytes, mode(ctx), ctx.budget, ctx.config.comments),
-  ods: async (bytes, ctx) => (await import('../formats/odf/odf.ts')).extractOds(bytes, mode(ctx), ctx.budget, ctx.config.pages),
-  epub: async (bytes, ctx) => (await import('../formats/web/epub.ts')).extractEpub(bytes, mode(ctx), ctx.budget),
-  zip: async (bytes, ctx) => (await import('../formats/archive/archive.ts')).extractArchive(bytes, ctx),
-  html: async (bytes, ctx) => (await import('../formats/web/html.ts')).extractHtml(bytes, mode(ctx)),
-  csv: async (bytes, ctx) => (await import('../formats/text/csv.ts')).extractDelimited(bytes, ctx, 'csv'),
-  tsv: async (bytes, ctx) => (await import('../formats/text/csv.ts')).extractDelimited(bytes, ctx, 'tsv'),
-  eml: async (bytes, ctx) => (await import('../formats/mail/eml.ts')).extractEml(bytes, ctx),
-  msg: async (bytes, ctx) => (await import('../formats/mail/msg.ts')).extractMsg(bytes, ctx),
-  doc: async (bytes, ctx) => (await import('../formats/legacy-office/doc.ts')).extractDoc(bytes, mode(ctx)),
-  xls: async (bytes, ctx) => (await import('../formats/legacy-office/xls.ts')).extractXls(bytes, mode(ctx), ctx.config.pages),
-  ppt: async (bytes, ctx) => (await import('../formats/legacy-office/ppt.ts')).extractPpt(bytes, mode(ctx), ctx.config.pages),
-  rtf: async (bytes, ctx) => (await import('../formats/text/rtf.ts')).extractRtf(bytes, mode(ctx)),
-  text: extractPlain,
-  markdown: extractMarkdown,
-  png: async (bytes, ctx) => (await import('../formats/image/image.ts')).extractImage(bytes, ctx.config),
-  jpeg: async (bytes, ctx) => (await import('../formats/image/image.ts')).extractImage(bytes, ctx.config),
-  tiff: async (bytes, ctx) => (await import('../formats/image/image.ts')).extractImage(bytes, ctx.config),
-};

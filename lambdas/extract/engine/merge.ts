@@ -1,30 +1,19 @@
 // Merging the parts of a document that was extracted in chunks (page ranges)
 // into the one result an unsplit extraction would have given: content joined
 // with the format's page separator, chunk offsets and indexes continued
-// across seams, and a table cut by a seam joined again: a PDF table that
-// continues on the next page, or the one table a CSV or TSV file is.
+// across seams, and a table cut by a seam joined again: a table that
+// continues on the next page, or the one table a file split by rows is. The
+// format's split capability (format.ts) says which.
 
 import { tableMarkdown } from './blocks.ts';
 import { codePointLength } from './text-stats.ts';
 import { headingPaths } from './chunks.ts';
+import { splitOf } from './registry.ts';
 import type { Chunk, Element, ExtractionResult, FailedPageRange, PageSize, Table } from './types.ts';
 
 export type Part =
   | { first_page: number; last_page: number; ok: true; result: ExtractionResult }
   | { first_page: number; last_page: number; ok: false; error: string };
-
-/** Formats whose parts are runs of one table's rows (csv.ts with a page selection). */
-const ROWS = new Set(['csv', 'tsv']);
-
-/**
- * What joins two parts in `content`: the separator the format module puts
- * between pages (PDF pages, slides, sheets), the line break between rows of
- * a CSV or TSV table, nothing between text pages, which are cut mid-text.
- */
-export function pageSeparatorOf(format: string): string {
-  if (['pdf', 'pptx', 'ppt', 'xlsx', 'xls', 'ods'].includes(format)) return '\n\n';
-  return ROWS.has(format) ? '\n' : '';
-}
 
 /**
  * Parts in page order; null when no part succeeded. `joinSeams: false` keeps
@@ -35,8 +24,9 @@ export function mergeParts(parts: Part[], { joinSeams = true } = {}): Extraction
   const good = ordered.filter((p): p is Extract<Part, { ok: true }> => p.ok);
   if (good.length === 0) return null;
   const first = good[0]!.result;
-  const { format } = first.metadata;
-  const separator = pageSeparatorOf(format);
+  const split = splitOf(first.metadata.format);
+  const separator = split?.separator ?? '';
+  const rows = split?.chunks === 'rows';
   const sepLength = codePointLength(separator);
 
   const contents: string[] = [];
@@ -49,7 +39,7 @@ export function mergeParts(parts: Part[], { joinSeams = true } = {}): Extraction
   for (const part of good) {
     const { result } = part;
     // Pages may be empty and still be joined (an empty slide keeps its place); a part with no rows adds no row break.
-    const joins = !ROWS.has(format) || result.content !== '';
+    const joins = !rows || result.content !== '';
     if (joins && contents.length > 0) offset += sepLength;
     if (joins) contents.push(result.content);
     for (const chunk of result.chunks) {
@@ -57,9 +47,9 @@ export function mergeParts(parts: Part[], { joinSeams = true } = {}): Extraction
     }
     const before = tables.length;
     if (!previous) tables = [...result.tables];
-    else if (ROWS.has(format)) tables = appendRows(tables, result.tables);
+    else if (rows) tables = appendRows(tables, result.tables);
     // Slides and sheets are never one table across a seam; only a PDF table runs on over a page break.
-    else if (format === 'pdf' && joinSeams) tables = joinAtSeam(tables, result.tables, previous.last_page, part.first_page);
+    else if (split?.joinTablesAtSeams && joinSeams) tables = joinAtSeam(tables, result.tables, previous.last_page, part.first_page);
     else tables = [...tables, ...result.tables];
     // The part's first table was joined to the one before the seam when the count grew by one fewer.
     const tableShift = before - (before + result.tables.length - tables.length);
@@ -76,7 +66,7 @@ export function mergeParts(parts: Part[], { joinSeams = true } = {}): Extraction
     previous = part;
   }
   // Rendered once, when all the rows are in: per part, the rendering and the copying grew with the square of the file.
-  if (ROWS.has(format) && good.length > 1) for (const table of tables) finishRows(table);
+  if (rows && good.length > 1) for (const table of tables) finishRows(table);
   const content = contents.join(separator);
   // A part's chunks knew only the headings of their own part.
   const paths = headingPaths(elements);

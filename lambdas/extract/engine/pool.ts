@@ -9,7 +9,7 @@
 
 import { isMainThread, parentPort, threadId, Worker, workerData } from 'node:worker_threads';
 import { engineMemoryBytes } from './memory.ts';
-import type { RowPlan, RowSlice } from '../formats/text/csv.ts';
+import type { RowPlan, RowSlice } from './row-ranges.ts';
 import type { MergeOutcome, PartInput } from '../../core/aggregate-merge.ts';
 import type { OriginalMetadata } from '../../core/job.ts';
 import type { PartRef } from '../../core/ports.ts';

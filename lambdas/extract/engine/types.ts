@@ -1,7 +1,8 @@
 // The shapes of an extraction result. These are the public contract of
 // `result` in GET /v1/jobs/{id}; the README documents them field by field.
 
-import type { RowSlice } from '../formats/text/csv.ts';
+import type { InflateBudget } from '../containers/zip.ts';
+import type { RowSlice } from './row-ranges.ts';
 
 export interface ExtractInput {
   bytes: Uint8Array;
@@ -260,3 +261,15 @@ export const DEFAULT_CONFIG: ExtractionConfig = {
   keep_page_furniture: false,
   comments: false,
 };
+
+/** What a format's reader gets besides the bytes. */
+export interface FormatContext {
+  config: ExtractionConfig;
+  /** Inflation budget shared by an archive and everything inside it. */
+  budget: InflateBudget;
+  depth: number;
+  /** The rows of a chunk of a large CSV or TSV file, when `bytes` are those rows only. */
+  rows?: RowSlice;
+  /** Extracts an embedded document (an archive member, an attachment). */
+  sub(input: ExtractInput): Promise<ExtractionResult>;
+}

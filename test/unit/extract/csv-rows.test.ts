@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunkPages, planChunks } from '../../../lambdas/core/chunk-plan.ts';
-import { extractCsv, extractCsvRows, planRowRuns, type RowPlan } from '../../../lambdas/extract/formats/text/csv.ts';
+import type { RowPlan } from '../../../lambdas/extract/engine/row-ranges.ts';
+import { extractCsv, extractCsvRows, planRowRuns } from '../../../lambdas/extract/formats/text/csv.ts';
 import { mergeParts, type Part } from '../../../lambdas/extract/engine/merge.ts';
 import { extract } from '../../../lambdas/extract/engine/extract.ts';
 import { countPages } from '../../../lambdas/extract/engine/page-count.ts';

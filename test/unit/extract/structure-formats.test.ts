@@ -526,7 +526,7 @@ describe('E-mail bodies', () => {
 
   it('cuts a plain-text body into paragraphs at blank lines, and bullet lines into list items', async () => {
     const { Blocks } = await import('../../../lambdas/extract/engine/blocks.ts');
-    const { textParagraphs } = await import('../../../lambdas/extract/formats/web/html.ts');
+    const { textParagraphs } = await import('../../../lambdas/extract/containers/html.ts');
     const out = new Blocks('markdown');
     textParagraphs(out, 'Hi Bob,\r\n\r\nPoints:\r\n\r\n- red\r\n- blue\r\n\r\n1. first\r\n2) second\r\n\r\nBye\r\nAnn');
     expect(out.text()).toBe('Hi Bob,\n\nPoints:\n\n- red\n- blue\n1. first\n2. second\n\nBye\nAnn');

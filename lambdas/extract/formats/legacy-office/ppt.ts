@@ -10,7 +10,7 @@
 
 import { Blocks, type OutputMode } from '../../engine/blocks.ts';
 import { CompoundFile, persistedRecord, pptChildren, pptDocument, pptSlideList, summaryInformation, type PptDocument, type PptRecord, type SlideEntry } from '../../containers/compound-file.ts';
-import { checkUnitLimit, MAX_SLIDES } from '../../engine/limits.ts';
+import { checkUnitLimit, MAX_SLIDES, SLIDE_LIMIT } from '../../engine/limits.ts';
 import { ExtractionError, type DraftElement, type FormatOutput } from '../../engine/types.ts';
 
 /** Characters of text read from one presentation; past this it is refused rather than exhausting memory. */
@@ -63,7 +63,7 @@ export function extractPpt(bytes: Uint8Array, mode: OutputMode, pages: number[] 
     );
   }
   const slides = pptSlideList(doc, 0);
-  checkUnitLimit('ppt', slides.length);
+  checkUnitLimit(SLIDE_LIMIT, slides.length);
   const reader = new SlideReader(doc, cfb);
   const notes = reader.notesIndex();
   const kept = pages ? pages.filter((n) => n >= 1 && n <= slides.length) : slides.map((_, i) => i + 1);

@@ -6,9 +6,9 @@
 import { BIFF, BIFF_VB_MODULE, CompoundFile, decodeCodepage, summaryInformation, workbookStream } from '../../containers/compound-file.ts';
 import type { OutputMode } from '../../engine/blocks.ts';
 import { BUILTIN_FORMATS, formatGeneral, formatNumber } from '../../engine/number-formats.ts';
-import { MAX_CELLS, selectedNumbers, sheetsOutput, type Sheet } from '../ooxml/xlsx.ts';
+import { selectedNumbers, sheetsOutput, type Sheet } from '../../engine/sheets.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
-import { checkUnitLimit } from '../../engine/limits.ts';
+import { checkUnitLimit, MAX_CELLS, SHEET_LIMIT, tooManyCells } from '../../engine/limits.ts';
 
 /** Characters of cell text read from one workbook: shared strings can repeat one long string in every cell. */
 export const MAX_CELL_TEXT = 50_000_000;
@@ -79,7 +79,7 @@ export function extractXls(bytes: Uint8Array, mode: OutputMode, pages: number[] 
   if (!stream) throw new ExtractionError('corrupt_file', `${WHAT} could not be read: the file has no Workbook stream. Open it in Excel and save it again.`);
   const reader = new BiffReader(stream, cfb);
   const book = reader.globals();
-  checkUnitLimit('xls', book.sheets.length);
+  checkUnitLimit(SHEET_LIMIT, book.sheets.length);
   const budget = { cells: MAX_CELLS, chars: MAX_CELL_TEXT, scanned: 0 };
   const kept = selectedNumbers(book.sheets.length, pages);
   const sheets = kept.map((n): Sheet => ({ name: book.sheets[n - 1]!.name, rows: reader.sheet(book.sheets[n - 1]!.offset, book, budget) }));
@@ -168,7 +168,7 @@ class BiffReader {
     const rows: string[][] = [];
     const put = (row: number, col: number, text: string) => {
       if (text === '' || col > MAX_COLUMN) return;
-      if (--budget.cells < 0) throw new ExtractionError('too_many_pages', `The workbook has more than ${MAX_CELLS.toLocaleString('en-US')} cells; the limit is ${MAX_CELLS.toLocaleString('en-US')}.`);
+      if (--budget.cells < 0) throw tooManyCells('workbook');
       budget.chars -= text.length;
       if (budget.chars < 0) {
         throw new ExtractionError('refused_file', `Refused: the workbook's cells hold more than ${MAX_CELL_TEXT.toLocaleString('en-US')} characters of text. Split it into smaller workbooks and resubmit.`);

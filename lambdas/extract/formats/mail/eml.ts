@@ -4,9 +4,9 @@
 import PostalMime, { type Address } from 'postal-mime';
 import { Blocks } from '../../engine/blocks.ts';
 import { Compound } from '../../engine/compound.ts';
-import { htmlInto, textParagraphs } from '../web/html.ts';
+import { htmlInto, textParagraphs } from '../../containers/html.ts';
 import type { FormatContext } from '../../engine/extract.ts';
-import { isoDate } from '../ooxml/ooxml.ts';
+import { isoDate } from '../../engine/iso-date.ts';
 import { decodeText } from '../../containers/text-decoding.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 

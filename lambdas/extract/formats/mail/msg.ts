@@ -5,9 +5,9 @@
 import msgreaderModule from '@kenjiuno/msgreader';
 import { Blocks } from '../../engine/blocks.ts';
 import { Compound } from '../../engine/compound.ts';
-import { htmlInto, textParagraphs } from '../web/html.ts';
+import { htmlInto, textParagraphs } from '../../containers/html.ts';
 import type { FormatContext } from '../../engine/extract.ts';
-import { isoDate } from '../ooxml/ooxml.ts';
+import { isoDate } from '../../engine/iso-date.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 
 type MsgReader = import('@kenjiuno/msgreader/lib/MsgReader.js').default;

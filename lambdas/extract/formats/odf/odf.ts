@@ -5,11 +5,12 @@
 // parsed: a page selection, a chunk of a large spreadsheet, parses its own.
 
 import { Blocks, type OutputMode } from '../../engine/blocks.ts';
-import { isoDate, readXml } from '../ooxml/ooxml.ts';
+import { isoDate } from '../../engine/iso-date.ts';
+import { MAX_CELLS, tooManyCells } from '../../engine/limits.ts';
 import { decodeText } from '../../containers/text-decoding.ts';
 import { odsSheetSpans } from './ods-sheets.ts';
-import { sheetsOutput, selectedNumbers, MAX_CELLS, type Drawing, type Sheet } from '../ooxml/xlsx.ts';
-import { child, descendants, elements, parseXml, textContent, type XmlElement } from '../../containers/xml.ts';
+import { sheetsOutput, selectedNumbers, type Drawing, type Sheet } from '../../engine/sheets.ts';
+import { child, descendants, elements, parseXml, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
 import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 
@@ -368,7 +369,7 @@ function tableRows(
     const times = cells.length === 0 ? 1 : Math.min(repeat, MAX_REPEAT);
     for (let k = 0; k < times; k++) {
       budget.cells -= cells.length;
-      if (budget.cells < 0) throw new ExtractionError('too_many_pages', `The spreadsheet has more than ${MAX_CELLS.toLocaleString('en-US')} cells; the limit is ${MAX_CELLS.toLocaleString('en-US')}.`);
+      if (budget.cells < 0) throw tooManyCells('spreadsheet');
       rows.push(cells);
     }
   }

@@ -4,8 +4,8 @@
 // footnotes and endnotes last, and the document properties.
 
 import { Blocks, type OutputMode } from '../../engine/blocks.ts';
-import { chartBlocks, contentChildren, coreProperties, readDiagram, readXml, relationships } from './ooxml.ts';
-import { child, descendants, elements, textContent, type XmlElement } from '../../containers/xml.ts';
+import { chartBlocks, contentChildren, coreProperties, readDiagram, relationships } from './ooxml.ts';
+import { child, descendants, elements, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
 import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 

@@ -2,15 +2,12 @@
 // document properties in docProps/.
 
 import { posix } from 'node:path';
-import { child, descendants, elements, parseXml, textContent, type XmlElement } from '../../containers/xml.ts';
+import { child, descendants, elements, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
 import type { SafeZip } from '../../containers/zip.ts';
 import type { Blocks } from '../../engine/blocks.ts';
+import { type ChartText, writeChart } from '../../engine/charts.ts';
+import { isoDate } from '../../engine/iso-date.ts';
 import type { FormatOutput } from '../../engine/types.ts';
-
-export function readXml(zip: SafeZip, name: string): XmlElement | null {
-  const text = zip.readText(name);
-  return text === null ? null : parseXml(text, `the part ${name}`);
-}
 
 /** Relationship id to the target part's name, resolved against `part`'s folder. */
 export function relationships(zip: SafeZip, part: string): Map<string, { target: string; type: string }> {
@@ -45,12 +42,6 @@ export function coreProperties(zip: SafeZip): FormatOutput['metadata'] {
     created_at: isoDate(get(core, 'created')),
     modified_at: isoDate(get(core, 'modified')),
   };
-}
-
-export function isoDate(s: string | null | undefined): string | null {
-  if (!s) return null;
-  const ms = Date.parse(s);
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString().replace('.000Z', 'Z');
 }
 
 /**
@@ -113,13 +104,6 @@ function titleText(el: XmlElement | undefined): string {
   return rich ? richText(rich) : cachedPoints(child(tx, 'strRef')).join(' ').trim();
 }
 
-export interface ChartText {
-  title: string;
-  axisTitles: string[];
-  /** A header row (an empty corner, then the series names) and one row per category with the series' values. */
-  rows: string[][];
-}
-
 /** What a reader sees of a chart part: its title, axis titles, series names and categories (with the cached values). */
 export function readChart(zip: SafeZip, part: string): ChartText | null {
   const root = readXml(zip, part);
@@ -171,11 +155,3 @@ export function chartBlocks(out: Blocks, zip: SafeZip, part: string, data = true
   if (!chart) return;
   writeChart(out, chart, data);
 }
-
-/** `data` false leaves out the series table (a spreadsheet's chart shows cells the sheet's table already has). */
-export function writeChart(out: Blocks, chart: ChartText, data = true): void {
-  out.caption(chart.title);
-  if (chart.axisTitles.length > 0) out.paragraph(chart.axisTitles.join(', '));
-  if (data) out.table(chart.rows);
-}
-

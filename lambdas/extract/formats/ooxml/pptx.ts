@@ -8,9 +8,9 @@
 // presentation) reads only the selected slides' parts.
 
 import { Blocks, type OutputMode } from '../../engine/blocks.ts';
-import { chartBlocks, contentChildren, coreProperties, readDiagram, readXml, relationships } from './ooxml.ts';
-import { child, descendants, elements, textContent, type XmlElement } from '../../containers/xml.ts';
-import { checkUnitLimit } from '../../engine/limits.ts';
+import { chartBlocks, contentChildren, coreProperties, readDiagram, relationships } from './ooxml.ts';
+import { child, descendants, elements, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
+import { checkUnitLimit, SLIDE_LIMIT } from '../../engine/limits.ts';
 import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
 import { ExtractionError, type DraftElement, type FormatOutput, type Table } from '../../engine/types.ts';
 
@@ -23,7 +23,7 @@ export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
   const rels = relationships(zip, main);
   const list = child(presentation, 'sldIdLst');
   const slideParts = (list ? elements(list, 'sldId') : []).map((s) => rels.get(s.attrs.id ?? '')?.target).filter((t): t is string => !!t);
-  checkUnitLimit('pptx', slideParts.length);
+  checkUnitLimit(SLIDE_LIMIT, slideParts.length);
   const kept = pages ? pages.filter((n) => n >= 1 && n <= slideParts.length) : slideParts.map((_, i) => i + 1);
   const texts: string[] = [];
   const tables: Table[] = [];

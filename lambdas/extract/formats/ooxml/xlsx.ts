@@ -3,26 +3,14 @@
 // own part, so a page selection (a chunk of a large workbook) parses only the
 // selected sheets, besides the shared strings and styles every sheet needs.
 
-import { Blocks, type OutputMode } from '../../engine/blocks.ts';
+import { type OutputMode } from '../../engine/blocks.ts';
 import { BUILTIN_FORMATS, formatGeneral, formatNumber } from '../../engine/number-formats.ts';
-import { coreProperties, readChart, readXml, relationships, writeChart, type ChartText } from './ooxml.ts';
-import { child, descendants, elements, textContent, type XmlElement } from '../../containers/xml.ts';
+import { coreProperties, readChart, relationships } from './ooxml.ts';
+import { MAX_CELLS, tooManyCells } from '../../engine/limits.ts';
+import { type Drawing, type Sheet, selectedNumbers, sheetsOutput } from '../../engine/sheets.ts';
+import { child, descendants, elements, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
 import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
-import { ExtractionError, type DraftElement, type FormatOutput, type Table } from '../../engine/types.ts';
-
-/** Cells read from one workbook; past this the workbook is refused rather than exhausting memory. */
-export const MAX_CELLS = 2_000_000;
-
-export interface Sheet {
-  name: string;
-  rows: string[][];
-  /** Cell comments (notes), by cell reference. */
-  comments?: Array<{ ref: string; text: string }>;
-  /** Charts and text boxes drawn on the sheet, in drawing order. */
-  drawings?: Drawing[];
-}
-
-export type Drawing = { kind: 'chart'; chart: ChartText } | { kind: 'text'; text: string } | { kind: 'figure'; text: string };
+import { ExtractionError, type FormatOutput, } from '../../engine/types.ts';
 
 /** `pages`: 1-based sheet numbers to read (config.pages); null for every sheet. */
 export function extractXlsx(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget, pages: number[] | null = null): FormatOutput {
@@ -50,59 +38,6 @@ export function extractXlsx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
     return { name, rows, comments: comments(zip, sheetRels), drawings: drawings(zip, sheetRels) };
   });
   return sheetsOutput(sheets, mode, coreProperties(zip), { names: listed.map((s) => s.name), kept, selected: pages !== null });
-}
-
-/** The sheet (or slide) numbers a selection keeps: those that exist, in order; every one without a selection. */
-export const selectedNumbers = (total: number, pages: number[] | null) =>
-  pages ? pages.filter((n) => n >= 1 && n <= total) : Array.from({ length: total }, (_, i) => i + 1);
-
-/**
- * One page per sheet: its name, then its cells as a table. `sheets` are the
- * sheets read; `names` every sheet of the workbook (metadata.sheets lists
- * them all, selected or not), `kept` their numbers.
- */
-export function sheetsOutput(
-  sheets: Sheet[],
-  mode: OutputMode,
-  metadata: FormatOutput['metadata'],
-  selection: { names: string[]; kept: number[]; selected: boolean },
-): FormatOutput {
-  const tables: Table[] = [];
-  const drafts: DraftElement[] = [];
-  const pages = sheets.map((sheet, page) => {
-    const out = new Blocks(mode);
-    out.heading(2, sheet.name);
-    out.table(usedRange(sheet.rows), { sheet: sheet.name });
-    for (const d of sheet.drawings ?? []) {
-      if (d.kind === 'chart') writeChart(out, d.chart, false);
-      else if (d.kind === 'figure') out.figure(d.text);
-      else out.paragraph(d.text);
-    }
-    for (const c of sheet.comments ?? []) out.paragraph(`${c.ref}: ${c.text}`);
-    for (const e of out.elements) drafts.push({ ...e, page, ...(e.table !== undefined ? { table: e.table + tables.length } : {}) });
-    tables.push(...out.tables);
-    return out.text();
-  });
-  return {
-    pages,
-    pageSeparator: '\n\n',
-    unit: 'sheet',
-    tables,
-    elements: drafts,
-    ...(selection.selected ? { pagesSelected: { total: selection.names.length, kept: selection.kept } } : {}),
-    metadata: { ...metadata, sheets: selection.names },
-  };
-}
-
-/** The rows from the first to the last with a value, and the columns likewise: a sheet whose data starts at C5 starts its table there. */
-export function usedRange(rows: string[][]): string[][] {
-  let first = Infinity;
-  for (const r of rows) {
-    const at = r.findIndex((c) => c.trim() !== '');
-    if (at >= 0) first = Math.min(first, at);
-  }
-  if (first === Infinity || first === 0) return rows;
-  return rows.map((r) => r.slice(first));
 }
 
 /** The sheet's comments (notes): the legacy comments part, which Excel also writes for threaded comments. */
@@ -193,7 +128,7 @@ function sheetRows(sheet: XmlElement, strings: string[], formats: string[], date
       nextCol = col + 1;
       const value = cellText(c, strings, formats, date1904);
       if (value === '') continue;
-      if (--budget.cells < 0) throw new ExtractionError('too_many_pages', `The workbook has more than ${MAX_CELLS.toLocaleString('en-US')} cells; the limit is ${MAX_CELLS.toLocaleString('en-US')}.`);
+      if (--budget.cells < 0) throw tooManyCells('workbook');
       while (cells.length < col) cells.push('');
       cells[col] = value;
     }

@@ -7,7 +7,7 @@ import { normaliseRows, tableMarkdown } from '../../engine/blocks.ts';
 import { toBlocks, toLines } from './layout.ts';
 import { inReadingOrder, outOfOrder } from './reading-order.ts';
 import { withTrailer } from './repair.ts';
-import { checkUnitLimit } from '../../engine/limits.ts';
+import { checkUnitLimit, PDF_PAGE_LIMIT } from '../../engine/limits.ts';
 import { findRuledTables } from './ruled-tables.ts';
 import { renderPdfPages, type PageLayout } from './structure.ts';
 import { pageRulings } from './rulings.ts';
@@ -49,7 +49,7 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
   return withDocument(m, bytes, async (doc) =>
     withForm(m, doc, async (form) => {
       const total = m.FPDF_GetPageCount(doc);
-      checkUnitLimit('pdf', total);
+      checkUnitLimit(PDF_PAGE_LIMIT, total);
       const info = Object.fromEntries(INFO_KEYS.map((key) => [key, metaText(m, doc, key)]));
       // Only a tagged document has a structure tree worth reading page by page.
       const tagged = m.FPDFCatalog_IsTagged(doc);

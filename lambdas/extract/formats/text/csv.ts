@@ -9,8 +9,9 @@
 // scanned for where rows start.
 
 import { Blocks, markdownRow, markdownRule, normaliseRows, tableMarkdown, type OutputMode } from '../../engine/blocks.ts';
-import { TEXT_PAGE_CHARS } from '../../engine/page-count.ts';
-import { decodeAs, decodeText, detectEncoding, type TextEncodingName } from '../../containers/text-decoding.ts';
+import { TEXT_PAGE_CHARS } from '../../engine/text-pages.ts';
+import { decodeAs, decodeText, detectEncoding } from '../../containers/text-decoding.ts';
+import type { RowPlan, RowRun, RowSlice } from '../../engine/row-ranges.ts';
 import type { ExtractionConfig, FormatOutput, Table } from '../../engine/types.ts';
 
 const CANDIDATES = [',', ';', '\t', '|'];
@@ -34,41 +35,6 @@ export function extractCsv(bytes: Uint8Array, mode: OutputMode, hint: 'csv' | 't
   const out = new Blocks(mode);
   out.table(rows);
   return out.output({ encoding });
-}
-
-/**
- * How a large CSV or TSV file's rows are found in its bytes, worked out once
- * when the file is planned (planRowRuns), so the chunk that extracts a run of
- * pages reads those rows' bytes and nothing else: every chunk reading and
- * scanning the whole file made the file's cost grow with its square.
- */
-export interface RowLayout {
-  format: 'csv' | 'tsv';
-  /** The whole file's encoding and delimiter: a run alone could sniff others. */
-  encoding: TextEncodingName;
-  delimiter: string;
-  pages_total: number;
-  /** Byte offsets of the file's header row (its first row with text); null when no row has text. */
-  header: [start: number, end: number] | null;
-}
-
-/**
- * Byte offsets of the rows that start on a run's pages, and the code points
- * of the file's text before them (where the rows fall among its text pages).
- * A tuple: the job record holds one per chunk, thousands of them.
- */
-export type RowRun = [start: number, end: number, codePoints: number];
-
-export interface RowPlan {
-  layout: RowLayout;
-  runs: RowRun[];
-}
-
-/** A chunk's input instead of the file: its run's bytes, after the header row's `header_bytes` when the header lies before the run. */
-export interface RowSlice {
-  layout: RowLayout;
-  run: RowRun;
-  header_bytes: number;
 }
 
 /**

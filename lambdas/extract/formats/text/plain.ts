@@ -3,7 +3,7 @@
 // blocks of a Markdown file are read from its own syntax; a plain text file's
 // are its paragraphs (the engine's default).
 
-import { TEXT_PAGE_CHARS } from '../../engine/page-count.ts';
+import { TEXT_PAGE_CHARS } from '../../engine/text-pages.ts';
 import { decodeText } from '../../containers/text-decoding.ts';
 import { splitByCodePoints } from '../../engine/text-stats.ts';
 import type { DraftElement, FormatOutput } from '../../engine/types.ts';

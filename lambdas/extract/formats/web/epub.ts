@@ -4,9 +4,9 @@
 
 import { posix } from 'node:path';
 import { Blocks, type OutputMode } from '../../engine/blocks.ts';
-import { htmlInto } from './html.ts';
-import { isoDate, readXml } from '../ooxml/ooxml.ts';
-import { child, descendants, elements, textContent } from '../../containers/xml.ts';
+import { htmlInto } from '../../containers/html.ts';
+import { isoDate } from '../../engine/iso-date.ts';
+import { child, descendants, elements, readXml, textContent } from '../../containers/xml.ts';
 import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 

@@ -1,0 +1,41 @@
+// Every format the engine reads, one descriptor each (format.ts), in the
+// order detection asks them within each of its steps: the ZIP packages'
+// main parts (DOCX, XLSX, PPTX before EPUB's container), the names that
+// decide text (Markdown, CSV, TSV before HTML and e-mail), the text
+// sniffers (flat ODT before HTML before e-mail). A new format is a folder
+// under formats/ and a line here (and its reader's line in readers.ts).
+
+import { zip } from '../formats/archive/index.ts';
+import { png, jpeg, tiff } from '../formats/image/index.ts';
+import { doc, ppt, xls } from '../formats/legacy-office/index.ts';
+import { eml, msg } from '../formats/mail/index.ts';
+import { ods, odt } from '../formats/odf/index.ts';
+import { docx, pptx, xlsx } from '../formats/ooxml/index.ts';
+import { pdf } from '../formats/pdf/index.ts';
+import { csv, markdown, rtf, text, tsv } from '../formats/text/index.ts';
+import { epub, html } from '../formats/web/index.ts';
+import type { FormatDescriptor, SplitCapability, UnitLimit } from './format.ts';
+
+export const FORMATS = [pdf, docx, xlsx, pptx, odt, ods, epub, zip, markdown, csv, tsv, html, eml, msg, doc, xls, ppt, rtf, text, png, jpeg, tiff] as const;
+
+export type Format = (typeof FORMATS)[number]['name'];
+
+const BY_NAME = new Map<string, FormatDescriptor<Format>>(FORMATS.map((d) => [d.name, d]));
+
+export function descriptorOf(format: Format): FormatDescriptor<Format> {
+  return BY_NAME.get(format)!;
+}
+
+/** How a large document of `format` is split, or undefined when it is extracted whole (and for a name that is no format). */
+export const splitOf = (format: string): SplitCapability | undefined => BY_NAME.get(format)?.split;
+
+/** The limit on `format`'s pages, slides or sheets, if it has one. */
+export const unitLimitOf = (format: string): UnitLimit | undefined => BY_NAME.get(format)?.limit;
+
+/**
+ * What joins two parts of a document in `content`: the separator its reader
+ * puts between pages (PDF pages, slides, sheets), the line break between
+ * rows of a CSV or TSV table, nothing between text pages, which are cut
+ * mid-text, nor for formats that are not split.
+ */
+export const pageSeparatorOf = (format: string): string => splitOf(format)?.separator ?? '';
