@@ -20,17 +20,19 @@ export const FORMATS = [pdf, docx, xlsx, pptx, odt, ods, epub, zip, markdown, cs
 
 export type Format = (typeof FORMATS)[number]['name'];
 
-const BY_NAME = new Map<string, FormatDescriptor<Format>>(FORMATS.map((d) => [d.name, d]));
+// Looked up, not indexed at load: a top-level Map would be a side effect that keeps every
+// descriptor (and the page counters) in bundles that import this module for nothing.
+const find = (format: string): FormatDescriptor<Format> | undefined => FORMATS.find((d) => d.name === format);
 
 export function descriptorOf(format: Format): FormatDescriptor<Format> {
-  return BY_NAME.get(format)!;
+  return find(format)!;
 }
 
 /** How a large document of `format` is split, or undefined when it is extracted whole (and for a name that is no format). */
-export const splitOf = (format: string): SplitCapability | undefined => BY_NAME.get(format)?.split;
+export const splitOf = (format: string): SplitCapability | undefined => find(format)?.split;
 
 /** The limit on `format`'s pages, slides or sheets, if it has one. */
-export const unitLimitOf = (format: string): UnitLimit | undefined => BY_NAME.get(format)?.limit;
+export const unitLimitOf = (format: string): UnitLimit | undefined => find(format)?.limit;
 
 /**
  * What joins two parts of a document in `content`: the separator its reader
