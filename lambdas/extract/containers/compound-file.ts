@@ -296,7 +296,7 @@ export function decodeCodepage(bytes: Uint8Array, codepage: number): string {
     : codepage === 10000 ? 'macintosh'
     : codepage === 874 || (codepage >= 1250 && codepage <= 1258) ? `windows-${codepage}`
     : null;
-  // Node's own windows-1252 decoder is Latin-1 (see text.ts), so that page is decoded there.
+  // Node's own windows-1252 decoder is Latin-1 (see text-decoding.ts), so that page is decoded there.
   if (label === null || label === 'windows-1252') return decodeAs(bytes, 'windows-1252');
   try {
     return new TextDecoder(label).decode(bytes);

@@ -1,5 +1,5 @@
 // A chunk of a large PDF is extracted from a PDF of its own pages only
-// (pdf-split.ts), which numbers them from 1. Its result has to speak of the
+// (formats/pdf/split.ts), which numbers them from 1. Its result has to speak of the
 // pages of the document the user sent, or the merged result would not.
 
 import type { ExtractionResult } from './types.ts';

@@ -18,7 +18,7 @@ import { DEFAULT_CONFIG, ExtractionError, type ExtractionConfig, type Extraction
 export interface Extractor {
   /** The buffer behind `input.bytes` is transferred to the worker (detached here) when the view covers all of it. */
   extract(input: ExtractInput): Promise<ExtractionResult>;
-  /** One PDF per list of page numbers, or null where those pages cannot be copied (pdf-split.ts), in a worker under the same limits as an extraction. */
+  /** One PDF per list of page numbers, or null where those pages cannot be copied (formats/pdf/split.ts), in a worker under the same limits as an extraction. */
   splitPdf(bytes: Uint8Array, pageLists: number[][]): Promise<Array<Uint8Array | null>>;
   /** Where each run of pages' rows lie in a CSV or TSV file (csv.ts, planRowRuns), in a worker; the buffer is taken over. */
   planRows(bytes: Uint8Array, format: 'csv' | 'tsv', runs: Array<{ first_page: number; last_page: number }>): Promise<RowPlan | null>;
@@ -84,7 +84,7 @@ type Reply =
 /**
  * WebAssembly memory only grows: a worker whose PDF engine grew past this on
  * one large document is replaced after it, so the next documents start small
- * and the engine's own cap (pdf.ts) measures what they need, not what came before.
+ * and the engine's own cap (formats/pdf/extract.ts) measures what they need, not what came before.
  */
 export const RECYCLE_ENGINE_BYTES = 512 * 1024 * 1024;
 

@@ -10,7 +10,7 @@ export interface ExtractInput {
   /** The content type the client sent with the file part, if any. Detection does not trust it. */
   contentType?: string | null;
   config?: ExtractionConfig | null;
-  /** A chunk of a large CSV or TSV file: `bytes` are the chunk's rows only (csv.ts, RowSlice), not the file. */
+  /** A chunk of a large CSV or TSV file: `bytes` are the chunk's rows only (row-ranges.ts, RowSlice), not the file. */
   rows?: RowSlice;
 }
 

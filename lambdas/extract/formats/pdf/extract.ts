@@ -121,7 +121,7 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /**
  * `use` with the document's form-fill handle, which reads the values its form
- * fields hold (pdf-annotations.ts); 0 for a document without a form.
+ * fields hold (annotations.ts); 0 for a document without a form.
  */
 async function withForm<T>(m: Pdfium, doc: number, use: (form: number) => Promise<T>): Promise<T> {
   if (m.FPDF_GetFormType(doc) <= 0) return use(0);

@@ -1,7 +1,7 @@
 // The ruling lines a PDF page draws: horizontal and vertical strokes and the
 // edges of rectangles, from the path objects on the page and inside its form
 // XObjects, in page space (y grows upwards, as for the text boxes). Tables
-// are drawn with these; pdf-ruled-tables.ts turns them into cells.
+// are drawn with these; ruled-tables.ts turns them into cells.
 
 import { PAGE_OBJECT, withBuffer, type Pdfium } from './pdfium.ts';
 

@@ -3,7 +3,7 @@
 // more) of cells whose columns overlap from line to line. Two cells a line are
 // never taken for a table here: text set in two columns looks just the same.
 // Tables drawn with ruling lines, two-column ones included, are found first
-// from their lines (pdf-ruled-tables.ts); this reads the words they leave.
+// from their lines (ruled-tables.ts); this reads the words they leave.
 
 const MIN_ROWS = 3;
 const MIN_COLUMNS = 3;
