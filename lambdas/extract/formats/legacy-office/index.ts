@@ -3,7 +3,8 @@
 // list and the presentation's slide list; a DOC's pages need its parser, so
 // one is reserved and the rest settled when the job finishes.
 
-import { countWorkbookSheets, pptDocument, pptSlideList } from '../../containers/compound-file.ts';
+import { countWorkbookSheets } from './biff.ts';
+import { pptDocument, pptSlideList } from './ppt-records.ts';
 import type { FormatDescriptor } from '../../engine/format.ts';
 import { SHEET_LIMIT, SLIDE_LIMIT } from '../../engine/limits.ts';
 

@@ -9,7 +9,8 @@
 // the shapes do not refer to is still read, after theirs.
 
 import { Blocks, type OutputMode } from '../../engine/blocks.ts';
-import { CompoundFile, persistedRecord, pptChildren, pptDocument, pptSlideList, summaryInformation, type PptDocument, type PptRecord, type SlideEntry } from '../../containers/compound-file.ts';
+import { CompoundFile, summaryInformation } from '../../containers/compound-file.ts';
+import { persistedRecord, pptChildren, pptDocument, pptSlideList, type PptDocument, type PptRecord, type SlideEntry } from './ppt-records.ts';
 import { checkUnitLimit, MAX_SLIDES, SLIDE_LIMIT } from '../../engine/limits.ts';
 import { ExtractionError, type DraftElement, type FormatOutput } from '../../engine/types.ts';
 

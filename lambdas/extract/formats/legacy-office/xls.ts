@@ -3,7 +3,8 @@
 // and a table, with numbers and dates shown through their number formats.
 // Formulas give their cached results; nothing is recalculated.
 
-import { BIFF, BIFF_VB_MODULE, CompoundFile, decodeCodepage, summaryInformation, workbookStream } from '../../containers/compound-file.ts';
+import { CompoundFile, decodeCodepage, summaryInformation } from '../../containers/compound-file.ts';
+import { BIFF, BIFF_VB_MODULE, workbookStream } from './biff.ts';
 import type { OutputMode } from '../../engine/blocks.ts';
 import { BUILTIN_FORMATS, formatGeneral, formatNumber } from '../../engine/number-formats.ts';
 import { selectedNumbers, sheetsOutput, type Sheet } from '../../engine/sheets.ts';
