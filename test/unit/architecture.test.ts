@@ -16,15 +16,13 @@ const EXTRACT = path.join(ROOT, 'lambdas/extract');
 const FORMATS_DIR = path.join(EXTRACT, 'formats');
 
 /**
- * Core files that still name formats, and why. Each is light on purpose: the
- * registry would carry page counting and the compound-file reader into every
- * API function's bundle.
+ * Core files that still name formats, and why. metrics.ts is imported by
+ * nearly every API function: reading the registry there would put every
+ * descriptor and page counter into their bundles.
  */
 const NAMING_FORMATS: Record<string, string> = {
-  // The metrics' format dimension of a job that ended without a result, from its filename's extension.
+  // The format dimension of a job that ended without a result, from its filename's extension.
   'metrics.ts': 'filename extensions to format names, for a bounded set of CloudWatch dimension values',
-  // GET /v1/jobs/{id}/pages/{n} shows PDF pages and images; which of them a stored document is.
-  'job-pages.ts': 'the kinds of document the page view renders',
 };
 
 /** "text" and "markdown" are also the API's output modes (config.output), which core does name. */

@@ -10,6 +10,7 @@ import { decodeText, detectEncoding, looksLikeText } from '../containers/text-de
 import { isZip, SafeZip } from '../containers/zip.ts';
 import type { FormatDescriptor, StreamNames } from './format.ts';
 import { FORMATS, type Format } from './registry.ts';
+import { hasHeader, hasMagic, startsWith } from './signatures.ts';
 import { ExtractionError, type ExtractInput } from './types.ts';
 
 export type { Format } from './registry.ts';
@@ -44,22 +45,13 @@ export function detect(input: ExtractInput): Detected {
   if (isZip(bytes)) return found(zipFormat(bytes));
   const headed = FORMATS.find(({ signature: { header } }) => header && hasHeader(bytes, header));
   if (headed) return found(headed);
-  const magic = FORMATS.find(({ signature }) => signature.magic?.some((m) => startsWith(bytes, m)));
+  const magic = FORMATS.find(({ signature }) => hasMagic(bytes, signature));
   if (magic) return found(magic);
   if (startsWith(bytes, CFB_MAGIC)) return found(compoundFormat(bytes));
   const known = KNOWN_BINARY.find(({ magic }) => startsWith(bytes, magic));
   if (known) throw unsupported(`the file is ${known.name}`);
   if (!looksLikeText(bytes)) throw unsupported('the file is not a recognised document type and not text');
   return found(textFormat(input));
-}
-
-function startsWith(bytes: Uint8Array, magic: number[]): boolean {
-  return magic.every((b, i) => bytes[i] === b);
-}
-
-function hasHeader(bytes: Uint8Array, { pattern, window }: { pattern: RegExp; window: number }): boolean {
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, window));
-  return pattern.test(head.toString('latin1'));
 }
 
 function zipFormat(bytes: Uint8Array): FormatDescriptor<Format> {

@@ -113,4 +113,10 @@ export interface FormatDescriptor<Name extends string = string> {
   countPages(doc: CountSource): number;
   limit?: UnitLimit;
   split?: SplitCapability;
+  /**
+   * How GET /v1/jobs/{id}/pages/{n} shows the document's pages: `render`, each
+   * page drawn by the engine's renderer (PDFium); `picture`, the document is
+   * its one page's picture, served as it was submitted.
+   */
+  view?: 'render' | 'picture';
 }

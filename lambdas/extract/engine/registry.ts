@@ -15,6 +15,7 @@ import { pdf } from '../formats/pdf/index.ts';
 import { csv, markdown, rtf, text, tsv } from '../formats/text/index.ts';
 import { epub, html } from '../formats/web/index.ts';
 import type { FormatDescriptor, SplitCapability, UnitLimit } from './format.ts';
+import { hasHeader, hasMagic } from './signatures.ts';
 
 export const FORMATS = [pdf, docx, xlsx, pptx, odt, ods, epub, zip, markdown, csv, tsv, html, eml, msg, doc, xls, ppt, rtf, text, png, jpeg, tiff] as const;
 
@@ -41,3 +42,13 @@ export const unitLimitOf = (format: string): UnitLimit | undefined => find(forma
  * mid-text, nor for formats that are not split.
  */
 export const pageSeparatorOf = (format: string): string => splitOf(format)?.separator ?? '';
+
+/**
+ * How the page view shows a document of these bytes, or null when it has no
+ * pages to show. Told from its leading bytes only, as a PDF reader or an
+ * image viewer would: no detection of anything else.
+ */
+export function pageViewOf(bytes: Uint8Array): { view: 'render' | 'picture'; mime_type: string } | null {
+  const shown = FORMATS.find(({ view, signature }) => view && ((signature.header && hasHeader(bytes, signature.header)) || hasMagic(bytes, signature)));
+  return shown?.view ? { view: shown.view, mime_type: shown.mime_type } : null;
+}

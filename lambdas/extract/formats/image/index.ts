@@ -8,6 +8,7 @@ const image = <Name extends string>(name: Name, mime_type: string, magic: number
   unit: 'page',
   signature: { magic },
   countPages: () => 1,
+  view: 'picture',
 });
 
 export const png = /* @__PURE__ */ image('png', 'image/png', [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]]);

@@ -15,4 +15,5 @@ export const pdf: FormatDescriptor<'pdf'> = {
   countPages: (doc) => countPdfPages(doc.bytes, doc.meter),
   limit: PDF_PAGE_LIMIT,
   split: { chunks: 'cut', separator: '\n\n', joinTablesAtSeams: true },
+  view: 'render',
 };
