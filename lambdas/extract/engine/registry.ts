@@ -14,7 +14,7 @@ import { docx, pptx, xlsx } from '../formats/ooxml/index.ts';
 import { pdf } from '../formats/pdf/index.ts';
 import { csv, markdown, rtf, text, tsv } from '../formats/text/index.ts';
 import { epub, html } from '../formats/web/index.ts';
-import type { FormatDescriptor, SplitCapability, UnitLimit } from './format.ts';
+import type { FormatDescriptor, SplitCapability } from './format.ts';
 import { hasHeader, hasMagic } from './signatures.ts';
 
 export const FORMATS = [pdf, docx, xlsx, pptx, odt, ods, epub, zip, markdown, csv, tsv, html, eml, msg, doc, xls, ppt, rtf, text, png, jpeg, tiff] as const;
@@ -31,17 +31,6 @@ export function descriptorOf(format: Format): FormatDescriptor<Format> {
 
 /** How a large document of `format` is split, or undefined when it is extracted whole (and for a name that is no format). */
 export const splitOf = (format: string): SplitCapability | undefined => find(format)?.split;
-
-/** The limit on `format`'s pages, slides or sheets, if it has one. */
-export const unitLimitOf = (format: string): UnitLimit | undefined => find(format)?.limit;
-
-/**
- * What joins two parts of a document in `content`: the separator its reader
- * puts between pages (PDF pages, slides, sheets), the line break between
- * rows of a CSV or TSV table, nothing between text pages, which are cut
- * mid-text, nor for formats that are not split.
- */
-export const pageSeparatorOf = (format: string): string => splitOf(format)?.separator ?? '';
 
 /**
  * How the page view shows a document of these bytes, or null when it has no

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ExtractionError } from '../../../lambdas/extract/engine/types.ts';
 import { cellLimitMessage, checkUnitLimit, MAX_PDF_PAGES, MAX_SHEETS, MAX_SLIDES } from '../../../lambdas/extract/engine/limits.ts';
-import { unitLimitOf } from '../../../lambdas/extract/engine/registry.ts';
+import { descriptorOf, type Format } from '../../../lambdas/extract/engine/registry.ts';
+
+const unitLimitOf = (format: Format) => descriptorOf(format).limit;
 
 describe('the page, slide and sheet limits, checked by each format and when a large document is planned', () => {
   it('are 5,000 pages, slides and sheets', () => {
