@@ -29,7 +29,7 @@ import { BUNDLE_AWS_SDK_CONTEXT, bundlesAwsSdk } from '../lib/constructs/bundlin
 import { DocexStack } from '../lib/docex-stack.ts';
 import { functions, queues, type FunctionName, type FunctionSpec } from '../lib/wiring.ts';
 import { limits } from '../lambdas/core/limits.ts';
-import { createExtractorPool } from '../lambdas/extract/pool.ts';
+import { createExtractorPool } from '../lambdas/extract/engine/pool.ts';
 import { makePdf } from '../test/support/pdf-fixture.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

@@ -34,8 +34,8 @@ import { multipart, request, submit } from '../test/support/api-client.ts';
 import { ROOT, startServer, waitFor, type RunningServer } from '../test/support/local-server.ts';
 import { makePdf } from '../test/support/pdf-fixture.ts';
 import { limits } from '../lambdas/core/limits.ts';
-import { createExtractorPool } from '../lambdas/extract/pool.ts';
-import { DEFAULT_CONFIG } from '../lambdas/extract/types.ts';
+import { createExtractorPool } from '../lambdas/extract/engine/pool.ts';
+import { DEFAULT_CONFIG } from '../lambdas/extract/engine/types.ts';
 
 const CORPUS = path.resolve(ROOT, '../shared/corpus/pdf');
 const DIRECT_LIMIT = 4_500_000;

@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createExtractorPool } from '../lambdas/extract/pool.ts';
+import { createExtractorPool } from '../lambdas/extract/engine/pool.ts';
 
 const corpus = join(import.meta.dirname, '..', '..', 'shared', 'corpus');
 

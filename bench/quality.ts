@@ -13,7 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { createExtractorPool } from '../lambdas/extract/pool.ts';
+import { createExtractorPool } from '../lambdas/extract/engine/pool.ts';
 
 const corpus = process.argv[2] ?? join(import.meta.dirname, '..', '..', 'shared', 'corpus');
 if (!existsSync(corpus)) {

@@ -5,7 +5,7 @@
 // keeps answering meanwhile. In AWS, aggregate-finish is its own Lambda and
 // calls it directly.
 
-import { mergeParts, type Part } from '../extract/merge.ts';
+import { mergeParts, type Part } from '../extract/engine/merge.ts';
 import { describeRanges } from './chunk-plan.ts';
 import type { OriginalMetadata } from './job.ts';
 import { resultJson } from './job-result.ts';

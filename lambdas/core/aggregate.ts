@@ -2,8 +2,8 @@
 // Both are idempotent: Step Functions retries them, and an execution may be
 // started again for a job (its name is the job id, so AWS refuses a second).
 
-import type { Table } from '../extract/types.ts';
-import { MAX_CELLS } from '../extract/xlsx.ts';
+import type { Table } from '../extract/engine/types.ts';
+import { cellLimitMessage, MAX_CELLS } from '../extract/engine/limits.ts';
 import { isTerminal, type Job } from './job.ts';
 import { inProcessMerger, readPart, type PartInput, type PartMerger } from './aggregate-merge.ts';
 import { completion, putResultJson, shortfallRefused } from './job-result.ts';
@@ -118,12 +118,11 @@ export async function aggregateFinish(deps: FinishDeps, event: FinishEvent): Pro
   }
   if (job.status !== 'aggregating') throw new Error(`job ${job.id} is ${job.status}, not aggregating; its chunks are not all recorded yet`);
 
-  // Each chunk of a workbook is held to the cell cap as it is read (xlsx.ts); the workbook as a whole is held to it
+  // Each chunk of a workbook is held to the cell cap as it is read (engine/limits.ts); the workbook as a whole is held to it
   // here, before any part is loaded, as a whole read would have refused it.
   const cells = event.measured.reduce((n, s) => n + s.cells, 0);
   if (cells > MAX_CELLS) {
-    const limit = MAX_CELLS.toLocaleString('en-US');
-    const failed = await fail(deps, job, `The spreadsheet has more than ${limit} cells; the limit is ${limit}.`);
+    const failed = await fail(deps, job, cellLimitMessage('spreadsheet'));
     await cleanUp(deps, job);
     if (failed) await deps.events.jobFinished(failed);
     return { job_id: job.id, status: (failed ?? (await deps.jobs.getJob(job.id)))?.status ?? 'missing' };

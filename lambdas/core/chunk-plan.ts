@@ -1,5 +1,7 @@
 // How a large document is split (DESIGN.md section 4): runs of pages, where
 // the format's extractor can select pages and so read only what a chunk needs.
+// Which formats split, and how, is their descriptors' split capability
+// (extract/engine/format.ts); this plans the runs of pages for any of them.
 // The page is the format's own unit (README "Pages"), counted at submission:
 //   PDF            pages (cut into one PDF per chunk when planned: large-document.ts)
 //   PPTX, PPT      slides (each slide is its own part in the ZIP, its own records in the PPT stream)
@@ -17,11 +19,6 @@
 // e-mail and images are extracted whole too.
 
 import type { ChunkRange } from './job.ts';
-
-/** Formats whose extractor honours `config.pages` by reading only the selected pages, not by extracting everything and filtering. */
-const SPLITTABLE = new Set(['pdf', 'pptx', 'ppt', 'xlsx', 'xls', 'ods', 'csv', 'tsv', 'text', 'markdown']);
-
-export const isSplittable = (format: string) => SPLITTABLE.has(format);
 
 /**
  * Consecutive chunks of at most `pagesPerChunk` pages over the pages to

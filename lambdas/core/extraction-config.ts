@@ -1,7 +1,7 @@
 // The `config` form field of POST /v1/extract: what to extract and how to
 // shape it. Every mistake is a 400 that names the field to fix.
 
-import { DEFAULT_CONFIG, type ExtractionConfig } from '../extract/types.ts';
+import { DEFAULT_CONFIG, type ExtractionConfig } from '../extract/engine/types.ts';
 import { invalidRequest } from './errors.ts';
 import { parseJson } from './json-schema.ts';
 import { validate as extractionConfig } from './validators/extraction-config.js';

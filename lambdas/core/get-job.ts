@@ -1,4 +1,4 @@
-import type { ExtractionResult } from '../extract/types.ts';
+import type { ExtractionResult } from '../extract/engine/types.ts';
 import type { Principal } from './auth.ts';
 import { ApiError, forbidden, invalidRequest, notFound, rateLimited } from './errors.ts';
 import { JsonText } from './http.ts';

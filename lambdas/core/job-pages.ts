@@ -9,22 +9,10 @@ import { ApiError, forbidden, invalidRequest, notFound } from './errors.ts';
 import type { Reply } from './http.ts';
 import { limits } from './limits.ts';
 import type { Blobs, Clock, JobLookup } from './ports.ts';
+import { pageViewOf } from '../extract/engine/registry.ts';
 
 export const pageDocumentKey = (projectId: string, jobId: string) => `pages/${projectId}/${jobId}`;
 
-export type PagedKind = 'pdf' | 'png' | 'jpeg' | 'tiff';
-const IMAGE_TYPES: Record<Exclude<PagedKind, 'pdf'>, string> = { png: 'image/png', jpeg: 'image/jpeg', tiff: 'image/tiff' };
-
-/** A document with pages to look at: a PDF, or an image (one page). Read from the bytes, as extraction does. */
-export function pagedKind(b: Uint8Array): PagedKind | null {
-  if (b.length >= 5 && b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46 && b[4] === 0x2d) return 'pdf';
-  // %PDF- may follow a little junk, as PDF readers allow.
-  if (b.length > 5 && Buffer.from(b.buffer, b.byteOffset, Math.min(b.length, 1024)).includes('%PDF-')) return 'pdf';
-  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return 'png';
-  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
-  if (b.length >= 4 && ((b[0] === 0x49 && b[1] === 0x49 && b[2] === 0x2a && b[3] === 0) || (b[0] === 0x4d && b[1] === 0x4d && b[2] === 0 && b[3] === 0x2a))) return 'tiff';
-  return null;
-}
 
 export const PAGE_WIDTH = { min: 100, max: 2000, default: 1000 } as const;
 
@@ -63,7 +51,7 @@ export async function getPageImage(
     new ApiError(410, 'result_expired', `The pages of job ${job.id} are no longer kept (documents and results are kept for 12 hours after completion). Submit the file again.`);
   if (!ref || ref.expires_at * 1000 <= now) throw expired();
   const bytes = await deps.blobs.get(pageDocumentKey(job.project_id, job.id));
-  const kind = bytes ? pagedKind(bytes) : null;
+  const kind = bytes ? pageViewOf(bytes) : null;
   if (!bytes || !kind) {
     throw new ApiError(
       409,
@@ -71,10 +59,10 @@ export async function getPageImage(
       `Job ${id} has no page images: only PDFs and images (PNG, JPEG, TIFF) have pages to show, and a document split into chunks (over ${limits.splitBytes / 1024 / 1024} MB) keeps none.`,
     );
   }
-  if (kind !== 'pdf') {
+  if (kind.view === 'picture') {
     if (page !== 1) throw notFound(`Job ${id} is an image: it has one page, page 1.`);
     // The image itself, as it was submitted (width does not apply).
-    return { status: 200, body: bytes, headers: { 'Content-Type': IMAGE_TYPES[kind] } };
+    return { status: 200, body: bytes, headers: { 'Content-Type': kind.mime_type } };
   }
   const image = await deps.renderer.renderPage(bytes, page, width);
   if (!image.png) throw notFound(`Job ${id}'s document has ${image.pages} page${image.pages === 1 ? '' : 's'}; there is no page ${page}.`);

@@ -1,7 +1,7 @@
 // Where a job's result goes: the JSON in the bucket, and the pointer the
 // completing write puts on the job record (job.ts, ResultRef).
 
-import type { ExtractionResult } from '../extract/types.ts';
+import type { ExtractionResult } from '../extract/engine/types.ts';
 import { RESULT_RETENTION_MS, type Job, type JobStatus, type ResultRef } from './job.ts';
 import type { Blobs, JobFinish } from './ports.ts';
 import { usagePeriods } from './usage.ts';

@@ -3,8 +3,8 @@
 // redelivered message or a second worker can never move a job backwards or
 // out of a terminal status.
 
-import type { DocumentMetadata, ExtractionConfig } from '../extract/types.ts';
-import type { RowLayout, RowRun } from '../extract/csv.ts';
+import type { DocumentMetadata, ExtractionConfig } from '../extract/engine/types.ts';
+import type { RowLayout, RowRun } from '../extract/engine/row-ranges.ts';
 
 export const JOB_STATUSES = [
   'awaiting_upload',
@@ -130,7 +130,7 @@ export interface ChunkRange {
    * the pages could not be cut out (the worker reads the whole document).
    */
   source?: { key: string; pages_total: number };
-  /** A CSV or TSV file's chunk: where its rows lie in the file (csv.ts, RowRun), read with the job's row_layout. */
+  /** A CSV or TSV file's chunk: where its rows lie in the file (extract/engine/row-ranges.ts, RowRun), read with the job's row_layout. */
   rows?: RowRun;
 }
 

@@ -4,13 +4,14 @@
 // their part and record it on the job, once; whoever records the last part
 // moves the job to `aggregating` and starts the aggregation state machine.
 
-import { detect } from '../extract/detect.ts';
-import { countPages } from '../extract/page-count.ts';
-import { inOriginalPages } from '../extract/page-numbers.ts';
-import { DEFAULT_CONFIG, ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/types.ts';
-import type { RowLayout, RowPlan, RowRun, RowSlice } from '../extract/csv.ts';
-import { checkUnitLimit } from '../extract/unit-limits.ts';
-import { chunkPages, isSplittable, planChunks, plannedPages } from './chunk-plan.ts';
+import { detect } from '../extract/engine/detect.ts';
+import { countPages } from '../extract/engine/page-count.ts';
+import { inOriginalPages } from '../extract/engine/page-numbers.ts';
+import { DEFAULT_CONFIG, ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/engine/types.ts';
+import type { RowLayout, RowPlan, RowRun, RowSlice } from '../extract/engine/row-ranges.ts';
+import { checkUnitLimit } from '../extract/engine/limits.ts';
+import { descriptorOf, type Format } from '../extract/engine/registry.ts';
+import { chunkPages, planChunks, plannedPages } from './chunk-plan.ts';
 import { isTerminal, type ChunkRange, type Job, type OriginalMetadata } from './job.ts';
 import type { AggregationStarter, Blobs, ChunkMessage, ChunkQueue, Clock, JobEvents, Jobs, PartRef } from './ports.ts';
 
@@ -27,7 +28,7 @@ export interface SplitSettings {
 
 export interface RowPlanner {
   /** csv.ts planRowRuns, off the caller's thread. Takes the buffer over. */
-  planRows(bytes: Uint8Array, format: 'csv' | 'tsv', runs: ChunkRange[]): Promise<RowPlan | null>;
+  planRows(bytes: Uint8Array, format: RowLayout['format'], runs: ChunkRange[]): Promise<RowPlan | null>;
 }
 
 export interface PdfSplitter {
@@ -89,7 +90,7 @@ export async function splitIfLarge(
   }
   if (job.status !== 'pending' || bytes.byteLength <= deps.split.splitBytes) return bytes;
   const input: ExtractInput = { bytes, filename: job.filename, contentType: job.content_type };
-  let format: string;
+  let format: Format;
   try {
     format = detect(input).format;
   } catch (error) {
@@ -97,20 +98,22 @@ export async function splitIfLarge(
     if (error instanceof ExtractionError) return bytes;
     throw error;
   }
-  if (!isSplittable(format)) return bytes;
+  const { split, limit } = descriptorOf(format);
+  if (!split) return bytes;
 
   const selected = job.config?.pages ?? null;
   const pagesTotal = countPages(input);
   // Each chunk is held to the limits only over its own pages: the whole document is held to them here, with the same error.
-  checkUnitLimit(format, pagesTotal);
+  checkUnitLimit(limit, pagesTotal);
   const planned = planChunks(pagesTotal, selected, deps.split.pagesPerChunk);
   // Nothing selected exists (pages beyond the end): the whole-document path says so properly.
   if (planned.length === 0) return bytes;
   // Cut before the job moves on, so that every chunk message finds its PDF; a crash in between cuts again, to the same keys.
   // The original's metadata first (the cut takes the buffer over): each cut is a new PDF, with PDFium's.
-  const metadata = format === 'pdf' && deps.split.pdf?.pdfMetadata ? await deps.split.pdf.pdfMetadata(new Uint8Array(bytes)).catch(() => null) : null;
-  let plan = format === 'pdf' && deps.split.pdf ? await cutPdf(deps, deps.split.pdf, job, bytes, planned, pagesTotal) : planned;
-  const rows = (format === 'csv' || format === 'tsv') && deps.split.rows ? await planRows(deps, deps.split.rows, job, bytes, format, planned) : null;
+  const cuts = split.chunks === 'cut' && deps.split.pdf;
+  const metadata = cuts && deps.split.pdf?.pdfMetadata ? await deps.split.pdf.pdfMetadata(new Uint8Array(bytes)).catch(() => null) : null;
+  let plan = cuts && deps.split.pdf ? await cutPdf(deps, deps.split.pdf, job, bytes, planned, pagesTotal) : planned;
+  const rows = split.chunks === 'rows' && deps.split.rows ? await planRows(deps, deps.split.rows, job, bytes, format as RowLayout['format'], planned) : null;
   if (rows) plan = planned.map((range, i) => ({ ...range, rows: rows.runs[i]! }));
   const cut = plan.some((r) => r.source);
   const chunking = await deps.jobs.transitionJob(
@@ -174,7 +177,7 @@ async function planRows(
   planner: RowPlanner,
   job: Job,
   bytes: Uint8Array,
-  format: 'csv' | 'tsv',
+  format: RowLayout['format'],
   plan: ChunkRange[],
 ): Promise<RowPlan | null> {
   try {

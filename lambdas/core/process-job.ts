@@ -1,7 +1,8 @@
-import { ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/types.ts';
+import { ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/engine/types.ts';
 import { isTerminal, type Job } from './job.ts';
 import { completion, putResult, shortfallRefused } from './job-result.ts';
-import { pageDocumentKey, pagedKind } from './job-pages.ts';
+import { pageViewOf } from '../extract/engine/registry.ts';
+import { pageDocumentKey } from './job-pages.ts';
 import { formatHint, recordJobFinished } from './metrics.ts';
 import { splitIfLarge, type SplitSettings } from './large-document.ts';
 import type { Blobs, Clock, ExtractionMessage, JobEvents, Jobs, Quotas } from './ports.ts';
@@ -104,7 +105,7 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
   if (!bytes) return fail(deps, job, 'The uploaded document could not be found (it may have expired). Submit the file again.');
 
   // A PDF or an image is kept for its page images (job-pages.ts) while the result is: a copy, since the pool takes the bytes over.
-  const keep = pagedKind(bytes) ? new Uint8Array(bytes) : null;
+  const keep = pageViewOf(bytes) ? new Uint8Array(bytes) : null;
   let result: ExtractionResult;
   const started = deps.clock.now();
   try {

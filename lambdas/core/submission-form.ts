@@ -1,7 +1,7 @@
 import busboy from 'busboy';
 import { ApiError, invalidRequest } from './errors.ts';
 import { parseExtractionConfig } from './extraction-config.ts';
-import type { ExtractionConfig } from '../extract/types.ts';
+import type { ExtractionConfig } from '../extract/engine/types.ts';
 import type { WebhookTarget } from './job.ts';
 import { limits } from './limits.ts';
 import { parseWebhookField, sealInlineWebhook, type InlineWebhookRequest, type WebhookIntake } from './webhook-target.ts';

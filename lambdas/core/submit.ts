@@ -5,7 +5,7 @@ import type { Job } from './job.ts';
 import { formatHint, recordJobFinished } from './metrics.ts';
 import { newJob } from './new-job.ts';
 import { limits } from './limits.ts';
-import { PageCountBudgetExceeded } from '../extract/page-count.ts';
+import { PageCountBudgetExceeded } from '../extract/engine/page-count.ts';
 import type { Blobs, Clock, ExtractionQueue, Jobs, Quotas } from './ports.ts';
 import type { Submission, Upload } from './submission-form.ts';
 

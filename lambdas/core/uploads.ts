@@ -4,7 +4,7 @@
 // nothing arrived before the URL expired.
 
 import { randomUUID } from 'node:crypto';
-import { PageCountBudgetExceeded } from '../extract/page-count.ts';
+import { PageCountBudgetExceeded } from '../extract/engine/page-count.ts';
 import type { Principal } from './auth.ts';
 import { ApiError } from './errors.ts';
 import { parseExtractionConfig } from './extraction-config.ts';

@@ -8,7 +8,7 @@ import { compose } from '../adapters/compose.ts';
 import { processChunk, type ChunkWorkerDeps } from '../core/large-document.ts';
 import { consumeBatch, receiveCountOf } from '../core/sqs-batch.ts';
 import type { ChunkMessage } from '../core/ports.ts';
-import { createExtractorPool } from '../extract/pool.ts';
+import { createExtractorPool } from '../extract/engine/pool.ts';
 
 
 function parseMessage(record: SQSRecord): ChunkMessage | null {

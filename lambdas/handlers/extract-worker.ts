@@ -10,7 +10,7 @@ import { processJob, type WorkerDeps } from '../core/process-job.ts';
 import type { ExtractionMessage } from '../core/ports.ts';
 import { consumeBatch, receiveCountOf } from '../core/sqs-batch.ts';
 import { uploadDeadline } from '../core/uploads.ts';
-import { createExtractorPool } from '../extract/pool.ts';
+import { createExtractorPool } from '../extract/engine/pool.ts';
 
 
 function parseMessage(record: SQSRecord): ExtractionMessage | null {

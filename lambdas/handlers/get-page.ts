@@ -7,7 +7,7 @@ import { authenticate } from '../core/auth.ts';
 import { getPageImage, type PageRenderer } from '../core/job-pages.ts';
 import { header, route, sourceIp } from '../core/http.ts';
 import type { Blobs, Clock, JobLookup, KeyLookup } from '../core/ports.ts';
-import { createExtractorPool } from '../extract/pool.ts';
+import { createExtractorPool } from '../extract/engine/pool.ts';
 
 /** GET /v1/jobs/{id}/pages/{n}: a page of a finished job's PDF (a PNG rendered by PDFium) or its image. */
 export const makeHandler = (deps: { keys: KeyLookup; jobs: JobLookup; blobs: Blobs; clock: Clock; renderer: PageRenderer }) =>

@@ -10,7 +10,7 @@ import type { KeyLookup } from '../core/ports.ts';
 import { parseSubmission } from '../core/submission-form.ts';
 import { submitJobs, type SubmitDeps } from '../core/submit.ts';
 import type { WebhookIntake } from '../core/webhook-target.ts';
-import { countPagesWithin } from '../extract/page-count.ts';
+import { countPagesWithin } from '../extract/engine/page-count.ts';
 
 /** POST /v1/extract: one job per file part, pages reserved first. */
 export const makeHandler = (deps: SubmitDeps & { keys: KeyLookup; webhookPolicy: WebhookIntake }) =>

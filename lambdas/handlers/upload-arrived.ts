@@ -5,7 +5,7 @@ import { awsQueues } from '../adapters/aws-sqs.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
 import { compose } from '../adapters/compose.ts';
 import { uploadArrived, type ArrivalDeps } from '../core/uploads.ts';
-import { countPagesWithin } from '../extract/page-count.ts';
+import { countPagesWithin } from '../extract/engine/page-count.ts';
 
 /** The bucket's object-created event for uploads/: moves the waiting job on. Throwing lets Lambda retry the event. */
 export const makeHandler = (deps: ArrivalDeps) => async (event: S3Event): Promise<void> => {

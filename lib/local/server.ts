@@ -19,7 +19,7 @@ import { createWebhookSender, systemLookupHost } from '../../lambdas/adapters/we
 import { ATTEMPT_TIMEOUT_MS } from '../../lambdas/core/webhook-delivery.ts';
 import { EVENT_REQUEUE_AFTER_MS } from '../../lambdas/core/webhook-events.ts';
 import type { WebhookIntake } from '../../lambdas/core/webhook-target.ts';
-import { createExtractorPool, createPageCounter } from '../../lambdas/extract/pool.ts';
+import { createExtractorPool, createPageCounter } from '../../lambdas/extract/engine/pool.ts';
 import * as extractWorker from '../../lambdas/handlers/extract-worker.ts';
 import * as getJob from '../../lambdas/handlers/get-job.ts';
 import * as getPage from '../../lambdas/handlers/get-page.ts';

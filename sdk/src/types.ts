@@ -5,7 +5,7 @@ export type { JobView as Job } from '../../lambdas/core/get-job.ts';
 export type { JobStatus } from '../../lambdas/core/job.ts';
 export type { SandboxKey } from '../../lambdas/core/sandbox.ts';
 export type { Accepted as Submitted } from '../../lambdas/core/submit.ts';
-export type { BBox, Chunk, DocumentMetadata, Element, ElementType, ExtractionResult, PageSize, Table } from '../../lambdas/extract/types.ts';
+export type { BBox, Chunk, DocumentMetadata, Element, ElementType, ExtractionResult, PageSize, Table } from '../../lambdas/extract/engine/types.ts';
 
 export const TERMINAL_STATUSES = ['completed', 'partial_success', 'failed', 'cancelled'] as const;
 

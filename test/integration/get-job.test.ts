@@ -8,7 +8,7 @@ import { getJobView, type JobView } from '../../lambdas/core/get-job.ts';
 import type { Job } from '../../lambdas/core/job.ts';
 import { putResult } from '../../lambdas/core/job-result.ts';
 import { limits } from '../../lambdas/core/limits.ts';
-import type { ExtractionResult } from '../../lambdas/extract/types.ts';
+import type { ExtractionResult } from '../../lambdas/extract/engine/types.ts';
 import { blobClient, skipWithoutEndpoint, startBackend, storeClient, type Backend } from '../support/aws-backend.ts';
 import { makeJob } from '../support/jobs.ts';
 

@@ -9,7 +9,7 @@ import type { Principal } from '../../lambdas/core/auth.ts';
 import type { Job } from '../../lambdas/core/job.ts';
 import { systemClock, type ExtractionMessage } from '../../lambdas/core/ports.ts';
 import { createUpload, uploadArrived, uploadDeadline } from '../../lambdas/core/uploads.ts';
-import { countPages } from '../../lambdas/extract/page-count.ts';
+import { countPages } from '../../lambdas/extract/engine/page-count.ts';
 import { blobClient, skipWithoutEndpoint, startBackend, storeClient, type Backend } from '../support/aws-backend.ts';
 import { makePdf } from '../support/pdf-fixture.ts';
 

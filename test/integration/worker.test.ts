@@ -7,7 +7,7 @@ import { S3Blobs } from '../../lambdas/adapters/s3-blobs.ts';
 import { hashKey } from '../../lambdas/core/api-key.ts';
 import type { Job, QuotaRef } from '../../lambdas/core/job.ts';
 import { systemClock } from '../../lambdas/core/ports.ts';
-import { ExtractionError, type ExtractInput, type ExtractionResult } from '../../lambdas/extract/types.ts';
+import { ExtractionError, type ExtractInput, type ExtractionResult } from '../../lambdas/extract/engine/types.ts';
 import { makeHandler } from '../../lambdas/handlers/extract-worker.ts';
 import { blobClient, skipWithoutEndpoint, startBackend, storeClient, type Backend } from '../support/aws-backend.ts';
 import { makeJob } from '../support/jobs.ts';

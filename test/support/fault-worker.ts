@@ -4,7 +4,7 @@
 // this reaches the Lambda bundles.
 
 import { parentPort, threadId, workerData } from 'node:worker_threads';
-import { createExtractorPool, type ExtractorPoolOptions, runWorker, type WorkerData } from '../../lambdas/extract/pool.ts';
+import { createExtractorPool, type ExtractorPoolOptions, runWorker, type WorkerData } from '../../lambdas/extract/engine/pool.ts';
 
 const FAULTS: Record<string, () => unknown> = {
   'docex-fault:throw': () => {

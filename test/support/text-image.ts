@@ -1,8 +1,8 @@
 // Images of known text for OCR tests, drawn by PDFium from a one-page PDF in
 // Helvetica, so the test knows exactly what the picture says.
 
-import { withDocument, renderPage } from '../../lambdas/extract/pdf.ts';
-import { loadPdfium } from '../../lambdas/extract/pdfium.ts';
+import { withDocument, renderPage } from '../../lambdas/extract/formats/pdf/extract.ts';
+import { loadPdfium } from '../../lambdas/extract/formats/pdf/pdfium.ts';
 import { assemblePdf, pdfString } from './pdf-fixture.ts';
 
 /** `text` in 32-point Helvetica, black on white, as a grayscale PNG (about 1,250 x 280 pixels). */

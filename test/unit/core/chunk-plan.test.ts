@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chunkPages, describeRanges, isSplittable, planChunks, plannedPages } from '../../../lambdas/core/chunk-plan.ts';
+import { chunkPages, describeRanges, planChunks, plannedPages } from '../../../lambdas/core/chunk-plan.ts';
+import { splitOf } from '../../../lambdas/extract/engine/registry.ts';
 
 describe('chunk planning', () => {
   it('cuts a document into consecutive page ranges of at most the chunk size', () => {
@@ -29,8 +30,10 @@ describe('chunk planning', () => {
   });
 
   it('splits formats whose extractor selects pages, and leaves the rest to one worker', () => {
-    expect(['pdf', 'pptx', 'xlsx', 'ods', 'csv', 'tsv', 'text', 'markdown'].every(isSplittable)).toBe(true);
-    expect(['docx', 'odt', 'epub', 'html', 'doc', 'rtf', 'zip', 'eml', 'msg', 'png'].some(isSplittable)).toBe(false);
+    const splits = (format: string) => splitOf(format) !== undefined;
+    expect(['pdf', 'pptx', 'ppt', 'xlsx', 'xls', 'ods', 'csv', 'tsv', 'text', 'markdown'].every(splits)).toBe(true);
+    expect(['docx', 'odt', 'epub', 'html', 'doc', 'rtf', 'zip', 'eml', 'msg', 'png', 'jpeg', 'tiff'].some(splits)).toBe(false);
+    expect(['pdf', 'csv', 'pptx'].map((f) => splitOf(f)?.chunks)).toEqual(['cut', 'rows', 'pages']);
   });
 
   it('names page ranges the way users read them', () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lambdas/core/errors.ts';
-import { getPageImage, pageDocumentKey, pagedKind } from '../../../lambdas/core/job-pages.ts';
+import { getPageImage, pageDocumentKey } from '../../../lambdas/core/job-pages.ts';
+import { pageViewOf as pagedKind } from '../../../lambdas/extract/engine/registry.ts';
 import type { Blobs, JobLookup } from '../../../lambdas/core/ports.ts';
 import type { Job } from '../../../lambdas/core/job.ts';
-import { renderPageImage } from '../../../lambdas/extract/page-image.ts';
+import { renderPageImage } from '../../../lambdas/extract/formats/pdf/page-image.ts';
 import { layoutPdf } from '../../support/pdf-fixture.ts';
 import { makeJob } from '../../support/jobs.ts';
 
@@ -33,9 +34,9 @@ async function status(p: Promise<unknown>): Promise<number> {
 
 describe('page images of a job', () => {
   it('knows the documents that have pages from their bytes', () => {
-    expect(pagedKind(pdf)).toBe('pdf');
-    expect(pagedKind(Uint8Array.from(PNG))).toBe('png');
-    expect(pagedKind(Uint8Array.of(0xff, 0xd8, 0xff, 0xe0))).toBe('jpeg');
+    expect(pagedKind(pdf)).toEqual({ view: 'render', mime_type: 'application/pdf' });
+    expect(pagedKind(Uint8Array.from(PNG))).toEqual({ view: 'picture', mime_type: 'image/png' });
+    expect(pagedKind(Uint8Array.of(0xff, 0xd8, 0xff, 0xe0))).toEqual({ view: 'picture', mime_type: 'image/jpeg' });
     expect(pagedKind(new TextEncoder().encode('# a heading'))).toBeNull();
   });
 

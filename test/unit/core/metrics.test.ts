@@ -4,7 +4,7 @@ import { setMetricSink, type MetricPoint } from '../../../lambdas/core/metrics.t
 import type { Blobs, DeliveryAttempt, DeliveryLog, WebhookEventRecord, WebhookMessage } from '../../../lambdas/core/ports.ts';
 import { deliverWebhookEvent, MAX_ATTEMPTS, type SendOutcome } from '../../../lambdas/core/webhook-delivery.ts';
 import { processJob } from '../../../lambdas/core/process-job.ts';
-import { ExtractionError, type ExtractionResult } from '../../../lambdas/extract/types.ts';
+import { ExtractionError, type ExtractionResult } from '../../../lambdas/extract/engine/types.ts';
 import { makeJob } from '../../support/jobs.ts';
 import { MemoryJobs, unlimitedQuotas } from '../../support/memory-jobs.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resultJson } from '../../../lambdas/core/job-result.ts';
-import { extract } from '../../../lambdas/extract/index.ts';
-import { DEFAULT_CONFIG, type ExtractionResult } from '../../../lambdas/extract/types.ts';
+import { extract } from '../../../lambdas/extract/engine/extract.ts';
+import { DEFAULT_CONFIG, type ExtractionResult } from '../../../lambdas/extract/engine/types.ts';
 
 describe('a result written out as JSON a piece at a time', () => {
   it('is byte for byte what JSON.stringify writes, absent and undefined members included', async () => {

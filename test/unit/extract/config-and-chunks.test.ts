@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lambdas/core/errors.ts';
 import { parseExtractionConfig } from '../../../lambdas/core/extraction-config.ts';
-import { extract } from '../../../lambdas/extract/index.ts';
-import { DEFAULT_CONFIG } from '../../../lambdas/extract/types.ts';
+import { extract } from '../../../lambdas/extract/engine/extract.ts';
+import { DEFAULT_CONFIG } from '../../../lambdas/extract/engine/types.ts';
 import { makeDocx, w } from '../../support/office-fixture.ts';
 import { makePdf } from '../../support/pdf-fixture.ts';
 

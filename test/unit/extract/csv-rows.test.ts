@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { chunkPages, planChunks } from '../../../lambdas/core/chunk-plan.ts';
-import { extractCsv, extractCsvRows, planRowRuns, type RowPlan } from '../../../lambdas/extract/csv.ts';
-import { mergeParts, type Part } from '../../../lambdas/extract/merge.ts';
-import { extract } from '../../../lambdas/extract/index.ts';
-import { countPages } from '../../../lambdas/extract/page-count.ts';
-import { DEFAULT_CONFIG } from '../../../lambdas/extract/types.ts';
+import type { RowPlan } from '../../../lambdas/extract/engine/row-ranges.ts';
+import { extractCsv, extractCsvRows, planRowRuns } from '../../../lambdas/extract/formats/text/csv.ts';
+import { mergeParts, type Part } from '../../../lambdas/extract/engine/merge.ts';
+import { extract } from '../../../lambdas/extract/engine/extract.ts';
+import { countPages } from '../../../lambdas/extract/engine/page-count.ts';
+import { DEFAULT_CONFIG } from '../../../lambdas/extract/engine/types.ts';
 
 // A chunk of a large CSV or TSV file reads only its rows' bytes (located once
 // when the file is planned); what it extracts must be what reading the whole

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detect } from '../../../lambdas/extract/detect.ts';
-import { ExtractionError } from '../../../lambdas/extract/types.ts';
+import { detect } from '../../../lambdas/extract/engine/detect.ts';
+import { ExtractionError } from '../../../lambdas/extract/engine/types.ts';
 import { makeZip } from '../../support/office-fixture.ts';
 import { makePdf } from '../../support/pdf-fixture.ts';
 
@@ -98,7 +98,7 @@ describe('detect', () => {
         '</office:document>',
     );
     expect(detect({ bytes: fodt, filename: 'minutes.xml' }).format).toBe('odt');
-    const { extract } = await import('../../../lambdas/extract/index.ts');
+    const { extract } = await import('../../../lambdas/extract/engine/extract.ts');
     const result = await extract({ bytes: fodt, filename: 'minutes.xml' });
     expect(result.content).toBe('Minutes\n\nThe meeting opened at nine.');
     expect(result.elements!.map((e) => e.type)).toEqual(['heading', 'paragraph']);

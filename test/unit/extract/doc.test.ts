@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/index.ts';
-import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/types.ts';
+import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/engine/types.ts';
 import { DELETED_END, DELETED_START, makeDoc, ROW_END } from '../../support/doc-fixture.ts';
 
 const markdown: ExtractionConfig = { ...DEFAULT_CONFIG, output: 'markdown' };

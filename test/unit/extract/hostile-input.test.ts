@@ -3,10 +3,10 @@
 // complete.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createExtractorPool, type Extractor } from '../../../lambdas/extract/pool.ts';
-import { SafeZip, ZIP_LIMITS } from '../../../lambdas/extract/zip.ts';
-import { parseXml } from '../../../lambdas/extract/xml.ts';
-import type { ExtractionResult } from '../../../lambdas/extract/types.ts';
+import { createExtractorPool, type Extractor } from '../../../lambdas/extract/engine/pool.ts';
+import { SafeZip, ZIP_LIMITS } from '../../../lambdas/extract/containers/zip.ts';
+import { parseXml } from '../../../lambdas/extract/containers/xml.ts';
+import type { ExtractionResult } from '../../../lambdas/extract/engine/types.ts';
 import { makeDocx, makeEpub, makeOdf, makePptx, makeXlsx, makeZip, w } from '../../support/office-fixture.ts';
 import { assemblePdf, makePdf } from '../../support/pdf-fixture.ts';
 

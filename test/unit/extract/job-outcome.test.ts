@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../../../lambdas/core/job.ts';
 import { processJob } from '../../../lambdas/core/process-job.ts';
-import { DEFAULT_CONFIG, type ExtractInput, type ExtractionResult, type FailedSection } from '../../../lambdas/extract/types.ts';
+import { DEFAULT_CONFIG, type ExtractInput, type ExtractionResult, type FailedSection } from '../../../lambdas/extract/engine/types.ts';
 import { makeJob } from '../../support/jobs.ts';
 import { MemoryJobs, unlimitedQuotas } from '../../support/memory-jobs.ts';
 

@@ -2,9 +2,9 @@
 // BIFF8 and PowerPoint records inside it, on files built in code.
 
 import { describe, expect, it } from 'vitest';
-import { extract } from '../../../lambdas/extract/index.ts';
-import { countPages } from '../../../lambdas/extract/page-count.ts';
-import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/types.ts';
+import { extract } from '../../../lambdas/extract/engine/extract.ts';
+import { countPages } from '../../../lambdas/extract/engine/page-count.ts';
+import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/engine/types.ts';
 import { biff, biffRecord, makeCfb, makePpt, makeXls } from '../../support/cfb-fixture.ts';
 
 const markdown: ExtractionConfig = { ...DEFAULT_CONFIG, output: 'markdown' };
@@ -189,7 +189,7 @@ describe('PPT', () => {
   });
 
   it('writes body placeholder paragraphs as list items and gives each element its slide', async () => {
-    const { extractPpt } = await import('../../../lambdas/extract/ppt.ts');
+    const { extractPpt } = await import('../../../lambdas/extract/formats/legacy-office/ppt.ts');
     const out = extractPpt(ppt, 'text');
     expect(out.elements!.map((e) => [e.type, e.page])).toEqual([
       ['heading', 0],

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { mergeParts, type Part } from '../../../lambdas/extract/merge.ts';
-import type { ExtractionResult, Table } from '../../../lambdas/extract/types.ts';
-import { tableMarkdown } from '../../../lambdas/extract/blocks.ts';
-import { extract } from '../../../lambdas/extract/index.ts';
+import { mergeParts, type Part } from '../../../lambdas/extract/engine/merge.ts';
+import type { ExtractionResult, Table } from '../../../lambdas/extract/engine/types.ts';
+import { tableMarkdown } from '../../../lambdas/extract/engine/blocks.ts';
+import { extract } from '../../../lambdas/extract/engine/extract.ts';
 import { makePdf } from '../../support/pdf-fixture.ts';
-import { DEFAULT_CONFIG } from '../../../lambdas/extract/types.ts';
+import { DEFAULT_CONFIG } from '../../../lambdas/extract/engine/types.ts';
 
 const table = (page: number, rows: string[][]): Table => ({ page, rows, markdown: tableMarkdown(rows) });
 const result = (content: string, pages: number, tables: Table[] = []): ExtractionResult => ({

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/index.ts';
-import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/types.ts';
+import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/engine/types.ts';
 import { makeCfb } from '../../support/cfb-fixture.ts';
 import { makeMsg, type MsgMessage } from '../../support/msg-fixture.ts';
 

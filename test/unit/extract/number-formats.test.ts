@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatNumber, serialToDate } from '../../../lambdas/extract/numfmt.ts';
+import { formatNumber, serialToDate } from '../../../lambdas/extract/engine/number-formats.ts';
 
 describe('spreadsheet number formats', () => {
   it.each([

@@ -2,8 +2,8 @@
 // text (test/support/text-image.ts).
 
 import { describe, expect, it } from 'vitest';
-import { extract } from '../../../lambdas/extract/index.ts';
-import { DEFAULT_CONFIG } from '../../../lambdas/extract/types.ts';
+import { extract } from '../../../lambdas/extract/engine/extract.ts';
+import { DEFAULT_CONFIG } from '../../../lambdas/extract/engine/types.ts';
 import { scannedPdf, textImagePng } from '../../support/text-image.ts';
 
 describe('OCR', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { extract } from '../../../lambdas/extract/index.ts';
-import { countPages } from '../../../lambdas/extract/page-count.ts';
-import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/types.ts';
+import { extract } from '../../../lambdas/extract/engine/extract.ts';
+import { countPages } from '../../../lambdas/extract/engine/page-count.ts';
+import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/engine/types.ts';
 import { makeDocx, makeEpub, makeOdf, makePptx, makeXlsx, w, XML } from '../../support/office-fixture.ts';
 
 const markdown: ExtractionConfig = { ...DEFAULT_CONFIG, output: 'markdown' };

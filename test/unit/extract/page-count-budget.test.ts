@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { countPages, countPagesWithin, PageCountBudgetExceeded } from '../../../lambdas/extract/page-count.ts';
-import { createPageCounter, type PageCounter } from '../../../lambdas/extract/pool.ts';
+import { countPages, countPagesWithin, PageCountBudgetExceeded } from '../../../lambdas/extract/engine/page-count.ts';
+import { createPageCounter, type PageCounter } from '../../../lambdas/extract/engine/pool.ts';
 import { makePdf } from '../../support/pdf-fixture.ts';
 import { inflatingPdf, manyObjectsPdf } from '../../support/hostile-pdf.ts';
 

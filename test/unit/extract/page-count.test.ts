@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { extract } from '../../../lambdas/extract/index.ts';
-import { countPages } from '../../../lambdas/extract/page-count.ts';
+import { extract } from '../../../lambdas/extract/engine/extract.ts';
+import { countPages } from '../../../lambdas/extract/engine/page-count.ts';
 import { makePdf } from '../../support/pdf-fixture.ts';
 
 /**

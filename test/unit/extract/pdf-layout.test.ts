@@ -3,8 +3,8 @@
 
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { extract } from '../../../lambdas/extract/index.ts';
-import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/types.ts';
+import { extract } from '../../../lambdas/extract/engine/extract.ts';
+import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/engine/types.ts';
 import { assemblePdf, layoutPdf, taggedPdf, type PlacedText } from '../../support/pdf-fixture.ts';
 
 const markdown: ExtractionConfig = { ...DEFAULT_CONFIG, output: 'markdown' };

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { extract } from '../../../lambdas/extract/index.ts';
-import { countPages } from '../../../lambdas/extract/page-count.ts';
-import { tableText } from '../../../lambdas/extract/blocks.ts';
-import { parsePdfDate } from '../../../lambdas/extract/pdf.ts';
-import { DEFAULT_CONFIG, ExtractionError } from '../../../lambdas/extract/types.ts';
+import { extract } from '../../../lambdas/extract/engine/extract.ts';
+import { countPages } from '../../../lambdas/extract/engine/page-count.ts';
+import { tableText } from '../../../lambdas/extract/engine/blocks.ts';
+import { parsePdfDate } from '../../../lambdas/extract/formats/pdf/extract.ts';
+import { DEFAULT_CONFIG, ExtractionError } from '../../../lambdas/extract/engine/types.ts';
 import { assemblePdf, makePdf, pdfString } from '../../support/pdf-fixture.ts';
 
 async function failure(promise: Promise<unknown>): Promise<ExtractionError> {

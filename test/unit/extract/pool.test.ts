@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createExtractorPool, type Extractor } from '../../../lambdas/extract/pool.ts';
-import { spreadPlan } from '../../../lambdas/extract/spread.ts';
+import { createExtractorPool, type Extractor } from '../../../lambdas/extract/engine/pool.ts';
+import { spreadPlan } from '../../../lambdas/extract/engine/spread.ts';
 import { mergeStoredParts } from '../../../lambdas/core/aggregate-merge.ts';
-import { extract } from '../../../lambdas/extract/index.ts';
-import { DEFAULT_CONFIG, ExtractionError } from '../../../lambdas/extract/types.ts';
+import { extract } from '../../../lambdas/extract/engine/extract.ts';
+import { DEFAULT_CONFIG, ExtractionError } from '../../../lambdas/extract/engine/types.ts';
 import { makePdf } from '../../support/pdf-fixture.ts';
 import { faultyPool } from '../../support/fault-worker.ts';
 
@@ -208,9 +208,9 @@ describe('a long PDF spread over the pool', () => {
 });
 
 describe('the test-only faults', () => {
-  it('are not in what a Lambda bundles from pool.ts', async () => {
+  it('are not in what a Lambda bundles from the pool', async () => {
     const { buildSync } = await import('esbuild');
-    const bundle = buildSync({ entryPoints: [new URL('../../../lambdas/extract/pool.ts', import.meta.url).pathname], bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'silent' });
+    const bundle = buildSync({ entryPoints: [new URL('../../../lambdas/extract/engine/pool.ts', import.meta.url).pathname], bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'silent' });
     const text = bundle.outputFiles[0]!.text;
     expect(text).toContain('runWorker');
     expect(text).not.toContain('docex-fault');

@@ -4,10 +4,10 @@
 // chunks merged (merge.ts) give what a whole read gives.
 
 import { describe, expect, it } from 'vitest';
-import { extract } from '../../../lambdas/extract/index.ts';
-import { mergeParts, type Part } from '../../../lambdas/extract/merge.ts';
-import { countPages } from '../../../lambdas/extract/page-count.ts';
-import { DEFAULT_CONFIG, type ExtractionConfig, type ExtractionResult } from '../../../lambdas/extract/types.ts';
+import { extract } from '../../../lambdas/extract/engine/extract.ts';
+import { mergeParts, type Part } from '../../../lambdas/extract/engine/merge.ts';
+import { countPages } from '../../../lambdas/extract/engine/page-count.ts';
+import { DEFAULT_CONFIG, type ExtractionConfig, type ExtractionResult } from '../../../lambdas/extract/engine/types.ts';
 import { biff, makePpt, makeXls } from '../../support/cfb-fixture.ts';
 import { makeOdf, makePptx, makeXlsx } from '../../support/office-fixture.ts';
 

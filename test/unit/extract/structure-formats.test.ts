@@ -3,13 +3,13 @@
 // checked on the format modules' own output.
 
 import { describe, expect, it } from 'vitest';
-import { extractDocx } from '../../../lambdas/extract/docx.ts';
-import { extractHtml } from '../../../lambdas/extract/html.ts';
-import { extractOds, extractOdt } from '../../../lambdas/extract/odf.ts';
-import { extractRtf } from '../../../lambdas/extract/rtf.ts';
-import { extractPptx } from '../../../lambdas/extract/pptx.ts';
-import { extractXlsx } from '../../../lambdas/extract/xlsx.ts';
-import type { FormatOutput } from '../../../lambdas/extract/types.ts';
+import { extractDocx } from '../../../lambdas/extract/formats/ooxml/docx.ts';
+import { extractHtml } from '../../../lambdas/extract/formats/web/html.ts';
+import { extractOds, extractOdt } from '../../../lambdas/extract/formats/odf/odf.ts';
+import { extractRtf } from '../../../lambdas/extract/formats/text/rtf.ts';
+import { extractPptx } from '../../../lambdas/extract/formats/ooxml/pptx.ts';
+import { extractXlsx } from '../../../lambdas/extract/formats/ooxml/xlsx.ts';
+import type { FormatOutput } from '../../../lambdas/extract/engine/types.ts';
 import { makeDocx, makeOdf, makePptx, makeXlsx, rels, w, W, XML } from '../../support/office-fixture.ts';
 
 const P = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"';
@@ -514,19 +514,19 @@ describe('E-mail bodies', () => {
     );
 
   it('reads the HTML alternative with the HTML reader (headings, lists, tables) rather than the plain text', async () => {
-    const { extract } = await import('../../../lambdas/extract/index.ts');
+    const { extract } = await import('../../../lambdas/extract/engine/extract.ts');
     const bytes = mail([
       'Content-Type: text/plain; charset=utf-8\r\n\r\nAgenda\r\n* one\r\n',
       'Content-Type: text/html; charset=utf-8\r\n\r\n<h2>Agenda</h2><ol><li>one</li><li>two</li></ol><table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table>',
     ]);
-    const result = await extract({ bytes, filename: 'm.eml', config: { ...(await import('../../../lambdas/extract/types.ts')).DEFAULT_CONFIG, output: 'markdown' } });
+    const result = await extract({ bytes, filename: 'm.eml', config: { ...(await import('../../../lambdas/extract/engine/types.ts')).DEFAULT_CONFIG, output: 'markdown' } });
     expect(result.content).toContain('## Agenda\n\n1. one\n2. two\n\n| k | v |');
     expect(result.tables).toHaveLength(1);
   });
 
   it('cuts a plain-text body into paragraphs at blank lines, and bullet lines into list items', async () => {
-    const { Blocks } = await import('../../../lambdas/extract/blocks.ts');
-    const { textParagraphs } = await import('../../../lambdas/extract/html.ts');
+    const { Blocks } = await import('../../../lambdas/extract/engine/blocks.ts');
+    const { textParagraphs } = await import('../../../lambdas/extract/containers/html.ts');
     const out = new Blocks('markdown');
     textParagraphs(out, 'Hi Bob,\r\n\r\nPoints:\r\n\r\n- red\r\n- blue\r\n\r\n1. first\r\n2) second\r\n\r\nBye\r\nAnn');
     expect(out.text()).toBe('Hi Bob,\n\nPoints:\n\n- red\n- blue\n1. first\n2. second\n\nBye\nAnn');

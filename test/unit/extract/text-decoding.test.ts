@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countDecodedCodePoints, decodeText } from '../../../lambdas/extract/text.ts';
+import { countDecodedCodePoints, decodeText } from '../../../lambdas/extract/containers/text-decoding.ts';
 
 const SAMPLE = 'Grüße, “quotes” – and a 😀 emoji.\nSecond line.';
 
@@ -97,7 +97,7 @@ describe('East Asian legacy encodings', () => {
   });
 
   it('is extracted as text (not refused as binary), and as a CSV', async () => {
-    const { extract } = await import('../../../lambdas/extract/index.ts');
+    const { extract } = await import('../../../lambdas/extract/engine/extract.ts');
     const sjis = new Uint8Array(Buffer.from(samples[0]![2], 'hex'));
     const result = await extract({ bytes: sjis, filename: 'notes.txt' });
     expect(result.content).toBe(samples[0]![1]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extract } from '../../../lambdas/extract/index.ts';
-import { countPages } from '../../../lambdas/extract/page-count.ts';
+import { extract } from '../../../lambdas/extract/engine/extract.ts';
+import { countPages } from '../../../lambdas/extract/engine/page-count.ts';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 

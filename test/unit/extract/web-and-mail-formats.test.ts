@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extract } from '../../../lambdas/extract/index.ts';
-import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/types.ts';
+import { extract } from '../../../lambdas/extract/engine/extract.ts';
+import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/engine/types.ts';
 import { makeDocx, makeZip, w } from '../../support/office-fixture.ts';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);

@@ -1,0 +1,149 @@
+// A small XML reader for the parts of office documents. It refuses any
+// DOCTYPE, so there are no external entities and no entity expansion; it
+// knows only the five predefined entities and character references.
+// Element names lose their namespace prefix: each caller reads one
+// vocabulary at a time, where local names are unambiguous enough.
+
+import { ExtractionError } from '../engine/types.ts';
+import type { SafeZip } from './zip.ts';
+
+export interface XmlElement {
+  name: string;
+  attrs: Record<string, string>;
+  children: XmlNode[];
+}
+
+export type XmlNode = XmlElement | string;
+
+const MAX_DEPTH = 512;
+const TAG = /<([^\s/>!?]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/y;
+const ATTR = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+
+/** The document element of `text`; `part` names the part in error messages. */
+export function parseXml(text: string, part = 'an XML part'): XmlElement {
+  const root: XmlElement = { name: '#document', attrs: {}, children: [] };
+  const stack: XmlElement[] = [root];
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const n = text.length;
+  while (i < n) {
+    const lt = text.indexOf('<', i);
+    const end = lt < 0 ? n : lt;
+    if (end > i && stack.length > 1) stack[stack.length - 1]!.children.push(decodeEntities(text.slice(i, end)));
+    if (lt < 0) break;
+    const c1 = text.charCodeAt(lt + 1);
+    if (c1 === 0x3f /* ? */) {
+      i = skipPast(text, lt, '?>', part);
+    } else if (c1 === 0x21 /* ! */) {
+      if (text.startsWith('<!--', lt)) i = skipPast(text, lt, '-->', part);
+      else if (text.startsWith('<![CDATA[', lt)) {
+        const close = text.indexOf(']]>', lt);
+        if (close < 0) throw corrupt(part, 'unterminated CDATA');
+        stack[stack.length - 1]!.children.push(text.slice(lt + 9, close));
+        i = close + 3;
+      } else if (/^<!DOCTYPE/i.test(text.slice(lt, lt + 9))) {
+        throw new ExtractionError('refused_file', `Refused: ${part} declares a DOCTYPE; documents with DTDs or entity declarations are not accepted.`);
+      } else throw corrupt(part, 'unexpected markup declaration');
+    } else if (c1 === 0x2f /* / */) {
+      const close = text.indexOf('>', lt);
+      if (close < 0) throw corrupt(part, 'unterminated end tag');
+      const name = localName(text.slice(lt + 2, close).trim());
+      // Tolerant of mismatches: close up to the nearest open element of that name.
+      for (let d = stack.length - 1; d > 0; d--) {
+        if (stack[d]!.name === name) {
+          stack.length = d;
+          break;
+        }
+      }
+      i = close + 1;
+    } else {
+      TAG.lastIndex = lt;
+      const m = TAG.exec(text);
+      if (!m) throw corrupt(part, `malformed tag at offset ${lt}`);
+      const attrs: Record<string, string> = {};
+      if (m[2]) for (const a of m[2].matchAll(ATTR)) attrs[localName(a[1]!)] = decodeEntities(a[2] ?? a[3] ?? '');
+      const el: XmlElement = { name: localName(m[1]!), attrs, children: [] };
+      stack[stack.length - 1]!.children.push(el);
+      if (!m[3]) {
+        if (stack.length > MAX_DEPTH) throw corrupt(part, `elements nest deeper than ${MAX_DEPTH}`);
+        stack.push(el);
+      }
+      i = TAG.lastIndex;
+    }
+  }
+  const doc = root.children.find((c): c is XmlElement => typeof c !== 'string');
+  if (!doc) throw corrupt(part, 'no document element (the part is empty or truncated)');
+  return doc;
+}
+
+function skipPast(text: string, from: number, marker: string, part: string): number {
+  const at = text.indexOf(marker, from);
+  if (at < 0) throw corrupt(part, `unterminated ${marker === '-->' ? 'comment' : 'processing instruction'}`);
+  return at + marker.length;
+}
+
+function localName(qname: string): string {
+  const colon = qname.indexOf(':');
+  return colon < 0 ? qname : qname.slice(colon + 1);
+}
+
+const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+export function decodeEntities(s: string): string {
+  if (!s.includes('&')) return s;
+  return s.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);/g, (whole, ref: string) => {
+    if (ref[0] === '#') {
+      const cp = ref[1] === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+      return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : '';
+    }
+    return NAMED[ref] ?? whole;
+  });
+}
+
+function corrupt(part: string, what: string): ExtractionError {
+  return new ExtractionError('corrupt_file', `The document could not be read: ${part} is not well-formed XML (${what}).`);
+}
+
+// ---- Walking ---------------------------------------------------------------
+
+export function elements(el: XmlElement, name?: string): XmlElement[] {
+  const out: XmlElement[] = [];
+  for (const c of el.children) if (typeof c !== 'string' && (name === undefined || c.name === name)) out.push(c);
+  return out;
+}
+
+export function child(el: XmlElement, name: string): XmlElement | undefined {
+  for (const c of el.children) if (typeof c !== 'string' && c.name === name) return c;
+  return undefined;
+}
+
+/** Descendants named `name`, in document order, not looking inside a match. */
+export function descendants(el: XmlElement, name: string): XmlElement[] {
+  const out: XmlElement[] = [];
+  const stack: XmlNode[] = [...el.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (typeof node === 'string') continue;
+    if (node.name === name) out.push(node);
+    else for (let k = node.children.length - 1; k >= 0; k--) stack.push(node.children[k]!);
+  }
+  return out;
+}
+
+/** All character data under `el`. */
+export function textContent(el: XmlNode): string {
+  if (typeof el === 'string') return el;
+  let out = '';
+  const stack: XmlNode[] = [el];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (typeof node === 'string') out += node;
+    else for (let k = node.children.length - 1; k >= 0; k--) stack.push(node.children[k]!);
+  }
+  return out;
+}
+
+/** A ZIP package's XML part, parsed; null when the package has no such part. */
+export function readXml(zip: SafeZip, name: string): XmlElement | null {
+  const text = zip.readText(name);
+  return text === null ? null : parseXml(text, `the part ${name}`);
+}

@@ -1,0 +1,167 @@
+// A ZIP reader for untrusted archives (DOCX, XLSX, PPTX, ODF, EPUB, ZIP).
+// The central directory is read first and checked against absolute caps; an
+// entry is inflated only when asked for, and never past what the caps allow,
+// whatever sizes the archive declares (a zip bomb lies about them).
+
+import { constants, inflateRawSync } from 'node:zlib';
+import { ExtractionError } from '../engine/types.ts';
+
+export const ZIP_LIMITS = {
+  /** Entries in the central directory. */
+  maxEntries: 20_000,
+  /** Inflated bytes of any one entry. */
+  maxEntryBytes: 128 * 1024 * 1024,
+  /** Inflated bytes of all entries read from one archive (nested archives included). */
+  maxTotalBytes: 512 * 1024 * 1024,
+  /** Inflated/compressed ratio allowed for an entry once it inflates past `ratioFloorBytes`. */
+  maxRatio: 200,
+  ratioFloorBytes: 1024 * 1024,
+};
+
+export interface ZipEntry {
+  name: string;
+  method: number;
+  encrypted: boolean;
+  compressedSize: number;
+  declaredSize: number;
+  localHeaderOffset: number;
+  isDirectory: boolean;
+}
+
+/** Shared by an archive and the archives nested in it, so nesting cannot multiply the budget. */
+export interface InflateBudget {
+  remaining: number;
+}
+
+export class SafeZip {
+  readonly entries: ZipEntry[];
+  private readonly byName = new Map<string, ZipEntry>();
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    readonly budget: InflateBudget = { remaining: ZIP_LIMITS.maxTotalBytes },
+  ) {
+    this.entries = readCentralDirectory(bytes);
+    for (const e of this.entries) this.byName.set(e.name, e);
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  /** Names without a leading slash, as stored. */
+  names(): string[] {
+    return this.entries.map((e) => e.name);
+  }
+
+  read(name: string): Uint8Array | null {
+    const entry = this.byName.get(name) ?? this.byName.get(name.replace(/^\//, ''));
+    return entry ? this.readEntry(entry) : null;
+  }
+
+  readText(name: string): string | null {
+    const data = this.read(name);
+    return data === null ? null : new TextDecoder('utf-8').decode(data);
+  }
+
+  readEntry(entry: ZipEntry): Uint8Array {
+    if (entry.encrypted) throw new ExtractionError('encrypted_file', `The archive member "${entry.name}" is encrypted; remove the password and resubmit.`);
+    const { bytes } = this;
+    const at = entry.localHeaderOffset;
+    if (at + 30 > bytes.length || readU32(bytes, at) !== 0x04034b50) throw corrupt(`the local header of "${entry.name}" is missing`);
+    const dataStart = at + 30 + readU16(bytes, at + 26) + readU16(bytes, at + 28);
+    const raw = bytes.subarray(dataStart, Math.min(bytes.length, dataStart + entry.compressedSize));
+    if (raw.length < entry.compressedSize) throw corrupt(`"${entry.name}" is truncated`);
+    const cap = Math.min(ZIP_LIMITS.maxEntryBytes, this.budget.remaining);
+    let out: Uint8Array;
+    if (entry.method === 0) {
+      out = raw;
+    } else if (entry.method === 8) {
+      try {
+        out = inflateRawSync(raw, { maxOutputLength: cap + 1, finishFlush: constants.Z_SYNC_FLUSH });
+      } catch (err) {
+        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(entry.name);
+        throw corrupt(`"${entry.name}" does not inflate (${(err as Error).message})`);
+      }
+    } else {
+      throw corrupt(`"${entry.name}" uses compression method ${entry.method}, which is not supported`);
+    }
+    if (out.length > cap) throw tooLarge(entry.name);
+    if (out.length > ZIP_LIMITS.ratioFloorBytes && out.length > Math.max(1, raw.length) * ZIP_LIMITS.maxRatio) {
+      throw new ExtractionError(
+        'refused_file',
+        `Refused: the archive member "${entry.name}" inflates more than ${ZIP_LIMITS.maxRatio}:1 (a decompression bomb?).`,
+      );
+    }
+    this.budget.remaining -= out.length;
+    return out;
+  }
+}
+
+export function isZip(bytes: Uint8Array): boolean {
+  return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 0x03 || bytes[2] === 0x05) && (bytes[3] === 0x04 || bytes[3] === 0x06);
+}
+
+function readCentralDirectory(bytes: Uint8Array): ZipEntry[] {
+  const eocd = findEocd(bytes);
+  if (eocd < 0) throw corrupt('the end of the ZIP directory is missing (the file is truncated or not a ZIP archive)');
+  const count = readU16(bytes, eocd + 10);
+  const size = readU32(bytes, eocd + 12);
+  const offset = readU32(bytes, eocd + 16);
+  if (count === 0xffff || offset === 0xffffffff) throw corrupt('ZIP64 archives are not supported');
+  if (count > ZIP_LIMITS.maxEntries) {
+    throw new ExtractionError('refused_file', `Refused: the archive has ${count} entries; the limit is ${ZIP_LIMITS.maxEntries}.`);
+  }
+  if (offset + size > bytes.length) throw corrupt('the ZIP directory points past the end of the file (the file is truncated)');
+  const entries: ZipEntry[] = [];
+  let p = offset;
+  const decoder = new TextDecoder('utf-8');
+  for (let i = 0; i < count; i++) {
+    if (p + 46 > bytes.length || readU32(bytes, p) !== 0x02014b50) throw corrupt('the ZIP directory is damaged');
+    const flags = readU16(bytes, p + 8);
+    const nameLength = readU16(bytes, p + 28);
+    const extraLength = readU16(bytes, p + 30);
+    const commentLength = readU16(bytes, p + 32);
+    const nameBytes = bytes.subarray(p + 46, p + 46 + nameLength);
+    // Bit 11 marks UTF-8 names; older tools wrote CP437, of which ASCII is the common part.
+    const name = flags & 0x800 ? decoder.decode(nameBytes) : Buffer.from(nameBytes).toString('latin1');
+    entries.push({
+      name,
+      method: readU16(bytes, p + 10),
+      encrypted: (flags & 1) === 1,
+      compressedSize: readU32(bytes, p + 20),
+      declaredSize: readU32(bytes, p + 24),
+      localHeaderOffset: readU32(bytes, p + 42),
+      isDirectory: name.endsWith('/'),
+    });
+    p += 46 + nameLength + extraLength + commentLength;
+  }
+  return entries;
+}
+
+function findEocd(bytes: Uint8Array): number {
+  const stop = Math.max(0, bytes.length - 22 - 0xffff);
+  for (let i = bytes.length - 22; i >= stop; i--) {
+    if (bytes[i] === 0x50 && bytes[i + 1] === 0x4b && bytes[i + 2] === 0x05 && bytes[i + 3] === 0x06) return i;
+  }
+  return -1;
+}
+
+function readU16(b: Uint8Array, at: number): number {
+  return b[at]! | (b[at + 1]! << 8);
+}
+
+function readU32(b: Uint8Array, at: number): number {
+  return (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+}
+
+function corrupt(what: string): ExtractionError {
+  return new ExtractionError('corrupt_file', `The archive could not be read: ${what}.`);
+}
+
+function tooLarge(name: string): ExtractionError {
+  return new ExtractionError(
+    'refused_file',
+    `Refused: the archive member "${name}" inflates past the size limit (${ZIP_LIMITS.maxEntryBytes / 1024 / 1024} MB per member, ${ZIP_LIMITS.maxTotalBytes / 1024 / 1024} MB per document).`,
+  );
+}

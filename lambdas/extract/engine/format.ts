@@ -1,0 +1,122 @@
+// What the engine knows of a format, in one descriptor per format (each
+// format folder's index.ts): how its bytes are recognised, what it is called,
+// how its pages are counted, and whether and how a large one is split. The
+// engine's detection, page counting, chunk planning and merging read these;
+// none of them names a format.
+//
+// The reader is not in the descriptor: esbuild bundles every module a
+// literal import() names, so a descriptor that loaded its reader would put
+// every reader (PDFium, the HTML and e-mail parsers) into the API and
+// aggregation functions, which only detect, count and merge. readers.ts holds
+// the one lazy import per format, and only the extraction workers load it.
+
+import type { CompoundFile } from '../containers/compound-file.ts';
+import type { SafeZip } from '../containers/zip.ts';
+import type { PageUnit } from './types.ts';
+
+/**
+ * How a format is recognised. Detection (detect.ts) asks in a fixed order,
+ * and within each step the registry's order decides: a ZIP signature at byte
+ * 0, then a header in the first bytes, then leading magic bytes, then a
+ * compound file's streams, then text (names that decide, then sniffers).
+ */
+export interface Signature {
+  /** A header that may start anywhere in the first `window` bytes, as readers of the format allow. */
+  header?: { pattern: RegExp; window: number };
+  /** Leading bytes; any one of these names the format. */
+  magic?: number[][];
+  /** The content of a ZIP package's first, stored `mimetype` member (ODF, EPUB). */
+  zipMimetype?: string;
+  /** Asked of a ZIP whose mimetype member named no format: the members that make it this format. */
+  zipMembers?: (zip: ZipNames) => boolean;
+  /** Any ZIP no other format claimed. */
+  anyZip?: true;
+  /** A compound file's top-level streams (upper-cased names; `directory` is false when the names were looked for in the raw bytes of a damaged file). */
+  compoundStreams?: (streams: StreamNames) => boolean;
+  /** Filename extensions and content types that, on text, hint at this format; `decides` makes the hint enough. */
+  names?: { extensions: string[]; contentTypes: string[]; decides?: true };
+  /** Asked of text in the registry's order: its decoded head, and whether the name hinted at this format. */
+  sniff?: (head: string, hinted: boolean) => boolean;
+  /** Any text no other format claimed. */
+  anyText?: true;
+}
+
+export interface ZipNames {
+  has(name: string): boolean;
+  names(): string[];
+}
+
+export interface StreamNames {
+  has(name: string): boolean;
+  /** True when any stream's name starts with `prefix`. */
+  hasPrefix(prefix: string): boolean;
+  directory: boolean;
+}
+
+/**
+ * The document as a page count reads it, opened on demand and within the
+ * count's budget (page-count.ts): counting never loads a reader.
+ */
+export interface CountSource {
+  bytes: Uint8Array;
+  meter: CountMeter;
+  zip(): SafeZip;
+  compound(what: string): CompoundFile;
+  /** Decoded code points of a text file. */
+  codePoints(): number;
+  /** Decoded text of a text file. */
+  text(): string;
+}
+
+/** A count's budget as it is spent (page-count.ts Meter). */
+export interface CountMeter {
+  inflatedLeft(): number;
+  addInflated(n: number): void;
+  addObject(): void;
+  tick(): void;
+  checkTime(): void;
+}
+
+/**
+ * How a large document of the format is cut into chunks (DESIGN.md section
+ * 4), each chunk a run of its pages, and how the parts join again.
+ *   pages  the reader honours config.pages by reading only those pages
+ *   cut    as pages, and the document is first cut into one small document per
+ *          chunk (a PDF, by PDFium in the extractor pool: large-document.ts PdfSplitter)
+ *   rows   as pages, and each chunk reads only its rows' bytes (one table, row by row)
+ */
+export interface SplitCapability {
+  chunks: 'pages' | 'cut' | 'rows';
+  /** What joins two parts' content: the separator the reader puts between its pages. */
+  separator: string;
+  /** A table that runs over a seam between parts is joined again (PDF tables continued on the next page). */
+  joinTablesAtSeams?: true;
+}
+
+/** Refuses a document with more of its units than the format allows, before any of it is read. */
+export interface UnitLimit {
+  max: number;
+  /** "The PDF has 5,001 pages", for the count given. */
+  says: (count: string) => string;
+}
+
+export interface FormatDescriptor<Name extends string = string> {
+  name: Name;
+  mime_type: string;
+  unit: PageUnit;
+  signature: Signature;
+  /**
+   * The pages to reserve at submission: exact where the unit is structural
+   * (PDF pages, slides, sheets, text), an estimate for documents that flow,
+   * settled when the job finishes.
+   */
+  countPages(doc: CountSource): number;
+  limit?: UnitLimit;
+  split?: SplitCapability;
+  /**
+   * How GET /v1/jobs/{id}/pages/{n} shows the document's pages: `render`, each
+   * page drawn by the engine's renderer (PDFium); `picture`, the document is
+   * its one page's picture, served as it was submitted.
+   */
+  view?: 'render' | 'picture';
+}

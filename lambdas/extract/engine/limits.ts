@@ -1,0 +1,37 @@
+// The page, slide, sheet and cell limits, one check for both paths: a format
+// reading a whole document refuses one over its limit before reading any of
+// it, and a large document is checked where it is planned into chunks, since
+// each chunk is held to the limit only over its own pages (without that a
+// 5,001-page PDF passed when it was large enough to be split and failed when
+// it was not). Each format's descriptor names its limit; this module loads no
+// format's reader, so the functions that only plan and aggregate can read it.
+
+import type { UnitLimit } from './format.ts';
+import { ExtractionError } from './types.ts';
+
+/** Larger PDFs are refused before any text is extracted. */
+export const MAX_PDF_PAGES = 5000;
+/** Larger presentations are refused before any slide is read (the PDF page limit). */
+export const MAX_SLIDES = 5000;
+/** Sheets in one legacy workbook; larger ones are refused before any sheet is read (the PDF page limit). */
+export const MAX_SHEETS = 5000;
+/** Cells in one workbook or spreadsheet, counted as they are read, and over a large one's chunks when they are merged. */
+export const MAX_CELLS = 2_000_000;
+
+export const PDF_PAGE_LIMIT: UnitLimit = { max: MAX_PDF_PAGES, says: (n) => `The PDF has ${n} pages` };
+export const SLIDE_LIMIT: UnitLimit = { max: MAX_SLIDES, says: (n) => `The presentation has ${n} slides` };
+export const SHEET_LIMIT: UnitLimit = { max: MAX_SHEETS, says: (n) => `The workbook has ${n} sheets` };
+
+/** Throws `too_many_pages` when a document has more of its units than its format's limit allows. */
+export function checkUnitLimit(limit: UnitLimit | undefined, units: number): void {
+  if (!limit || units <= limit.max) return;
+  throw new ExtractionError('too_many_pages', `${limit.says(units.toLocaleString('en-US'))}; the limit is ${limit.max.toLocaleString('en-US')}.`);
+}
+
+/** Why a workbook (`what`: "workbook", "spreadsheet") over MAX_CELLS is refused. */
+export function cellLimitMessage(what: string): string {
+  const limit = MAX_CELLS.toLocaleString('en-US');
+  return `The ${what} has more than ${limit} cells; the limit is ${limit}.`;
+}
+
+export const tooManyCells = (what: string) => new ExtractionError('too_many_pages', cellLimitMessage(what));

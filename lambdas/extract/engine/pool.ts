@@ -1,0 +1,475 @@
+// An isolated pool of extraction workers. Every upload is hostile: a parser
+// that hangs or blows up its heap costs one job and one worker thread, never
+// the process. The time limit is enforced from outside (the worker is
+// terminated), the memory cap by V8's resource limits.
+//
+// This module is also the worker's entry: a worker loads this same file
+// (import.meta.url), which works under tsx, vitest and an esbuild bundle alike.
+// Its top-level imports stay light because every worker loads them.
+
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { engineMemoryBytes } from './memory.ts';
+import type { RowPlan, RowSlice } from './row-ranges.ts';
+import type { MergeOutcome, PartInput } from '../../core/aggregate-merge.ts';
+import type { OriginalMetadata } from '../../core/job.ts';
+import type { PartRef } from '../../core/ports.ts';
+import { DEFAULT_CONFIG, ExtractionError, type ExtractionConfig, type ExtractionErrorCode, type ExtractInput, type ExtractionResult } from './types.ts';
+
+export interface Extractor {
+  /** The buffer behind `input.bytes` is transferred to the worker (detached here) when the view covers all of it. */
+  extract(input: ExtractInput): Promise<ExtractionResult>;
+  /** One PDF per list of page numbers, or null where those pages cannot be copied (formats/pdf/split.ts), in a worker under the same limits as an extraction. */
+  splitPdf(bytes: Uint8Array, pageLists: number[][]): Promise<Array<Uint8Array | null>>;
+  /** Where each run of pages' rows lie in a CSV or TSV file (csv.ts, planRowRuns), in a worker; the buffer is taken over. */
+  planRows(bytes: Uint8Array, format: 'csv' | 'tsv', runs: Array<{ first_page: number; last_page: number }>): Promise<RowPlan | null>;
+  /** A large document's parts merged into its result JSON (core/aggregate-merge.ts), in a worker: the local server's API thread keeps answering meanwhile. */
+  merge(parts: PartInput[], documentMetadata: OriginalMetadata | null): Promise<MergeOutcome>;
+  /** A PDF's document metadata (title, author, subject, keywords, creator, producer, dates) as PDFium reads it, in a worker; the buffer is taken over. */
+  pdfMetadata?(bytes: Uint8Array): Promise<PdfDocumentMetadata>;
+  /** Page `page` of a PDF as a colour PNG `width` pixels wide (page-image.ts), in a worker; png is null for a page the PDF does not have. The buffer is taken over. */
+  renderPage?(bytes: Uint8Array, page: number, width: number): Promise<{ pages: number; png: Uint8Array | null }>;
+  close(): Promise<void>;
+}
+
+export interface ExtractorPoolOptions {
+  /** Workers running at once; further jobs queue. */
+  size: number;
+  /** Wall-clock limit per job, from when a ready worker receives it. */
+  timeoutMs: number;
+  /** V8 old-generation heap limit per worker. */
+  maxMemoryMb: number;
+  /**
+   * Tests only: the module each worker loads instead of this one. It starts
+   * the worker itself with runWorker, and may pass a hook that makes chosen
+   * documents misbehave (test/support/fault-worker.ts): so those faults exist
+   * only in the tests, never in a Lambda bundle.
+   */
+  workerModule?: URL;
+  /**
+   * Start every worker now, each loading PDFium, rather than on demand: for a
+   * long-running server, whose first documents should not wait for threads
+   * and the engine to load. A Lambda keeps the default, so a container that
+   * never sees a PDF never loads the engine.
+   */
+  prewarm?: boolean;
+  /** Replace a worker after a job that left its PDF engine holding more than this (default RECYCLE_ENGINE_BYTES). */
+  recycleEngineBytes?: number;
+  /** Replace a worker after a job whose input was larger than this (default RECYCLE_INPUT_BYTES). */
+  recycleInputBytes?: number;
+}
+
+export interface WorkerData {
+  docexExtractWorker: true;
+  /** Started by opts.workerModule, which calls runWorker itself. */
+  ownEntry?: boolean;
+  prewarm: boolean;
+  /** A page counter's worker: loads page-count.ts only, never the extraction engine. */
+  counter?: boolean;
+}
+
+type Task =
+  | { op: 'extract'; filename: string; contentType: string | null; config: ExtractionConfig | null; rows?: RowSlice }
+  | { op: 'merge'; parts: Array<{ ref: PartRef; offset: number; length: number; present: boolean; error?: string }>; metadata: OriginalMetadata | null }
+  | { op: 'plan-rows'; format: 'csv' | 'tsv'; runs: Array<{ first_page: number; last_page: number }> }
+  | { op: 'split'; pageLists: number[][] }
+  | { op: 'count'; filename: string; contentType: string | null }
+  | { op: 'metadata' }
+  | { op: 'render'; page: number; width: number };
+
+/** The document-level fields of a PDF's metadata. */
+export type PdfDocumentMetadata = Partial<Record<'title' | 'author' | 'subject' | 'keywords' | 'creator' | 'producer' | 'created_at' | 'modified_at', string | null>>;
+const PDF_METADATA_FIELDS = ['title', 'author', 'subject', 'keywords', 'creator', 'producer', 'created_at', 'modified_at'] as const;
+/** What a count answers: the pages, or why the document is over the counting budget. */
+type CountAnswer = { pages: number } | { overBudget: string };
+type Request = Task & { id: number; bytes: Uint8Array };
+type Reply =
+  | { type: 'ready' }
+  | { type: 'done'; id: number; result: unknown; engineBytes: number }
+  | { type: 'failed'; id: number; code: ExtractionErrorCode | null; message: string; engineBytes: number };
+
+/**
+ * WebAssembly memory only grows: a worker whose PDF engine grew past this on
+ * one large document is replaced after it, so the next documents start small
+ * and the engine's own cap (formats/pdf/extract.ts) measures what they need, not what came before.
+ */
+export const RECYCLE_ENGINE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * A worker's heap keeps what a large job grew it to (V8 gives old-generation
+ * space back slowly, if at all): a worker that read a document this large,
+ * planned its rows or merged its parts is replaced after it, so the server's
+ * memory goes back down once the job is done, not after the next ones.
+ */
+export const RECYCLE_INPUT_BYTES = 16 * 1024 * 1024;
+
+interface Job {
+  id: number;
+  bytes: Uint8Array;
+  /** The input's size when queued: the bytes are detached once they are sent to the worker. */
+  size: number;
+  task: Task;
+  /** This job's own time limit, when not the pool's. */
+  timeoutMs?: number;
+  resolve(result: unknown): void;
+  reject(err: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  dead: boolean;
+  job: Job | null;
+  timer: NodeJS.Timeout | null;
+}
+
+export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
+  const pool = createPool(opts);
+  return {
+    extract: pool.extract,
+    splitPdf: pool.splitPdf,
+    merge: (parts, metadata) => {
+      // One buffer for all the parts, moved to the worker rather than copied per part.
+      const bytes = new Uint8Array(parts.reduce((n, p) => n + (p.bytes?.byteLength ?? 0), 0));
+      let offset = 0;
+      const layout = parts.map(({ ref, bytes: b, error }) => {
+        if (b) bytes.set(b, offset);
+        const at = { ref, offset, length: b?.byteLength ?? 0, present: b !== null, ...(error !== undefined ? { error } : {}) };
+        offset += at.length;
+        return at;
+      });
+      return pool.run<MergeOutcome>(bytes, { op: 'merge', parts: layout, metadata });
+    },
+    planRows: (bytes, format, runs) => pool.run<RowPlan | null>(bytes, { op: 'plan-rows', format, runs }),
+    pdfMetadata: (bytes) => pool.run<PdfDocumentMetadata>(bytes, { op: 'metadata' }),
+    // A page image is wanted while someone waits: a minute at most, whatever the pool's limit for extractions.
+    renderPage: (bytes, page, width) => pool.run<{ pages: number; png: Uint8Array | null }>(bytes, { op: 'render', page, width }, Math.min(opts.timeoutMs, 60_000)),
+    close: pool.close,
+  };
+}
+
+export interface PageCounter {
+  /**
+   * countPagesWithin (page-count.ts) in a worker thread, off the caller's
+   * event loop: the pages, or a PageCountBudgetExceeded rejection when the
+   * document is over the budget, took longer than it allows, or needed more
+   * than the worker's memory. The bytes are copied, never taken over.
+   */
+  count(input: { bytes: Uint8Array; filename: string; contentType: string | null }): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Workers that only count pages, for the API: a hostile document costs a worker thread, never the server's main thread. */
+export function createPageCounter(opts: { size: number; maxMemoryMb: number; prewarm?: boolean }): PageCounter {
+  const pool = createPool({ size: opts.size, maxMemoryMb: opts.maxMemoryMb, prewarm: opts.prewarm, timeoutMs: 60_000, counter: true });
+  return {
+    async count({ bytes, filename, contentType }) {
+      const { countBudgetFor, PageCountBudgetExceeded } = await import('./page-count.ts');
+      // The worker keeps to the budget's time itself; this is the backstop for one that cannot (a stuck regex).
+      const timeoutMs = countBudgetFor(bytes.byteLength).timeMs + 5000;
+      let answer: CountAnswer;
+      try {
+        answer = await pool.run<CountAnswer>(new Uint8Array(bytes), { op: 'count', filename, contentType }, timeoutMs);
+      } catch (error) {
+        if (error instanceof ExtractionError && error.code === 'timeout') throw new PageCountBudgetExceeded(`counting took longer than ${Math.round(timeoutMs / 1000)} s`);
+        if (error instanceof ExtractionError && error.code === 'out_of_memory') throw new PageCountBudgetExceeded(`counting needed more than ${opts.maxMemoryMb} MB of memory`);
+        throw error;
+      }
+      if ('overBudget' in answer) throw new PageCountBudgetExceeded(answer.overBudget);
+      return answer.pages;
+    },
+    close: pool.close,
+  };
+}
+
+function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
+  const slots = new Set<Slot>();
+  const queue: Job[] = [];
+  let closed = false;
+  let nextId = 1;
+
+  function spawn(): void {
+    const data: WorkerData = { docexExtractWorker: true, ownEntry: opts.workerModule !== undefined, prewarm: opts.prewarm === true, counter: opts.counter === true };
+    const self = opts.workerModule?.href ?? import.meta.url;
+    const typescript = self.endsWith('.ts');
+    const worker = new Worker(typescript ? tsxBootstrap(self) : new URL(self), {
+      eval: typescript,
+      workerData: data,
+      resourceLimits: { maxOldGenerationSizeMb: opts.maxMemoryMb },
+    });
+    const slot: Slot = { worker, ready: false, dead: false, job: null, timer: null };
+    slots.add(slot);
+    worker.on('message', (msg: Reply) => onMessage(slot, msg));
+    worker.on('error', (err) => onDeath(slot, err));
+    worker.on('exit', (code) => onDeath(slot, null, code));
+  }
+
+  function onMessage(slot: Slot, msg: Reply): void {
+    if (slot.dead) return;
+    if (msg.type === 'ready') {
+      slot.ready = true;
+      pump();
+      // Only a busy (or starting) worker keeps the process alive.
+      if (!slot.job) slot.worker.unref();
+      return;
+    }
+    const job = slot.job;
+    if (!job || job.id !== msg.id) return;
+    release(slot);
+    if (msg.engineBytes > (opts.recycleEngineBytes ?? RECYCLE_ENGINE_BYTES) || job.size > (opts.recycleInputBytes ?? RECYCLE_INPUT_BYTES)) retire(slot);
+    if (msg.type === 'done') job.resolve(msg.result);
+    else job.reject(workerError(msg.code, msg.message));
+    pump();
+  }
+
+  function onDeath(slot: Slot, err: Error | null, exitCode?: number): void {
+    if (slot.dead) return;
+    slot.dead = true;
+    slots.delete(slot);
+    const job = slot.job;
+    release(slot);
+    if (job) {
+      job.reject(
+        (err as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new ExtractionError('out_of_memory', `Extraction needed more than ${opts.maxMemoryMb} MB of memory; the document may be malformed or too complex.`)
+          : workerError(null, err?.message ?? `the extraction worker stopped (exit code ${exitCode})`),
+      );
+    } else if (!slot.ready && !closed) {
+      // A worker that cannot even start (a broken deployment) would fail the same way
+      // again: fail what is waiting, as an infrastructure error, instead of respawning.
+      const reason = new Error(`The extraction worker failed to start: ${err?.message ?? `exit code ${exitCode}`}`);
+      for (const waiting of queue.splice(0)) waiting.reject(reason);
+      return;
+    }
+    pump();
+  }
+
+  /** Out of the pool without failing anything; pump() starts a fresh worker when one is needed. */
+  function retire(slot: Slot): void {
+    slot.dead = true;
+    slots.delete(slot);
+    void slot.worker.terminate().catch(() => {});
+  }
+
+  function release(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.job = null;
+    if (!slot.dead) slot.worker.unref();
+  }
+
+  function assign(slot: Slot, job: Job): void {
+    slot.job = job;
+    slot.worker.ref();
+    slot.timer = setTimeout(() => {
+      retire(slot);
+      release(slot);
+      job.reject(
+        new ExtractionError(
+          'timeout',
+          `Extraction took longer than ${(job.timeoutMs ?? opts.timeoutMs) / 1000} s; the document may be malformed or too complex.`,
+        ),
+      );
+      pump();
+    }, job.timeoutMs ?? opts.timeoutMs);
+    post(slot.worker, job);
+  }
+
+  function pump(): void {
+    while (!closed && queue.length > 0) {
+      const idle = [...slots].find((s) => s.ready && !s.job);
+      if (idle) {
+        assign(idle, queue.shift()!);
+        continue;
+      }
+      const starting = [...slots].filter((s) => !s.ready).length;
+      if (slots.size >= Math.max(1, opts.size) || starting >= queue.length) return;
+      spawn();
+    }
+  }
+
+  function run<T>(bytes: Uint8Array, task: Task, timeoutMs?: number): Promise<T> {
+    if (closed) return Promise.reject(new Error('The extractor pool is closed.'));
+    if (isDetached(bytes)) return Promise.reject(detachedError());
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ id: nextId++, bytes, size: bytes.byteLength, task, timeoutMs, resolve: resolve as (result: unknown) => void, reject });
+      pump();
+    });
+  }
+
+  if (opts.prewarm) for (let i = 0; i < opts.size; i++) spawn();
+
+  const extractOne = ({ bytes, filename, contentType, config, rows }: ExtractInput) =>
+    run<ExtractionResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null, ...(rows ? { rows } : {}) });
+
+  /** A long PDF goes to several workers at once (spread.ts); anything unusual falls back to one worker's whole read. */
+  async function extract(input: ExtractInput): Promise<ExtractionResult> {
+    if (isDetached(input.bytes)) throw detachedError();
+    const { spreadPlan, mergeSpread } = await import('./spread.ts');
+    // A chunk's rows are no PDF, whatever their first bytes look like.
+    const runs = input.rows ? null : spreadPlan(input, opts.size);
+    if (!runs) return extractOne(input);
+    const config = input.config ?? DEFAULT_CONFIG;
+    try {
+      // A copy each (new Uint8Array, not slice: a Buffer's slice is a view, and the first run would detach the rest).
+      const results = await Promise.all(runs.map((pages) => extractOne({ ...input, bytes: new Uint8Array(input.bytes), config: { ...config, pages } })));
+      return mergeSpread(runs, results);
+    } catch (error) {
+      // A run whose every page is damaged fails where the whole read keeps the other runs' pages.
+      if (error instanceof ExtractionError && error.code === 'corrupt_file') return extractOne(input);
+      throw error;
+    }
+  }
+
+  return {
+    extract,
+    run,
+    splitPdf: (bytes: Uint8Array, pageLists: number[][]) => run<Array<Uint8Array | null>>(bytes, { op: 'split', pageLists }),
+    async close() {
+      closed = true;
+      const reason = new Error('The extractor pool was closed.');
+      for (const job of queue.splice(0)) job.reject(reason);
+      const live = [...slots];
+      for (const slot of live) {
+        slot.dead = true;
+        slot.job?.reject(reason);
+        release(slot);
+      }
+      slots.clear();
+      await Promise.all(live.map((s) => s.worker.terminate().catch(() => {})));
+    },
+  };
+}
+
+/**
+ * Bundled or compiled, a worker loads this very file. Unbundled TypeScript
+ * (tsx, vitest) needs tsx's loader in the worker, and under Node 20 tsx
+ * registers itself only on the main thread (`--import tsx` in execArgv does
+ * not reach a worker), so this bootstrap registers it, then loads the file.
+ */
+function tsxBootstrap(self: string): string {
+  const tsx = import.meta.resolve('tsx/esm/api');
+  return `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(self)}); });`;
+}
+
+/** Sends the job, moving the bytes rather than copying them when the view owns its whole buffer. */
+function post(worker: Worker, job: Job): void {
+  const { bytes } = job;
+  // Never an empty buffer: a detached one (bytes already handed to the pool once) is empty too, and
+  // Node drops, without an error, a message whose transfer list holds a detached buffer.
+  const whole = bytes.byteLength > 0 && bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  const request = (b: Uint8Array): Request => ({ ...job.task, id: job.id, bytes: b });
+  if (whole) {
+    try {
+      worker.postMessage(request(bytes), [bytes.buffer as ArrayBuffer]);
+      return;
+    } catch {
+      // Some buffers (Node's shared Buffer pool) refuse transfer: copy instead.
+    }
+  }
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  worker.postMessage(request(copy), [copy.buffer]);
+}
+
+/**
+ * Bytes the pool already took over (transferred) once. Node 20 has no
+ * ArrayBuffer.prototype.detached, but a view over a detached buffer cannot be made.
+ */
+function isDetached(bytes: Uint8Array): boolean {
+  if (bytes.byteLength > 0) return false;
+  try {
+    new Uint8Array(bytes.buffer);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+const detachedError = () =>
+  new Error('These bytes were handed to the extractor pool before, which took their buffer over; pass a copy (new Uint8Array(bytes)) for each call.');
+
+function workerError(code: ExtractionErrorCode | null, message: string): ExtractionError {
+  return code ? new ExtractionError(code, message) : new ExtractionError('corrupt_file', `Could not read the document: ${message}`);
+}
+
+// ---- Worker side ----------------------------------------------------------
+
+async function runCounter(port: NonNullable<typeof parentPort>): Promise<void> {
+  const { countPagesWithin, PageCountBudgetExceeded } = await import('./page-count.ts');
+  port.on('message', (req: Request) => {
+    try {
+      if (req.op !== 'count') throw new Error(`a page counter does not ${req.op}`);
+      let result: CountAnswer;
+      try {
+        result = { pages: countPagesWithin({ bytes: req.bytes, filename: req.filename, contentType: req.contentType }) };
+      } catch (err) {
+        if (!(err instanceof PageCountBudgetExceeded)) throw err;
+        result = { overBudget: err.reason };
+      }
+      port.postMessage({ type: 'done', id: req.id, result, engineBytes: 0 } satisfies Reply);
+    } catch (err) {
+      port.postMessage({ type: 'failed', id: req.id, code: null, message: err instanceof Error ? err.message : String(err), engineBytes: 0 } satisfies Reply);
+    }
+  });
+  port.postMessage({ type: 'ready' } satisfies Reply);
+}
+
+/**
+ * A worker's side of the pool: answers each request. `beforeExtract` runs
+ * before each extraction, inside its error handling; only the tests' worker
+ * module passes one.
+ */
+export async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData, beforeExtract?: (filename: string) => void): Promise<void> {
+  if (data.counter) return runCounter(port);
+  const { extract } = await import('./extract.ts');
+  // Loaded once and shared by every PDF this worker reads; a job that comes first waits for the same load.
+  if (data.prewarm) void import('../formats/pdf/pdfium.ts').then(({ loadPdfium }) => loadPdfium()).catch(() => undefined);
+  port.on('message', async (req: Request) => {
+    try {
+      if (req.op === 'split') {
+        const { splitPdf } = await import('../formats/pdf/split.ts');
+        const parts = await splitPdf(req.bytes, req.pageLists);
+        port.postMessage({ type: 'done', id: req.id, result: parts, engineBytes: engineMemoryBytes() } satisfies Reply, parts.flatMap((p) => (p ? [p.buffer as ArrayBuffer] : [])));
+        return;
+      }
+      if (req.op === 'merge') {
+        const { mergeStoredParts } = await import('../../core/aggregate-merge.ts');
+        const inputs = req.parts.map((p) => ({ ref: p.ref, bytes: p.present ? req.bytes.subarray(p.offset, p.offset + p.length) : null, ...(p.error !== undefined ? { error: p.error } : {}) }));
+        const outcome = mergeStoredParts(inputs, req.metadata);
+        port.postMessage({ type: 'done', id: req.id, result: outcome, engineBytes: engineMemoryBytes() } satisfies Reply, outcome.ok ? [outcome.json.buffer as ArrayBuffer] : []);
+        return;
+      }
+      if (req.op === 'plan-rows') {
+        const { planRowRuns } = await import('../formats/text/csv.ts');
+        port.postMessage({ type: 'done', id: req.id, result: planRowRuns(req.bytes, req.format, req.runs), engineBytes: engineMemoryBytes() } satisfies Reply);
+        return;
+      }
+      if (req.op === 'count') throw new Error('page counts run in a page counter (createPageCounter)');
+      if (req.op === 'render') {
+        const { renderPageImage } = await import('../formats/pdf/page-image.ts');
+        const image = await renderPageImage(req.bytes, req.page, req.width);
+        port.postMessage({ type: 'done', id: req.id, result: image, engineBytes: engineMemoryBytes() } satisfies Reply, image.png ? [image.png.buffer as ArrayBuffer] : []);
+        return;
+      }
+      if (req.op === 'metadata') {
+        // The first page only, without OCR: what is wanted is the document's own metadata, which PDFium reads from the file.
+        const first = await extract({ bytes: req.bytes, filename: 'document.pdf', contentType: 'application/pdf', config: { ...DEFAULT_CONFIG, pages: [1], ocr: 'never' } });
+        const picked = Object.fromEntries(PDF_METADATA_FIELDS.map((f) => [f, first.metadata[f] ?? null])) as PdfDocumentMetadata;
+        port.postMessage({ type: 'done', id: req.id, result: picked, engineBytes: engineMemoryBytes() } satisfies Reply);
+        return;
+      }
+      beforeExtract?.(req.filename);
+      const result = await extract({ bytes: req.bytes, filename: req.filename, contentType: req.contentType, config: req.config, ...(req.rows ? { rows: req.rows } : {}) });
+      port.postMessage({ type: 'done', id: req.id, result, engineBytes: engineMemoryBytes() } satisfies Reply);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const code = err instanceof ExtractionError ? err.code : null;
+      port.postMessage({ type: 'failed', id: req.id, code, message, engineBytes: engineMemoryBytes() } satisfies Reply);
+    }
+  });
+  port.postMessage({ type: 'ready' } satisfies Reply);
+}
+
+if (!isMainThread && parentPort && (workerData as Partial<WorkerData> | null)?.docexExtractWorker && !(workerData as WorkerData).ownEntry) {
+  void runWorker(parentPort, workerData as WorkerData);
+}

@@ -1,0 +1,43 @@
+// Every format the engine reads, one descriptor each (format.ts), in the
+// order detection asks them within each of its steps: the ZIP packages'
+// main parts (DOCX, XLSX, PPTX before EPUB's container), the names that
+// decide text (Markdown, CSV, TSV before HTML and e-mail), the text
+// sniffers (flat ODT before HTML before e-mail). A new format is a folder
+// under formats/ and a line here (and its reader's line in readers.ts).
+
+import { zip } from '../formats/archive/index.ts';
+import { png, jpeg, tiff } from '../formats/image/index.ts';
+import { doc, ppt, xls } from '../formats/legacy-office/index.ts';
+import { eml, msg } from '../formats/mail/index.ts';
+import { ods, odt } from '../formats/odf/index.ts';
+import { docx, pptx, xlsx } from '../formats/ooxml/index.ts';
+import { pdf } from '../formats/pdf/index.ts';
+import { csv, markdown, rtf, text, tsv } from '../formats/text/index.ts';
+import { epub, html } from '../formats/web/index.ts';
+import type { FormatDescriptor, SplitCapability } from './format.ts';
+import { hasHeader, hasMagic } from './signatures.ts';
+
+export const FORMATS = [pdf, docx, xlsx, pptx, odt, ods, epub, zip, markdown, csv, tsv, html, eml, msg, doc, xls, ppt, rtf, text, png, jpeg, tiff] as const;
+
+export type Format = (typeof FORMATS)[number]['name'];
+
+// Looked up, not indexed at load: a top-level Map would be a side effect that keeps every
+// descriptor (and the page counters) in bundles that import this module for nothing.
+const find = (format: string): FormatDescriptor<Format> | undefined => FORMATS.find((d) => d.name === format);
+
+export function descriptorOf(format: Format): FormatDescriptor<Format> {
+  return find(format)!;
+}
+
+/** How a large document of `format` is split, or undefined when it is extracted whole (and for a name that is no format). */
+export const splitOf = (format: string): SplitCapability | undefined => find(format)?.split;
+
+/**
+ * How the page view shows a document of these bytes, or null when it has no
+ * pages to show. Told from its leading bytes only, as a PDF reader or an
+ * image viewer would: no detection of anything else.
+ */
+export function pageViewOf(bytes: Uint8Array): { view: 'render' | 'picture'; mime_type: string } | null {
+  const shown = FORMATS.find(({ view, signature }) => view && ((signature.header && hasHeader(bytes, signature.header)) || hasMagic(bytes, signature)));
+  return shown?.view ? { view: shown.view, mime_type: shown.mime_type } : null;
+}

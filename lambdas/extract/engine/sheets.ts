@@ -1,0 +1,71 @@
+// What the spreadsheet readers (XLSX, XLS, ODS) share: a sheet as read, and
+// one page per sheet written from it, so a workbook reads the same whatever
+// file format holds it.
+
+import { Blocks, type OutputMode } from './blocks.ts';
+import { type ChartText, writeChart } from './charts.ts';
+import type { DraftElement, FormatOutput, Table } from './types.ts';
+
+export interface Sheet {
+  name: string;
+  rows: string[][];
+  /** Cell comments (notes), by cell reference. */
+  comments?: Array<{ ref: string; text: string }>;
+  /** Charts and text boxes drawn on the sheet, in drawing order. */
+  drawings?: Drawing[];
+}
+
+export type Drawing = { kind: 'chart'; chart: ChartText } | { kind: 'text'; text: string } | { kind: 'figure'; text: string };
+
+/** The sheet (or slide) numbers a selection keeps: those that exist, in order; every one without a selection. */
+export const selectedNumbers = (total: number, pages: number[] | null) =>
+  pages ? pages.filter((n) => n >= 1 && n <= total) : Array.from({ length: total }, (_, i) => i + 1);
+
+/**
+ * One page per sheet: its name, then its cells as a table. `sheets` are the
+ * sheets read; `names` every sheet of the workbook (metadata.sheets lists
+ * them all, selected or not), `kept` their numbers.
+ */
+export function sheetsOutput(
+  sheets: Sheet[],
+  mode: OutputMode,
+  metadata: FormatOutput['metadata'],
+  selection: { names: string[]; kept: number[]; selected: boolean },
+): FormatOutput {
+  const tables: Table[] = [];
+  const drafts: DraftElement[] = [];
+  const pages = sheets.map((sheet, page) => {
+    const out = new Blocks(mode);
+    out.heading(2, sheet.name);
+    out.table(usedRange(sheet.rows), { sheet: sheet.name });
+    for (const d of sheet.drawings ?? []) {
+      if (d.kind === 'chart') writeChart(out, d.chart, false);
+      else if (d.kind === 'figure') out.figure(d.text);
+      else out.paragraph(d.text);
+    }
+    for (const c of sheet.comments ?? []) out.paragraph(`${c.ref}: ${c.text}`);
+    for (const e of out.elements) drafts.push({ ...e, page, ...(e.table !== undefined ? { table: e.table + tables.length } : {}) });
+    tables.push(...out.tables);
+    return out.text();
+  });
+  return {
+    pages,
+    pageSeparator: '\n\n',
+    unit: 'sheet',
+    tables,
+    elements: drafts,
+    ...(selection.selected ? { pagesSelected: { total: selection.names.length, kept: selection.kept } } : {}),
+    metadata: { ...metadata, sheets: selection.names },
+  };
+}
+
+/** The rows from the first to the last with a value, and the columns likewise: a sheet whose data starts at C5 starts its table there. */
+export function usedRange(rows: string[][]): string[][] {
+  let first = Infinity;
+  for (const r of rows) {
+    const at = r.findIndex((c) => c.trim() !== '');
+    if (at >= 0) first = Math.min(first, at);
+  }
+  if (first === Infinity || first === 0) return rows;
+  return rows.map((r) => r.slice(first));
+}

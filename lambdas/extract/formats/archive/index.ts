@@ -1,0 +1,12 @@
+// ZIP archives: any ZIP that no document format claims. Counted at a page
+// per member; the members' own pages are counted when they are extracted.
+
+import type { FormatDescriptor } from '../../engine/format.ts';
+
+export const zip: FormatDescriptor<'zip'> = {
+  name: 'zip',
+  mime_type: 'application/zip',
+  unit: 'page',
+  signature: { anyZip: true },
+  countPages: ({ zip }) => Math.max(1, zip().entries.filter((e) => !e.isDirectory).length),
+};

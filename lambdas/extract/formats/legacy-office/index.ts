@@ -1,0 +1,41 @@
+// Office 97-2003 (DOC, XLS, PPT): compound files told apart by their
+// top-level streams. Sheets and slides are counted from the workbook's sheet
+// list and the presentation's slide list; a DOC's pages need its parser, so
+// one is reserved and the rest settled when the job finishes.
+
+import { countWorkbookSheets } from './biff.ts';
+import { pptDocument, pptSlideList } from './ppt-records.ts';
+import type { FormatDescriptor } from '../../engine/format.ts';
+import { SHEET_LIMIT, SLIDE_LIMIT } from '../../engine/limits.ts';
+
+export const doc: FormatDescriptor<'doc'> = {
+  name: 'doc',
+  mime_type: 'application/msword',
+  unit: 'text_page',
+  signature: { compoundStreams: (streams) => streams.has('WordDocument') },
+  countPages: () => 1,
+};
+
+export const xls: FormatDescriptor<'xls'> = {
+  name: 'xls',
+  mime_type: 'application/vnd.ms-excel',
+  unit: 'sheet',
+  // "Book" is the BIFF5 workbook stream; its name is too short to look for in a damaged file's raw bytes.
+  signature: { compoundStreams: (streams) => streams.has('Workbook') || (streams.directory && streams.has('Book')) },
+  countPages: ({ compound }) => countWorkbookSheets(compound('The workbook')),
+  limit: SHEET_LIMIT,
+  split: { chunks: 'pages', separator: '\n\n' },
+};
+
+export const ppt: FormatDescriptor<'ppt'> = {
+  name: 'ppt',
+  mime_type: 'application/vnd.ms-powerpoint',
+  unit: 'slide',
+  signature: { compoundStreams: (streams) => streams.has('PowerPoint Document') },
+  countPages: ({ compound }) => {
+    const presentation = pptDocument(compound('The presentation'));
+    return Math.max(1, presentation ? pptSlideList(presentation, 0).length : 1);
+  },
+  limit: SLIDE_LIMIT,
+  split: { chunks: 'pages', separator: '\n\n' },
+};

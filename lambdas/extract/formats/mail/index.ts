@@ -1,0 +1,38 @@
+// E-mail: an RFC 822 message (sniffed from its header fields, or hinted by
+// its name) and an Outlook MSG (a compound file of "__substg1.0_" property
+// streams). An MSG's pages need its parser to count: one is reserved, the
+// rest settled when the job finishes.
+
+import type { FormatDescriptor } from '../../engine/format.ts';
+import { textPages } from '../../engine/text-pages.ts';
+
+export const eml: FormatDescriptor<'eml'> = {
+  name: 'eml',
+  mime_type: 'message/rfc822',
+  unit: 'text_page',
+  signature: {
+    names: { extensions: ['eml'], contentTypes: ['message/rfc822'] },
+    sniff: (head, hinted) => looksLikeEmail(head) || (hinted && /^[\w-]+:/m.test(head)),
+  },
+  countPages: ({ codePoints }) => textPages(codePoints()),
+};
+
+export const msg: FormatDescriptor<'msg'> = {
+  name: 'msg',
+  mime_type: 'application/vnd.ms-outlook',
+  unit: 'text_page',
+  signature: { compoundStreams: (streams) => streams.hasPrefix('__substg1.0_') },
+  countPages: () => 1,
+};
+
+const MAIL_HEADER = /^(from|to|cc|subject|date|received|return-path|mime-version|message-id|delivered-to|reply-to|content-type|x-[\w-]+):/i;
+
+/** An RFC 822 message starts with header fields, several of them mail-specific, before the first blank line. */
+function looksLikeEmail(head: string): boolean {
+  const block = head.split(/\r?\n\r?\n/, 1)[0]!;
+  const lines = block.split(/\r?\n/).filter((l) => !/^[ \t]/.test(l));
+  if (lines.length < 2) return false;
+  const fields = lines.filter((l) => /^[\x21-\x39\x3b-\x7e]+:/.test(l));
+  const mail = lines.filter((l) => MAIL_HEADER.test(l));
+  return fields.length === lines.length && mail.length >= 2 && mail.some((l) => /^(from|to|subject|received|message-id|date):/i.test(l));
+}

@@ -1,0 +1,43 @@
+// Office Open XML (DOCX, XLSX, PPTX): ZIP packages told apart by their main
+// part. Slides and sheets are counted as the readers list them (the
+// presentation's slide list, the workbook's sheets, chartsheets included), so
+// a large document's chunk plan covers exactly what they read; a document's
+// pages are estimated from its text.
+
+import type { FormatDescriptor } from '../../engine/format.ts';
+import { SLIDE_LIMIT } from '../../engine/limits.ts';
+import { partsTextPages } from '../../engine/text-pages.ts';
+
+export const docx: FormatDescriptor<'docx'> = {
+  name: 'docx',
+  mime_type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  unit: 'text_page',
+  signature: { zipMembers: (zip) => zip.has('word/document.xml') },
+  countPages: (doc) => partsTextPages(doc, () => ['word/document.xml']),
+};
+
+export const xlsx: FormatDescriptor<'xlsx'> = {
+  name: 'xlsx',
+  mime_type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  unit: 'sheet',
+  signature: { zipMembers: (zip) => zip.has('xl/workbook.xml') },
+  countPages: ({ zip }) => listed(zip().readText('xl/workbook.xml'), /<(?:[\w.-]+:)?sheet[\s/>]/g) ?? count(zip().names(), /^xl\/worksheets\/[^/]+\.xml$/),
+  split: { chunks: 'pages', separator: '\n\n' },
+};
+
+export const pptx: FormatDescriptor<'pptx'> = {
+  name: 'pptx',
+  mime_type: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  unit: 'slide',
+  signature: { zipMembers: (zip) => zip.has('ppt/presentation.xml') },
+  countPages: ({ zip }) => listed(zip().readText('ppt/presentation.xml'), /<(?:[\w.-]+:)?sldId[\s/>]/g) ?? count(zip().names(), /^ppt\/slides\/slide\d+\.xml$/),
+  limit: SLIDE_LIMIT,
+  split: { chunks: 'pages', separator: '\n\n' },
+};
+
+/** Elements matching `tag` in a main part, at least one; null without the part. */
+function listed(part: string | null, tag: RegExp): number | null {
+  return part === null ? null : Math.max(1, part.match(tag)?.length ?? 0);
+}
+
+const count = (names: string[], re: RegExp) => Math.max(1, names.filter((n) => re.test(n)).length);

@@ -1,0 +1,299 @@
+// PPTX: one page per slide in presentation order. Each slide's title first
+// (a heading), then its shapes in shape order: body text as list items where
+// the paragraph is bulleted (its own properties, else the shape's, the
+// layout's and master's placeholder, else the master's text styles),
+// paragraphs otherwise, tables, charts (title, series and categories),
+// SmartArt and picture descriptions; then its speaker notes and comments.
+// Each slide is its own part, so a page selection (a chunk of a large
+// presentation) reads only the selected slides' parts.
+
+import { Blocks, type OutputMode } from '../../engine/blocks.ts';
+import { chartBlocks, contentChildren, coreProperties, readDiagram, relationships } from './ooxml.ts';
+import { child, descendants, elements, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
+import { checkUnitLimit, SLIDE_LIMIT } from '../../engine/limits.ts';
+import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
+import { ExtractionError, type DraftElement, type FormatOutput, type Table } from '../../engine/types.ts';
+
+/** `pages`: 1-based slide numbers to read (config.pages); null for every slide. */
+export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget, pages: number[] | null = null): FormatOutput {
+  const zip = new SafeZip(bytes, budget);
+  const main = 'ppt/presentation.xml';
+  const presentation = readXml(zip, main);
+  if (!presentation) throw new ExtractionError('corrupt_file', 'The PPTX could not be read: ppt/presentation.xml is missing.');
+  const rels = relationships(zip, main);
+  const list = child(presentation, 'sldIdLst');
+  const slideParts = (list ? elements(list, 'sldId') : []).map((s) => rels.get(s.attrs.id ?? '')?.target).filter((t): t is string => !!t);
+  checkUnitLimit(SLIDE_LIMIT, slideParts.length);
+  const kept = pages ? pages.filter((n) => n >= 1 && n <= slideParts.length) : slideParts.map((_, i) => i + 1);
+  const texts: string[] = [];
+  const tables: Table[] = [];
+  const drafts: DraftElement[] = [];
+  const templates = new Map<string, Template>();
+  const furniture = new Set<string>();
+  for (const number of kept) {
+    const part = slideParts[number - 1]!;
+    const slide = readXml(zip, part);
+    const out = new Blocks(mode);
+    const slideRels = relationships(zip, part);
+    const layoutPart = [...slideRels.values()].find((r) => r.type === 'slideLayout')?.target;
+    const ctx: SlideCtx = { zip, out, rels: slideRels, template: layoutPart ? template(zip, layoutPart, templates) : null, furniture };
+    const tree = slide && child(child(slide, 'cSld') ?? slide, 'spTree');
+    if (tree) {
+      const all = flatten(tree);
+      // The title leads the slide, wherever it sits in the shape tree.
+      const isTitle = (el: XmlElement) => ['title', 'ctrTitle'].includes(placeholder(el)?.type ?? '');
+      for (const el of [...all.filter(isTitle), ...all.filter((e) => !isTitle(e))]) shape(ctx, el);
+    }
+    const notesPart = [...slideRels.values()].find((r) => r.type === 'notesSlide')?.target;
+    const notes = notesPart ? readXml(zip, notesPart) : null;
+    const notesTree = notes && child(child(notes, 'cSld') ?? notes, 'spTree');
+    if (notesTree) {
+      const paras = flatten(notesTree)
+        .filter((el) => el.name === 'sp' && !NOTES_FURNITURE.has(placeholder(el)?.type ?? ''))
+        .flatMap((el) => elements(child(el, 'txBody') ?? el, 'p').map(paragraphText))
+        .filter((t) => t.trim() !== '');
+      paras.forEach((t, i) => out.paragraph(i === 0 ? (mode === 'markdown' ? `**Notes:** ${t}` : `Notes: ${t}`) : t));
+    }
+    for (const c of comments(zip, slideRels)) out.paragraph(mode === 'markdown' ? `**Comment:** ${c}` : `Comment: ${c}`);
+    const page = texts.length;
+    for (const e of out.elements) drafts.push({ ...e, page, ...(e.table !== undefined ? { table: e.table + tables.length } : {}) });
+    for (const t of out.tables) tables.push({ page: number, rows: t.rows, markdown: t.markdown });
+    texts.push(out.text());
+  }
+  return {
+    pages: texts,
+    pageSeparator: '\n\n',
+    unit: 'slide',
+    tables,
+    elements: drafts,
+    ...(pages ? { pagesSelected: { total: slideParts.length, kept } } : {}),
+    metadata: coreProperties(zip),
+  };
+}
+
+const NOTES_FURNITURE = new Set(['sldImg', 'sldNum', 'hdr', 'ftr', 'dt']);
+
+interface SlideCtx {
+  zip: SafeZip;
+  out: Blocks;
+  rels: Map<string, { target: string; type: string }>;
+  template: Template | null;
+  /** Footer and header texts already written: a deck repeats them on every slide. */
+  furniture: Set<string>;
+}
+
+/** Shapes in tree order, groups opened. */
+function flatten(tree: XmlElement): XmlElement[] {
+  const out: XmlElement[] = [];
+  for (const el of contentChildren(tree)) {
+    if (el.name === 'grpSp') out.push(...flatten(el));
+    else out.push(el);
+  }
+  return out;
+}
+
+function placeholder(el: XmlElement): { type: string; idx: string | undefined } | null {
+  const nv = child(el, 'nvSpPr') ?? child(el, 'nvGraphicFramePr') ?? child(el, 'nvPicPr');
+  const ph = nv && descendants(nv, 'ph')[0];
+  return ph ? { type: ph.attrs.type ?? 'obj', idx: ph.attrs.idx } : null;
+}
+
+function shape(ctx: SlideCtx, el: XmlElement): void {
+  const { out } = ctx;
+  if (el.name === 'sp') {
+    const ph = placeholder(el);
+    const body = child(el, 'txBody');
+    if (!body) return;
+    const paras = elements(body, 'p');
+    if (ph && (ph.type === 'title' || ph.type === 'ctrTitle')) {
+      out.heading(ph.type === 'ctrTitle' ? 1 : 2, paras.map(paragraphText).join(' '));
+      return;
+    }
+    if (ph && (ph.type === 'sldNum' || ph.type === 'dt')) return;
+    if (ph && (ph.type === 'ftr' || ph.type === 'hdr')) {
+      const text = paras.map(paragraphText).join('\n').trim();
+      if (text && !ctx.furniture.has(text)) {
+        ctx.furniture.add(text);
+        if (ph.type === 'ftr') out.pageFooter(text);
+        else out.pageHeader(text);
+      }
+      return;
+    }
+    const levels = styleChain(ctx, ph, body);
+    const counters: number[] = [];
+    for (const p of paras) {
+      const text = paragraphText(p);
+      if (!text.trim()) continue;
+      const pPr = child(p, 'pPr');
+      const lvl = Math.min(8, Math.max(0, Number(pPr?.attrs.lvl ?? 0) || 0));
+      const bullet = bulletOf(pPr, levels, lvl);
+      if (bullet.kind === 'none') {
+        counters.length = 0;
+        out.paragraph(text);
+      } else {
+        counters.length = lvl + 1;
+        const n = bullet.kind === 'number' ? (counters[lvl] ?? bullet.start - 1) + 1 : 0;
+        counters[lvl] = n;
+        out.listItem(text, lvl, bullet.kind === 'number' ? n : null);
+      }
+    }
+  } else if (el.name === 'graphicFrame') {
+    for (const tbl of descendants(el, 'tbl')) {
+      out.table(
+        elements(tbl, 'tr').map((tr) =>
+          elements(tr, 'tc').map((tc) => (tc.attrs.hMerge || tc.attrs.vMerge ? '' : elements(child(tc, 'txBody') ?? tc, 'p').map(paragraphText).join(' '))),
+        ),
+      );
+    }
+    for (const ref of descendants(el, 'chart')) {
+      const target = ctx.rels.get(ref.attrs.id ?? '')?.target;
+      if (target) chartBlocks(out, ctx.zip, target);
+    }
+    for (const ref of descendants(el, 'relIds')) {
+      const target = ctx.rels.get(ref.attrs.dm ?? '')?.target;
+      if (target) for (const t of readDiagram(ctx.zip, target)) out.paragraph(t);
+    }
+  } else if (el.name === 'pic') {
+    const nv = child(el, 'nvPicPr');
+    const descr = nv && child(nv, 'cNvPr')?.attrs.descr;
+    // A file name is what tools write when nobody described the picture.
+    if (descr && !/^[^\s]+\.[a-z0-9]{2,4}$/i.test(descr.trim())) out.figure(descr);
+  }
+}
+
+// ---- Bullets -----------------------------------------------------------------
+
+type Bullet = { kind: 'none' } | { kind: 'char' } | { kind: 'number'; start: number };
+
+/** Level properties (a:lvl1pPr ... a:lvl9pPr) from the most specific to the most general. */
+type LevelStyles = Array<(XmlElement | undefined)[]>;
+
+/** Whether paragraph properties say anything about the bullet, and what. */
+function bulletIn(pPr: XmlElement | undefined): Bullet | null {
+  if (!pPr) return null;
+  for (const c of pPr.children) {
+    if (typeof c === 'string') continue;
+    if (c.name === 'buNone') return { kind: 'none' };
+    if (c.name === 'buChar' || c.name === 'buBlip') return { kind: 'char' };
+    if (c.name === 'buAutoNum') return { kind: 'number', start: Math.max(1, Number(c.attrs.startAt ?? 1) || 1) };
+  }
+  return null;
+}
+
+function bulletOf(pPr: XmlElement | undefined, chain: LevelStyles, lvl: number): Bullet {
+  const own = bulletIn(pPr);
+  if (own) return own;
+  for (const levels of chain) {
+    const found = bulletIn(levels[lvl]);
+    if (found) return found;
+  }
+  return { kind: 'none' };
+}
+
+function levelStyles(lstStyle: XmlElement | undefined): (XmlElement | undefined)[] {
+  return Array.from({ length: 9 }, (_, i) => (lstStyle ? child(lstStyle, `lvl${i + 1}pPr`) : undefined));
+}
+
+interface Template {
+  /** Placeholders of the layout and then of its master, each with its list style. */
+  layout: Array<{ type: string; idx: string | undefined; levels: (XmlElement | undefined)[] }>;
+  master: Array<{ type: string; idx: string | undefined; levels: (XmlElement | undefined)[] }>;
+  body: (XmlElement | undefined)[] | null;
+  other: (XmlElement | undefined)[] | null;
+}
+
+function template(zip: SafeZip, layoutPart: string, cache: Map<string, Template>): Template {
+  const cached = cache.get(layoutPart);
+  if (cached) return cached;
+  const placeholders = (root: XmlElement | null) => {
+    const tree = root && child(child(root, 'cSld') ?? root, 'spTree');
+    return (tree ? flatten(tree) : []).flatMap((el) => {
+      const ph = el.name === 'sp' ? placeholder(el) : null;
+      const body = child(el, 'txBody');
+      return ph ? [{ ...ph, levels: levelStyles(body ? child(body, 'lstStyle') : undefined) }] : [];
+    });
+  };
+  const layout = readXml(zip, layoutPart);
+  const masterPart = [...relationships(zip, layoutPart).values()].find((r) => r.type === 'slideMaster')?.target;
+  const master = masterPart ? readXml(zip, masterPart) : null;
+  const txStyles = master && child(master, 'txStyles');
+  const t: Template = {
+    layout: placeholders(layout),
+    master: placeholders(master),
+    body: txStyles ? levelStyles(child(txStyles, 'bodyStyle')) : null,
+    other: txStyles ? levelStyles(child(txStyles, 'otherStyle')) : null,
+  };
+  cache.set(layoutPart, t);
+  return t;
+}
+
+const BODY_TYPES = new Set(['body', 'obj']);
+
+/**
+ * Where a shape's paragraphs take their bullets from, after their own
+ * properties: the shape's list style, then for a placeholder the matching
+ * placeholder of the layout and of the master and the master's body style
+ * (bulleted by default, as PowerPoint shows a content placeholder); for any
+ * other shape the master's style for other text (not bulleted by default).
+ */
+function styleChain(ctx: SlideCtx, ph: { type: string; idx: string | undefined } | null, body: XmlElement): LevelStyles {
+  const chain: LevelStyles = [levelStyles(child(body, 'lstStyle'))];
+  const t = ctx.template;
+  if (!ph) {
+    if (t?.other) chain.push(t.other);
+    return chain;
+  }
+  const match = (list: Template['layout']) =>
+    (ph.idx !== undefined ? list.find((p) => p.idx === ph.idx) : undefined) ??
+    list.find((p) => p.type === ph.type || (BODY_TYPES.has(p.type) && BODY_TYPES.has(ph.type)));
+  const bodyLike = BODY_TYPES.has(ph.type);
+  if (t) {
+    const fromLayout = match(t.layout);
+    if (fromLayout) chain.push(fromLayout.levels);
+    const type = fromLayout?.type ?? ph.type;
+    const fromMaster = t.master.find((p) => p.type === type || (BODY_TYPES.has(p.type) && BODY_TYPES.has(type)));
+    if (fromMaster) chain.push(fromMaster.levels);
+    if (!BODY_TYPES.has(type)) chain.push(NO_BULLETS);
+    else if (t.body) chain.push(t.body);
+  }
+  // Without a master to ask, a content placeholder is bulleted as PowerPoint's default master has it.
+  if (bodyLike) chain.push(DEFAULT_BULLETS);
+  return chain;
+}
+
+const NO_BULLETS: (XmlElement | undefined)[] = Array.from({ length: 9 }, () => ({ name: 'lvlpPr', attrs: {}, children: [{ name: 'buNone', attrs: {}, children: [] }] }));
+const DEFAULT_BULLETS: (XmlElement | undefined)[] = Array.from({ length: 9 }, () => ({ name: 'lvlpPr', attrs: {}, children: [{ name: 'buChar', attrs: { char: '•' }, children: [] }] }));
+
+// ---- Text ------------------------------------------------------------------
+
+function paragraphText(p: XmlElement): string {
+  let s = '';
+  for (const c of contentChildren(p)) {
+    if (c.name === 'r' || c.name === 'fld') {
+      const t = child(c, 't');
+      if (t) s += t.children.filter((x) => typeof x === 'string').join('');
+    } else if (c.name === 'br') s += '\n';
+  }
+  return s;
+}
+
+/** The slide's comments: the classic comment list (p:cmLst/p:cm/p:text) and modern threaded comments (text bodies). */
+function comments(zip: SafeZip, rels: Map<string, { target: string; type: string }>): string[] {
+  const out: string[] = [];
+  for (const r of rels.values()) {
+    if (r.type !== 'comments') continue;
+    const root = readXml(zip, r.target);
+    if (!root) continue;
+    for (const cm of elements(root, 'cm')) {
+      const text = child(cm, 'text');
+      if (text) out.push(textContent(text).trim());
+      const body = child(cm, 'txBody');
+      if (body) out.push(elements(body, 'p').map(paragraphText).join('\n').trim());
+      for (const reply of descendants(cm, 'reply')) {
+        const rb = child(reply, 'txBody');
+        if (rb) out.push(elements(rb, 'p').map(paragraphText).join('\n').trim());
+      }
+    }
+  }
+  return out.filter(Boolean);
+}

@@ -1,0 +1,330 @@
+// PDF: the text layer, the document info, tables and OCR of scanned pages,
+// with PDFium. pdf.js did the same at a quarter of pdftotext's speed; PDFium
+// parses in compiled code and is 2.4x faster on the same pages (see the
+// README's benchmark section).
+
+import { normaliseRows, tableMarkdown } from '../../engine/blocks.ts';
+import { toBlocks, toLines } from './layout.ts';
+import { inReadingOrder, outOfOrder } from './reading-order.ts';
+import { withTrailer } from './repair.ts';
+import { checkUnitLimit, PDF_PAGE_LIMIT } from '../../engine/limits.ts';
+import { findRuledTables } from './ruled-tables.ts';
+import { renderPdfPages, type PageLayout } from './structure.ts';
+import { pageRulings } from './rulings.ts';
+import { findTables, type PlacedTable, type TextRun } from './tables.ts';
+import { annotationWords, placeAmong } from './annotations.ts';
+import { readOutline } from './outline.ts';
+import { pageTags } from './tags.ts';
+import { pageWords, type Word } from './words.ts';
+import { copyIn, heapBytes, loadPdfium, PAGE_OBJECT, PDFIUM_ERROR, withBuffer, type Pdfium } from './pdfium.ts';
+import { encodeGrayPng } from '../../containers/png.ts';
+import { ExtractionError, type BBox, type FormatOutput, type PageSize, type Table } from '../../engine/types.ts';
+
+/**
+ * The engine's WebAssembly memory may grow to this before the next page is
+ * refused. WebAssembly memory lives outside the V8 heap, so the worker's heap
+ * cap does not see it; this does, between pages.
+ */
+export const MAX_PDF_ENGINE_BYTES = 1536 * 1024 * 1024;
+
+export interface PdfOptions {
+  /** 1-based page numbers to read; null for all. */
+  pages?: number[] | null;
+  /** "auto": OCR pages that have images but no text layer; "always": every page; "never": none. */
+  ocr?: 'auto' | 'always' | 'never';
+  /** "markdown": each table the page's text holds in one piece is written in its place as a Markdown table. */
+  output?: 'text' | 'markdown';
+}
+
+/** A page with fewer visible characters than this has no real text layer (a scan, perhaps with a page number). */
+const MIN_TEXT_LAYER_CHARS = 10;
+
+/** Pixels a page is rendered at for OCR: about 200 dpi for A4, less for larger pages. */
+const OCR_RENDER_PIXELS = 8_000_000;
+
+const INFO_KEYS = ['Title', 'Author', 'Subject', 'Keywords', 'Creator', 'Producer', 'CreationDate', 'ModDate'] as const;
+
+export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Promise<FormatOutput> {
+  const m = await loadPdfium();
+  return withDocument(m, bytes, async (doc) =>
+    withForm(m, doc, async (form) => {
+      const total = m.FPDF_GetPageCount(doc);
+      checkUnitLimit(PDF_PAGE_LIMIT, total);
+      const info = Object.fromEntries(INFO_KEYS.map((key) => [key, metaText(m, doc, key)]));
+      // Only a tagged document has a structure tree worth reading page by page.
+      const tagged = m.FPDFCatalog_IsTagged(doc);
+      const wanted = opts.pages ? opts.pages.filter((n) => n <= total) : Array.from({ length: total }, (_, i) => i + 1);
+      const ocrMode = opts.ocr ?? 'auto';
+      const layouts: PageLayout[] = [];
+      const ocrPages: number[] = [];
+      const tables: Table[] = [];
+      const pageSizes: PageSize[] = [];
+      let unreadable = 0;
+      for (const n of wanted) {
+        if (heapBytes(m) > MAX_PDF_ENGINE_BYTES) {
+          throw new ExtractionError('out_of_memory', `The PDF needs more than ${MAX_PDF_ENGINE_BYTES / 1024 ** 2} MB to parse; split it and resubmit the parts.`);
+        }
+        const page = m.FPDF_LoadPage(doc, n - 1);
+        if (!page) {
+          // A damaged page costs its own text, not the document's.
+          unreadable++;
+          layouts.push({ width: 0, height: 0, blocks: [], tables: [], figures: [] });
+          continue;
+        }
+        // The form-fill environment reads a checkbox's state only for a page it was told is loaded.
+        if (form) m.FORM_OnAfterLoadPage(page, form);
+        try {
+          const layout = readLayout(m, page, n, tables, tagged, form);
+          pageSizes.push({ page: n, width: round2(layout.width), height: round2(layout.height) });
+          const chars = layout.blocks.reduce((sum, b) => sum + b.lines.reduce((k, l) => k + l.words.reduce((w, word) => w + word.text.length, 0), 0), 0);
+          if (ocrMode === 'always' || (ocrMode === 'auto' && chars < MIN_TEXT_LAYER_CHARS && layout.tables.length === 0 && hasImages(m, page))) {
+            const { ocrImage, ocrPage } = await import('../../engine/ocr.ts');
+            const read = await ocrImage(renderPage(m, page));
+            layout.ocr = ocrPage(read.paragraphs, renderScale(m, page));
+            ocrPages.push(n);
+          }
+          layouts.push(layout);
+        } finally {
+          if (form) m.FORM_OnBeforeClosePage(page, form);
+          m.FPDF_ClosePage(page);
+        }
+      }
+      if (unreadable > 0 && unreadable === wanted.length) throw new ExtractionError('corrupt_file', 'The PDF could not be read: its pages are damaged.');
+      // Read after the pages: PDFium then knows each page's index, which a bookmark's destination is looked up in (before, a walk of the page tree per bookmark).
+      const outline = readOutline(m, doc);
+      wanted.forEach((n, i) => (layouts[i]!.outline = outline.get(n - 1)));
+      const { pages, elements } = renderPdfPages(layouts, wanted, opts.output ?? 'text');
+      return {
+        pages,
+        pageSeparator: '\n\n',
+        tables,
+        elements,
+        ...(opts.pages ? { pagesSelected: { total, kept: wanted } } : {}),
+        metadata: {
+          title: info.Title ?? null,
+          author: info.Author ?? null,
+          subject: info.Subject ?? null,
+          keywords: info.Keywords ?? null,
+          creator: info.Creator ?? null,
+          producer: info.Producer ?? null,
+          created_at: parsePdfDate(info.CreationDate),
+          modified_at: parsePdfDate(info.ModDate),
+          ocr_pages: ocrPages,
+          page_sizes: pageSizes,
+        },
+      };
+    }),
+  );
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * `use` with the document's form-fill handle, which reads the values its form
+ * fields hold (annotations.ts); 0 for a document without a form.
+ */
+async function withForm<T>(m: Pdfium, doc: number, use: (form: number) => Promise<T>): Promise<T> {
+  if (m.FPDF_GetFormType(doc) <= 0) return use(0);
+  const info = m.PDFiumExt_OpenFormFillInfo();
+  const form = info ? m.PDFiumExt_InitFormFillEnvironment(doc, info) : 0;
+  try {
+    return await use(form);
+  } finally {
+    if (form) m.PDFiumExt_ExitFormFillEnvironment(form);
+    if (info) m.PDFiumExt_CloseFormFillInfo(info);
+  }
+}
+
+/** Opens `bytes` as a document for `use`, and closes it and frees its memory after, whatever happens. */
+export async function withDocument<T>(m: Pdfium, bytes: Uint8Array, use: (doc: number) => Promise<T>): Promise<T> {
+  let data = copyIn(m, bytes);
+  try {
+    let doc = m.FPDF_LoadMemDocument(data, bytes.byteLength, '');
+    const code = doc ? 0 : m.FPDF_GetLastError();
+    // A file cut short has lost its trailer: with one appended that names its catalog, PDFium reads what is left.
+    const repaired = code === PDFIUM_ERROR.format ? withTrailer(bytes) : null;
+    if (repaired) {
+      m.pdfium.wasmExports.free(data);
+      data = copyIn(m, repaired);
+      doc = m.FPDF_LoadMemDocument(data, repaired.byteLength, '');
+    }
+    if (!doc) throw openError(code);
+    try {
+      return await use(doc);
+    } finally {
+      m.FPDF_CloseDocument(doc);
+    }
+  } finally {
+    m.pdfium.wasmExports.free(data);
+  }
+}
+
+function openError(code: number): ExtractionError {
+  if (code === PDFIUM_ERROR.password || code === PDFIUM_ERROR.security) {
+    return new ExtractionError('encrypted_file', 'The PDF is password-protected; remove the password and resubmit.');
+  }
+  const why = code === PDFIUM_ERROR.format ? 'it is not a PDF or is damaged beyond repair' : code === PDFIUM_ERROR.file ? 'it is truncated or empty' : `PDFium error ${code}`;
+  return new ExtractionError('corrupt_file', `The PDF could not be read: ${why}.`);
+}
+
+/**
+ * The page's words read into lines and blocks, with the tables their layout
+ * shows (added to `tables`, numbered `n`) and the boxes of its images.
+ */
+function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged: boolean, form: number): PageLayout {
+  const width = m.FPDF_GetPageWidthF(page);
+  const height = m.FPDF_GetPageHeightF(page);
+  const layout: PageLayout = { width, height, blocks: [], tables: [], figures: figureBoxes(m, page, width, height) };
+  const textPage = m.FPDFText_LoadPage(page);
+  if (!textPage) return layout;
+  try {
+    const count = m.FPDFText_CountChars(textPage);
+    if (count <= 0) return layout;
+    // Filled-in form fields and free-text notes are not in the content stream: their words go where their boxes stand.
+    const words = placeAmong(pageWords(m, textPage, count, tagged), annotationWords(m, page, count, form));
+    const tags = tagged ? pageTags(m, page) : null;
+    if (tags) for (const w of words) w.tag = tags.get(w.mcid);
+    layout.tagged = tags !== null;
+    const inTables = new Set<TextRun>();
+    for (const placed of pageTables(m, page, words)) {
+      const rows = normaliseRows(placed.rows);
+      if (rows.length === 0) continue;
+      const runs = placed.runs as Word[];
+      for (const r of runs) inTables.add(r);
+      const markdown = tableMarkdown(rows);
+      layout.tables.push({
+        index: tables.length,
+        bbox: [round2(Math.min(...runs.map((r) => r.x0))), round2(height - Math.max(...runs.map((r) => r.top))), round2(Math.max(...runs.map((r) => r.x1))), round2(height - Math.min(...runs.map((r) => r.bottom)))],
+        order: Math.min(...runs.map((r) => r.first)),
+        rows,
+        markdown,
+      });
+      tables.push({ page: n, rows, markdown });
+    }
+    const lines = toLines(words.filter((w) => !inTables.has(w)), height);
+    // A tagged PDF's structure says the order; otherwise a stream that keeps going back up the page is read by position.
+    layout.blocks = toBlocks(!layout.tagged && outOfOrder(lines) ? inReadingOrder(lines, layout.tables) : lines);
+    return layout;
+  } finally {
+    m.FPDFText_ClosePage(textPage);
+  }
+}
+
+interface ObjectExports {
+  FPDFPage_CountObjects(page: number): number;
+  FPDFPage_GetObject(page: number, index: number): number;
+  FPDFPageObj_GetType(object: number): number;
+  FPDFPageObj_GetBounds(object: number, left: number, bottom: number, right: number, top: number): number;
+}
+
+/** Images large enough to be figures (not rules, bullets or logos in a corner), in page space with the origin top-left. */
+function figureBoxes(m: Pdfium, page: number, width: number, height: number): BBox[] {
+  const boxes: BBox[] = [];
+  // Raw exports: a page of a chart can hold thousands of objects, and the wrapped calls convert every argument.
+  const x = m.pdfium.wasmExports as unknown as ObjectExports;
+  const count = x.FPDFPage_CountObjects(page);
+  withBuffer(m, 16, (out) => {
+    const at = out >> 2;
+    for (let i = 0; i < count; i++) {
+      const obj = x.FPDFPage_GetObject(page, i);
+      if (x.FPDFPageObj_GetType(obj) !== PAGE_OBJECT.image) continue;
+      if (!x.FPDFPageObj_GetBounds(obj, out, out + 4, out + 8, out + 12)) continue;
+      const f32 = m.pdfium.HEAPF32;
+      const [left, bottom, right, top] = [f32[at]!, f32[at + 1]!, f32[at + 2]!, f32[at + 3]!];
+      const [w, h] = [right - left, top - bottom];
+      // A page-sized image is a scan or a background, not a figure in the text.
+      if (w < 36 || h < 36 || w * h > width * height * 0.9) continue;
+      boxes.push([round2(Math.max(0, left)), round2(Math.max(0, height - top)), round2(Math.min(width, right)), round2(Math.min(height, height - bottom))]);
+    }
+  });
+  return boxes;
+}
+
+/** Ruled tables first, then tables in the words they leave, top of the page first. */
+function pageTables(m: Pdfium, page: number, runs: TextRun[]): PlacedTable[] {
+  const ruled = findRuledTables(pageRulings(m, page) ?? [], runs);
+  return [...ruled.tables, ...findTables(ruled.rest).filter((t) => !isProse(t.rows))].sort((a, b) => b.top - a.top);
+}
+
+/**
+ * Columns of running text (a two-column page beside a narrow third) align as
+ * a table does; without ruling lines to say otherwise, cells that average
+ * five words or more in two columns are prose.
+ */
+function isProse(rows: string[][]): boolean {
+  const width = Math.max(...rows.map((r) => r.length));
+  let wordy = 0;
+  for (let c = 0; c < width; c++) {
+    const cells = rows.map((r) => r[c] ?? '').filter((cell) => cell.trim() !== '');
+    const words = cells.reduce((n, cell) => n + cell.trim().split(/\s+/).length, 0);
+    if (cells.length > 0 && words / cells.length >= 5) wordy++;
+  }
+  return wordy >= 2;
+}
+
+/** Whether the page paints an image, directly or inside a form XObject (how scanners often wrap theirs). */
+function hasImages(m: Pdfium, page: number): boolean {
+  const count = m.FPDFPage_CountObjects(page);
+  for (let i = 0; i < count; i++) {
+    const type = m.FPDFPageObj_GetType(m.FPDFPage_GetObject(page, i));
+    if (type === PAGE_OBJECT.image || type === PAGE_OBJECT.form) return true;
+  }
+  return false;
+}
+
+/** Pixels per point OCR renders the page at: 200 dpi, less for pages too large for OCR_RENDER_PIXELS. */
+export function renderScale(m: Pdfium, page: number): number {
+  return Math.min(200 / 72, Math.sqrt(OCR_RENDER_PIXELS / Math.max(1, m.FPDF_GetPageWidthF(page) * m.FPDF_GetPageHeightF(page))));
+}
+
+/** The page as a grayscale PNG at about 200 dpi (less for very large pages), for OCR. */
+export function renderPage(m: Pdfium, page: number): Uint8Array {
+  const widthPt = m.FPDF_GetPageWidthF(page);
+  const heightPt = m.FPDF_GetPageHeightF(page);
+  const scale = renderScale(m, page);
+  const width = Math.max(1, Math.ceil(widthPt * scale));
+  const height = Math.max(1, Math.ceil(heightPt * scale));
+  // Format 1 is 8-bit gray (FPDFBitmap_Gray): what OCR reads, a quarter of the memory of BGRA.
+  const bitmap = m.FPDFBitmap_CreateEx(width, height, 1, 0, 0);
+  if (!bitmap) throw new ExtractionError('out_of_memory', `A page of ${width} x ${height} pixels could not be rendered for OCR.`);
+  try {
+    m.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xffffffff);
+    // FPDF_ANNOT: stamps and filled-in forms are part of what a reader sees.
+    m.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width, height, 0, 0x01);
+    const stride = m.FPDFBitmap_GetStride(bitmap);
+    const start = m.FPDFBitmap_GetBuffer(bitmap);
+    return encodeGrayPng(m.pdfium.HEAPU8.subarray(start, start + stride * height), width, height, stride);
+  } finally {
+    m.FPDFBitmap_Destroy(bitmap);
+  }
+}
+
+/** An info dictionary entry, or null when absent or blank. */
+function metaText(m: Pdfium, doc: number, key: string): string | null {
+  const bytes = m.FPDF_GetMetaText(doc, key, 0, 0);
+  // Two bytes is the terminator alone: the key is absent or empty.
+  if (bytes <= 2) return null;
+  const value = withBuffer(m, bytes, (buf) => {
+    m.FPDF_GetMetaText(doc, key, buf, bytes);
+    return m.pdfium.UTF16ToString(buf);
+  });
+  // Some producers pad with NULs or spaces.
+  const s = value.replace(/\0/g, '').trim();
+  return s === '' ? null : s;
+}
+
+const PDF_DATE = /^\s*(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:([Zz+-])(?:(\d{2})'?(?:(\d{2})'?)?)?)?/;
+
+/** PDF date (D:YYYYMMDDHHmmSSOHH'mm', trailing parts optional) to ISO 8601 in UTC. */
+export function parsePdfDate(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const m = PDF_DATE.exec(value);
+  if (!m) return null;
+  const [year, month = 1, day = 1, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((p) => (p === undefined ? undefined : Number(p)));
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return null;
+  const sign = m[7] === '+' ? 1 : m[7] === '-' ? -1 : 0;
+  const offsetMinutes = sign * (Number(m[8] ?? 0) * 60 + Number(m[9] ?? 0));
+  const ms = Date.UTC(year!, month - 1, day, hour, minute, second) - offsetMinutes * 60_000;
+  const date = new Date(ms);
+  return Number.isNaN(ms) ? null : date.toISOString().replace('.000Z', 'Z');
+}

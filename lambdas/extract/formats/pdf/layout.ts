@@ -1,0 +1,484 @@
+// Layout analysis of one PDF page: words into lines, lines into blocks. A
+// block is a run of lines that read as one (a paragraph, a heading, a list
+// item): it ends where the gap below a line is wider than the page's line
+// spacing, where the font changes size or weight, where a line starts with a
+// bullet or a number, where an indented line opens a new paragraph, or where
+// a short line ends a sentence. Coordinates here are PDF points with the
+// origin at the page's top-left corner, y growing downwards.
+
+import type { Tag } from './tags.ts';
+import type { Word } from './words.ts';
+
+/** Where a line or a block stands (top-left origin) and how it is set. */
+interface Placement {
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+  /** Font size of most of its characters. */
+  size: number;
+  bold: boolean;
+  mono: boolean;
+  /** Index of its first character in the page's content order. */
+  order: number;
+}
+
+export interface Line extends Placement {
+  /** Where the feet of most of its letters stand: a box glyph or a symbol from another font reaching lower says nothing about line spacing. */
+  foot: number;
+  words: Word[];
+  text: string;
+  /** Ends with a hyphen that splits a word across the line break. */
+  hyphen: boolean;
+  /** Written right to left (Hebrew, Arabic): its words were put in logical order. */
+  rtl: boolean;
+  /** Text turned from the horizontal (a margin stamp, an axis label). */
+  rotated: boolean;
+  /** Tagged PDFs: the structure element of its first word. */
+  tag?: Tag;
+}
+
+export interface TextBlock extends Placement {
+  lines: Line[];
+  /** Set when its first line opens with a bullet or an enumerator. */
+  marker: ListMarker | null;
+}
+
+export interface ListMarker {
+  ordered: boolean;
+  /** The marker as written: "•", "3.", "(b)". */
+  text: string;
+  /** Where the item's text starts, after the marker. */
+  textX: number;
+}
+
+const RTL_CHAR = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
+
+/** Words (content order, page space y up) into lines, in content order. */
+export function toLines(words: Word[], pageHeight: number): Line[] {
+  const groups: Word[][] = [];
+  for (const w of words) {
+    const line = groups.at(-1);
+    const last = line?.at(-1);
+    // Rotated words run on in content order while they keep their angle.
+    const joins = last && (w.rotated !== undefined || last.rotated !== undefined ? w.rotated === last.rotated : onSameLine(line!, w));
+    if (joins) {
+      line!.push(w);
+      continue;
+    }
+    // A mark drawn after the rest of its line (a full stop a right-to-left line ends with) goes back to it.
+    const earlier = w.rotated === undefined && w.text.length <= 2 ? groups.slice(-3).find((g) => within(g, w)) : undefined;
+    if (earlier) earlier.push(w);
+    else groups.push([w]);
+  }
+  return joinRows(joinMarkers(groups)).map((g) => makeLine(g, pageHeight));
+}
+
+/**
+ * Pieces of one row the content stream writes one after the other, apart by
+ * a tab's width ("E.   SURETY BONDS", "28 C.F.R. § 58.5   Non-discrimination",
+ * a title and its page number, a line of text flowing around a picture) are
+ * one line. Tables were taken out before, so what stays split is columns of
+ * running text a producer wrote row by row: a page where pieces that read as
+ * text lines (long on both sides, a gutter apart) sit side by side keeps
+ * every row split.
+ */
+function joinRows(groups: Word[][]): Word[][] {
+  const pairs: number[] = [];
+  let textual = 0;
+  const extents = groups.map(extent);
+  for (let i = 1; i < groups.length; i++) {
+    if (!sameRow(extents[i - 1]!, extents[i]!)) continue;
+    pairs.push(i);
+    // Columns sit a gutter apart; text flowing around a picture between its two pieces stands farther apart.
+    const gap = extents[i]!.x0 - extents[i - 1]!.x1;
+    if (letters(groups[i - 1]!) >= 20 && letters(groups[i]!) >= 20 && gap < 4 * groups[i]![0]!.size) textual++;
+  }
+  if (pairs.length === 0 || (textual >= 1 && textual >= 0.3 * pairs.length)) return groups;
+  const out: Word[][] = [];
+  let at = 0;
+  for (let i = 0; i < groups.length; i++) {
+    if (i === pairs[at]) {
+      out.at(-1)!.push(...groups[i]!);
+      at++;
+    } else out.push(groups[i]!);
+  }
+  return out;
+}
+
+/** Characters of a piece, a space between words counted: how long it reads. */
+const letters = (g: Word[]) => g.reduce((n, w) => n + w.text.length, g.length - 1);
+
+interface Extent {
+  x0: number;
+  x1: number;
+  top: number;
+  bottom: number;
+  /** Holds rotated or right-to-left words: never joined to a row. */
+  other: boolean;
+}
+
+function extent(g: Word[]): Extent {
+  const e: Extent = { x0: Infinity, x1: -Infinity, top: -Infinity, bottom: Infinity, other: false };
+  for (const w of g) {
+    if (w.x0 < e.x0) e.x0 = w.x0;
+    if (w.x1 > e.x1) e.x1 = w.x1;
+    if (w.top > e.top) e.top = w.top;
+    if (w.bottom < e.bottom) e.bottom = w.bottom;
+    if (w.rotated !== undefined || w.rtlChars > 0) e.other = true;
+  }
+  return e;
+}
+
+/** Left-to-right pieces, the second to the right of the first on its baseline, neither rotated. */
+function sameRow(a: Extent, b: Extent): boolean {
+  if (a.other || b.other) return false;
+  const overlap = Math.min(a.top, b.top) - Math.max(a.bottom, b.bottom);
+  return overlap > 0.5 * Math.min(a.top - a.bottom, b.top - b.bottom) && b.x0 >= a.x1;
+}
+
+/**
+ * A bullet or a number set far apart from its item's text (a wide hanging
+ * indent) made a line of its own: it joins the line beside it on its baseline.
+ */
+function joinMarkers(groups: Word[][]): Word[][] {
+  const out: Word[][] = [];
+  for (let i = 0; i < groups.length; i++) {
+    const g = groups[i]!;
+    const next = groups[i + 1];
+    const only = g.length === 1 ? g[0]! : null;
+    if (only && next && isMarkerText(only.text) && only.rotated === undefined && besideOnLine(only, next)) {
+      out.push([only, ...next]);
+      i++;
+    } else out.push(g);
+  }
+  return out;
+}
+
+function isMarkerText(text: string): boolean {
+  return BULLET.test(text) || ENUMERATOR.test(text) || /^[.)]?\d{1,3}[.)]$|^[.)]\d{1,3}$/.test(text);
+}
+
+/** Whether the words of `line` stand on `marker`'s baseline, after it in either direction, within six ems. */
+function besideOnLine(marker: Word, line: Word[]): boolean {
+  const em = Math.max(marker.size, line[0]!.size);
+  const top = Math.max(...line.map((w) => w.top));
+  const bottom = Math.min(...line.map((w) => w.bottom));
+  if (Math.min(top, marker.top) - Math.max(bottom, marker.bottom) < 0.5 * (marker.top - marker.bottom)) return false;
+  const x0 = Math.min(...line.map((w) => w.x0));
+  const x1 = Math.max(...line.map((w) => w.x1));
+  return (x0 >= marker.x1 && x0 - marker.x1 < 6 * em) || (x1 <= marker.x0 && marker.x0 - x1 < 6 * em);
+}
+
+/** Whether `w` sits on the line `words` make, inside its extent. */
+function within(words: Word[], w: Word): boolean {
+  const top = Math.max(...words.map((x) => x.top));
+  const bottom = Math.min(...words.map((x) => x.bottom));
+  const em = words[0]!.size;
+  const overlap = Math.min(top, w.top) - Math.max(bottom, w.bottom);
+  return overlap > 0.5 * (w.top - w.bottom) && w.x0 >= Math.min(...words.map((x) => x.x0)) - em && w.x1 <= Math.max(...words.map((x) => x.x1)) + em;
+}
+
+function onSameLine(line: Word[], w: Word): boolean {
+  const last = line.at(-1)!;
+  const height = Math.min(last.top - last.bottom, w.top - w.bottom);
+  const overlap = Math.min(last.top, w.top) - Math.max(last.bottom, w.bottom);
+  const em = Math.max(last.size, w.size, 1);
+  // A superscript or subscript (a footnote mark, an accent set apart) rides on the line beside it.
+  const small = Math.min(last.size, w.size) < 0.85 * em && overlap > 0 && Math.abs(w.x0 - last.x1) < 0.5 * em;
+  if (overlap < height * 0.5 && !small) return false;
+  // A gap wider than this on one baseline is a column gutter or a table's.
+  const maxGap = 1.6 * em;
+  // Rightwards from the last word's start: a mark or an accent drawn over the word before still belongs to the line.
+  const rightwards = w.x0 >= last.x0 && w.x0 - last.x1 < maxGap;
+  if (rightwards) return true;
+  // A right-to-left line comes in runs drawn in either direction (a number or a Latin word inside
+  // it is drawn left to right): any word beside what the line holds so far belongs to it.
+  if (!RTL_CHAR.test(w.text) && !line.some((x) => RTL_CHAR.test(x.text))) return false;
+  const x0 = Math.min(...line.map((x) => x.x0));
+  const x1 = Math.max(...line.map((x) => x.x1));
+  return w.x1 >= x0 - maxGap && w.x0 <= x1 + maxGap;
+}
+
+function makeLine(words: Word[], pageHeight: number): Line {
+  // One pass for the extent, the order, the character counts and the most common size.
+  let [x0, x1, top, bottom, order] = [Infinity, -Infinity, -Infinity, Infinity, Infinity];
+  let letters = 0;
+  let rtlChars = 0;
+  let boldChars = 0;
+  let monoChars = 0;
+  let sorted = true;
+  let longest = 0;
+  let foot = 0;
+  const bySize = new Map<number, number>();
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w.x0 < x0) x0 = w.x0;
+    if (w.x1 > x1) x1 = w.x1;
+    if (w.top > top) top = w.top;
+    if (w.bottom < bottom) bottom = w.bottom;
+    if (w.first < order) order = w.first;
+    if (i > 0 && w.x0 < words[i - 1]!.x0) sorted = false;
+    const n = w.text.length;
+    letters += n;
+    if (w.bold) boldChars += n;
+    if (w.mono) monoChars += n;
+    rtlChars += w.rtlChars;
+    const size = Math.round(w.size * 2) / 2;
+    bySize.set(size, (bySize.get(size) ?? 0) + n);
+    if (n > longest) [longest, foot] = [n, w.bottom];
+  }
+  const rtl = rtlChars > letters * 0.3;
+  // A right-to-left line reads from its right end; its words' own letters are in logical order already
+  // when PDFium gives them in content order, which producers write logically.
+  const ordered = words[0]!.rotated !== undefined || (!rtl && sorted) ? words : rtl ? rightToLeft(words) : [...words].sort((a, b) => a.x0 - b.x0);
+  let text = ordered[0]!.text;
+  for (let i = 1; i < ordered.length; i++) {
+    const [prev, w] = [ordered[i - 1]!, ordered[i]!];
+    const gap = w.rotated !== undefined ? Infinity : rtl ? prev.x0 - w.x1 : w.x0 - prev.x1;
+    // Pieces of one word split by a change of style sit closer than a word space.
+    if (gap > 0.1 * Math.max(prev.size, w.size) || (w.spaced && w.first > prev.last)) text += ' ';
+    text += w.text;
+  }
+  let size = 0;
+  let most = -1;
+  for (const [s, n] of bySize) {
+    if (n > most || (n === most && s > size)) [size, most] = [s, n];
+  }
+  return {
+    x0,
+    x1,
+    y0: pageHeight - top,
+    y1: pageHeight - bottom,
+    foot: pageHeight - foot,
+    size,
+    bold: boldChars > letters * 0.6,
+    mono: monoChars > letters * 0.8,
+    text,
+    words: ordered,
+    order,
+    hyphen: ordered.at(-1)!.hyphen || /[a-z\u00df-\u00ff]-$/.test(text),
+    rtl,
+    rotated: words[0]!.rotated !== undefined,
+    tag: ordered[0]!.tag ?? words[0]!.tag,
+  };
+}
+
+/**
+ * A right-to-left line's words in logical order: from the right end, except
+ * that a run of left-to-right words inside it (a name, a number with its
+ * unit) keeps its own order.
+ */
+function rightToLeft(words: Word[]): Word[] {
+  const visual = [...words].sort((a, b) => b.x1 - a.x1);
+  const out: Word[] = [];
+  let run: Word[] = [];
+  const flush = () => {
+    out.push(...run.reverse());
+    run = [];
+  };
+  for (const w of visual) {
+    if (/[A-Za-z0-9]/.test(w.text) && !RTL_CHAR.test(w.text)) run.push(w);
+    else {
+      flush();
+      out.push(w);
+    }
+  }
+  flush();
+  return out;
+}
+
+// LaTeX's itemize labels are •, –, ∗ and ·.
+const BULLET = /^[•●○◦▪▫■□◆◇►▸▹➢➤✓✔∙⁃‣·∗−\-–—*\uf0a7\uf0b7\uf0d8\uf076\uf0fc\ue000-\uf8ff]$/u;
+// Numbers, lower-case letters and roman numerals with a full stop or parenthesis; capitals only in parentheses ("A." starts names).
+const ENUMERATOR = /^(?:\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6})[.)]|\(?[A-Z]\)|\([A-Z]|[IVXLC]{1,6}\))$/;
+
+/** The bullet or enumerator a line opens with, if it opens with one set apart from its text. */
+export function listMarker(line: Line): ListMarker | null {
+  const [first, second] = [line.words[0]!, line.words[1]];
+  if (!second || first.rotated !== undefined) return null;
+  if (line.rtl) {
+    // The marker stands at the right end; digits keep their order, the stop may come out on either side.
+    const number = /^[.)]?(\d{1,3})[.)]?$/.exec(first.text);
+    if (BULLET.test(first.text)) return { ordered: false, text: first.text, textX: second.x1 };
+    if (number && /[.)]/.test(first.text)) return { ordered: true, text: first.text, textX: second.x1 };
+    return null;
+  }
+  const gap = second.x0 - first.x1;
+  if (BULLET.test(first.text) && gap > 0.1 * first.size) return { ordered: false, text: first.text, textX: second.x0 };
+  if (ENUMERATOR.test(first.text) && gap > 0.1 * first.size) return { ordered: true, text: first.text, textX: second.x0 };
+  // A bullet glued to its word ("•Item") still opens an item.
+  if (/^[•●▪■►➢✓✔]\S/u.test(first.text)) return { ordered: false, text: first.text[0]!, textX: first.x0 + first.size };
+  return null;
+}
+
+/** Lines (content order) into blocks (content order). */
+export function toBlocks(lines: Line[]): TextBlock[] {
+  const spacing = lineSpacing(lines);
+  const right = columnRight(lines);
+  const spaced = spacedParagraphs(lines, spacing);
+  const blocks: TextBlock[] = [];
+  let block: TextBlock | null = null;
+  for (const line of lines) {
+    const marker = listMarker(line);
+    if (block && continues(block, line, marker, spacing, right, spaced)) {
+      addLine(block, line);
+      continue;
+    }
+    block = {
+      lines: [line],
+      x0: line.x0,
+      x1: line.x1,
+      y0: line.y0,
+      y1: line.y1,
+      size: line.size,
+      bold: line.bold,
+      mono: line.mono,
+      order: line.order,
+      marker,
+    };
+    blocks.push(block);
+  }
+  return blocks;
+}
+
+/**
+ * The usual distance from one line's foot to the next within a paragraph on
+ * this page, as a multiple of the font size (boxes of fonts with tall
+ * ascenders overlap, so feet are compared, not gaps).
+ */
+function lineSpacing(lines: Line[]): number {
+  const pitches: number[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const [a, b] = [lines[i - 1]!, lines[i]!];
+    const pitch = (b.foot - a.foot) / a.size;
+    if (a.size !== b.size || pitch < 0.5 || !overlapX(a, b)) continue;
+    pitches.push(pitch);
+  }
+  if (pitches.length < 3) return 1.25;
+  pitches.sort((x, y) => x - y);
+  // The lower quartile: paragraphs' own line pitches are the most common and the smallest.
+  return pitches[Math.floor(pitches.length / 4)]!;
+}
+
+function overlapX(a: { x0: number; x1: number }, b: { x0: number; x1: number }): boolean {
+  return Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0;
+}
+
+/**
+ * Where most full lines of the column starting at `left` end: a line stopping
+ * well short of it ends its paragraph. Infinity when the column has too few lines to tell.
+ */
+function columnRight(lines: Line[]): (left: number, em: number, rtl: boolean) => number {
+  const long = lines.filter((l) => l.text.length >= 25 && !l.rotated);
+  const memo = new Map<string, number>();
+  return (left, em, rtl) => {
+    const key = `${rtl}|${Math.round(left / em)}`;
+    let right = memo.get(key);
+    if (right === undefined) {
+      const ends = long.filter((l) => l.rtl === rtl && Math.abs(lineStart(l) - left) < 3 * em).map(lineEnd);
+      ends.sort((a, b) => a - b);
+      right = ends.length < 2 ? Infinity : ends[Math.floor(ends.length * 0.75)]!;
+      memo.set(key, right);
+    }
+    return right;
+  };
+}
+
+/** Where a line starts and ends in its reading direction: right-to-left lines are measured mirrored, so larger is further on. */
+const lineStart = (l: { x0: number; x1: number; rtl?: boolean }) => (l.rtl ? -l.x1 : l.x0);
+const lineEnd = (l: { x0: number; x1: number; rtl?: boolean }) => (l.rtl ? -l.x0 : l.x1);
+
+/**
+ * Whether the page sets its paragraphs apart with space: then a line at the
+ * usual distance below another is the same paragraph, however short the line
+ * above it (a line break, an address), and only a wider gap parts them.
+ */
+function spacedParagraphs(lines: Line[], spacing: number): boolean {
+  let normal = 0;
+  let wide = 0;
+  for (let i = 1; i < lines.length; i++) {
+    const [a, b] = [lines[i - 1]!, lines[i]!];
+    const pitch = (b.foot - a.foot) / a.size;
+    if (a.size !== b.size || a.bold !== b.bold || pitch < 0.5 || pitch > spacing + 2 || !overlapX(a, b) || listMarker(b)) continue;
+    if (pitch > Math.max(spacing, 1) + 0.45) wide++;
+    else normal++;
+  }
+  // Paragraph gaps are fewer than line gaps but not rare: one paragraph in about every eight lines or more.
+  return wide >= 2 && wide * 8 >= normal;
+}
+
+function continues(
+  block: TextBlock,
+  line: Line,
+  marker: ListMarker | null,
+  spacing: number,
+  columnRightOf: (left: number, em: number, rtl: boolean) => number,
+  spaced: boolean,
+): boolean {
+  const prev = block.lines.at(-1)!;
+  const em = Math.max(prev.size, line.size);
+  // A tagged PDF says which lines are one element: its tags part blocks, and join them.
+  if (prev.tag || line.tag) return prev.tag?.element === line.tag?.element && !line.rotated && !prev.rotated;
+  if (marker) return false;
+  if (Math.abs(line.size - prev.size) > 0.12 * em || line.bold !== prev.bold || line.mono !== prev.mono || line.rotated || prev.rotated) return false;
+  const pitch = (line.foot - prev.foot) / prev.size;
+  if (pitch < 0.5 || pitch > Math.max(spacing, 1) + 0.45 + 1 / em) return false;
+  if (!overlapX(line, block)) return false;
+  if (block.mono) return true;
+  if (block.marker) {
+    // An item's next line hangs under its text, not under its marker.
+    if (line.rtl) return line.x1 <= block.marker.textX + 0.6 * em || line.x1 < block.x1 - 0.6 * em;
+    return line.x0 >= block.marker.textX - 0.6 * em || line.x0 > block.x0 + 0.6 * em;
+  }
+  const rtl = prev.rtl;
+  // Measured in the block's reading direction: mirrored for right-to-left text.
+  const p = { start: rtl ? -prev.x1 : prev.x0, end: rtl ? -prev.x0 : prev.x1 };
+  const n = { start: rtl ? -line.x1 : line.x0, end: rtl ? -line.x0 : line.x1 };
+  const left = rtl ? -block.x1 : block.x0;
+  const right = rtl ? -block.x0 : block.x1;
+  // An indented line after a full one, or after one that ends a sentence, opens a new paragraph
+  // (right-to-left text is as often set flush left as right, so where its lines start says nothing).
+  const ended = p.end > right - 2 * em || /[.!?:。！？]["'”’)\]]?$/.test(prev.text);
+  if (!rtl && n.start > left + 0.9 * em && n.start - p.start > 0.9 * em && ended && !centred(block, line)) return false;
+  // A line far shorter than the one after it ends something (a label, a title over its text): in a
+  // paragraph every line but the last runs to the same edge, ragged by no more than a word.
+  if (p.end < n.end - Math.max(6 * em, 0.2 * (n.end - n.start)) && !centred(block, line)) return false;
+  if (spaced) return true;
+  // A short line that ends a sentence ends its paragraph.
+  if (block.lines.length >= 2 && p.end < right - 4 * em && /[.!?:。！？]["'”’)\]]?$/.test(prev.text)) return false;
+  // So does a line that stops far short of where its column's lines end, unless the lines are centred.
+  const columnEnd = columnRightOf(left, em, rtl);
+  if (columnEnd !== Infinity && p.end < columnEnd - 0.35 * (columnEnd - left) && !centred(block, line)) return false;
+  return true;
+}
+
+/** Lines centred on the same axis (a centred title over two lines) are not indented paragraphs. */
+function centred(block: TextBlock, line: Line): boolean {
+  const prev = block.lines.at(-1)!;
+  return Math.abs((prev.x0 + prev.x1) / 2 - (line.x0 + line.x1) / 2) < prev.size && line.x1 < prev.x1;
+}
+
+function addLine(block: TextBlock, line: Line): void {
+  block.lines.push(line);
+  block.x0 = Math.min(block.x0, line.x0);
+  block.x1 = Math.max(block.x1, line.x1);
+  block.y0 = Math.min(block.y0, line.y0);
+  block.y1 = Math.max(block.y1, line.y1);
+}
+
+/** A block's lines as one paragraph: line breaks become spaces, words hyphenated across them are joined again. */
+export function joinLines(lines: Line[]): string {
+  let text = '';
+  lines.forEach((line, i) => {
+    if (i === 0) {
+      text = line.text;
+      return;
+    }
+    const prev = lines[i - 1]!;
+    if (prev.hyphen && /^[a-z\u00df-\u00ff]/.test(line.text) && text.endsWith('-')) text = text.slice(0, -1) + line.text;
+    else if (/[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]$/.test(text) && /^[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]/.test(line.text)) text += line.text;
+    else text += ' ' + line.text;
+  });
+  return text.replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,109 @@
+// Reading order for a page whose content stream does not draw its text in
+// it. Most producers write text in reading order, and the stream's order is
+// then the best guide there is (it already knows the columns, the sidebars,
+// what a caption belongs to). Some write it as they please: a body paragraph
+// after the figure below it, labels of a chart in between, a table's title
+// last. Such a page goes back up the page within a column again and again;
+// its lines are then put in the order a reader takes: columns found from the
+// gutters no narrow line crosses, each column top to bottom, and a line or a
+// table spanning the columns (a title, a wide figure's caption) between the
+// column runs above and below it.
+
+import type { Line } from './layout.ts';
+import type { PageTable } from './structure.ts';
+
+/** A gap between columns narrower than this (points) is a wide word space, not a gutter. */
+const MIN_GUTTER = 6;
+/** Lines wider than this share of the text's width span the columns (a title, a full-width paragraph). */
+const SPANNING = 0.6;
+
+/**
+ * Whether the stream goes back up the page within a column more often than
+ * running headers drawn last or a footnote drawn first explain: at least
+ * three times, and for at least one line in twelve.
+ */
+export function outOfOrder(lines: readonly Line[]): boolean {
+  let back = 0;
+  let n = 0;
+  let prev: Line | undefined;
+  for (const line of lines) {
+    if (line.rotated) continue;
+    n++;
+    // Up the page and not to the right: moving on to the next column goes up and right.
+    if (prev && line.y1 < prev.y0 - 2 && line.x0 <= prev.x0 + 2) back++;
+    prev = line;
+  }
+  return back >= 3 && back >= n / 12;
+}
+
+interface Item {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  line?: Line;
+  table?: PageTable;
+  /** How many gutters lie left of it. */
+  column?: number;
+}
+
+/**
+ * The page's lines in reading order; every line's and table's `order` is set
+ * to its rank in it, so blocks and tables sort together. Rotated lines keep
+ * their stream order after the rest (they are read after the flow anyway).
+ */
+export function inReadingOrder(lines: readonly Line[], tables: readonly PageTable[]): Line[] {
+  const items: Item[] = [
+    ...lines.filter((l) => !l.rotated).map((line) => ({ x0: line.x0, y0: line.y0, x1: line.x1, y1: line.y1, line })),
+    ...tables.map((table) => ({ x0: table.bbox[0], y0: table.bbox[1], x1: table.bbox[2], y1: table.bbox[3], table })),
+  ];
+  const cuts = gutters(items);
+  for (const it of items) it.column = cuts.filter((c) => c <= it.x0).length;
+  const spans = (it: Item) => cuts.some((c) => it.x0 < c && c < it.x1);
+  items.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  const ordered: Item[] = [];
+  let run: Item[] = [];
+  const flush = () => {
+    run.sort((a, b) => a.column! - b.column! || a.y0 - b.y0 || a.x0 - b.x0);
+    ordered.push(...run);
+    run = [];
+  };
+  for (const it of items) {
+    if (spans(it)) {
+      flush();
+      ordered.push(it);
+    } else run.push(it);
+  }
+  flush();
+  const out: Line[] = [];
+  ordered.forEach((it, rank) => {
+    if (it.line) {
+      it.line.order = rank;
+      out.push(it.line);
+    } else it.table!.order = rank;
+  });
+  for (const line of lines) {
+    if (!line.rotated) continue;
+    line.order = ordered.length + out.length;
+    out.push(line);
+  }
+  return out;
+}
+
+/** x positions of the gutters: the middle of each gap between the spans of the page's narrow lines and tables. */
+function gutters(items: readonly Item[]): number[] {
+  if (items.length === 0) return [];
+  const left = Math.min(...items.map((i) => i.x0));
+  const right = Math.max(...items.map((i) => i.x1));
+  const spans = items
+    .filter((i) => i.x1 - i.x0 < SPANNING * (right - left))
+    .map((i) => [i.x0, i.x1] as [number, number])
+    .sort((a, b) => a[0] - b[0]);
+  const cuts: number[] = [];
+  let end = -Infinity;
+  for (const [x0, x1] of spans) {
+    if (end !== -Infinity && x0 - end >= MIN_GUTTER) cuts.push((end + x0) / 2);
+    end = Math.max(end, x1);
+  }
+  return cuts;
+}

@@ -1,0 +1,215 @@
+// Tables drawn with ruling lines: horizontal and vertical lines that cross
+// each other make a grid, and the words whose centres fall inside a grid cell
+// are that cell's text. A table without outer borders ends where its lines
+// end. A grid is a table when at least two lines are drawn each way and,
+// after dropping rows and columns with no text, two rows and two columns are
+// left; so a boxed paragraph or a page frame is not one, and a two-column
+// table is. Cells that span grid lines land in the grid cell holding their
+// centre. A grid row of three or more cells whose short text lines stand side
+// by side is one row per line: tables ruled only between columns and under the
+// header (the booktabs style) draw no line between their rows. Where a column
+// line falls in a word space, the lines are drawn over running text: such a
+// row (a note inside the frame) is left out, and a grid of mostly such rows,
+// or one whose words carry on outside it, is no table.
+
+import type { Ruling } from './rulings.ts';
+import { wordsText, type PlacedTable, type TextRun } from './tables.ts';
+
+/** Lines this close (points) are one line: a double rule, the two edges of a thin bar. */
+const SNAP = 2.5;
+/** More words than this in the average cell is text laid out in ruled boxes, not a table. */
+const MAX_MEAN_CELL_WORDS = 40;
+/**
+ * Words of one line closer than this (in line heights) on either side of a
+ * column line: the line crosses running text (a word space is about 0.25),
+ * where a table's cells keep their text apart by padding.
+ */
+const MIN_CELL_GAP = 0.4;
+/** Text lines split into rows only when the lines are short, as a table's entries are (prose in ruled columns is not split). */
+const MAX_SPLIT_WORDS = 5;
+/** Collinear pieces this close end to end are one line; lines this close to crossing cross. */
+const JOIN = 3;
+
+export function findRuledTables(rulings: readonly Ruling[], runs: readonly TextRun[]): { tables: PlacedTable[]; rest: TextRun[] } {
+  const h = rulings.filter((r) => r.dir === 'h');
+  const v = rulings.filter((r) => r.dir === 'v');
+  // Underlines and rules alone (most pages that draw lines at all) make no grid.
+  if (h.length < 2 || v.length < 2) return { tables: [], rest: [...runs] };
+  const lines = [...merged(h), ...merged(v)];
+  const taken = new Set<TextRun>();
+  const tables: PlacedTable[] = [];
+  for (const grid of grids(lines)) {
+    const table = fill(grid, runs.filter((r) => !taken.has(r)));
+    if (!table) continue;
+    for (const run of table.inside) taken.add(run);
+    tables.push({ top: table.top, rows: table.rows, runs: table.runs });
+  }
+  return { tables, rest: runs.filter((r) => !taken.has(r)) };
+}
+
+/** One direction's rulings with near-equal positions snapped together and touching pieces joined. */
+function merged(rulings: readonly Ruling[]): Ruling[] {
+  const sorted = [...rulings].sort((a, b) => a.at - b.at);
+  const out: Ruling[] = [];
+  let group: Ruling[] = [];
+  const flush = () => {
+    if (group.length === 0) return;
+    const at = group.reduce((sum, r) => sum + r.at, 0) / group.length;
+    group.sort((a, b) => a.from - b.from);
+    let cur: Ruling = { ...group[0]!, at };
+    for (const r of group.slice(1)) {
+      if (r.from <= cur.to + JOIN) cur.to = Math.max(cur.to, r.to);
+      else {
+        out.push(cur);
+        cur = { ...r, at };
+      }
+    }
+    out.push(cur);
+    group = [];
+  };
+  for (const r of sorted) {
+    if (group.length > 0 && r.at - group[0]!.at > SNAP) flush();
+    group.push(r);
+  }
+  flush();
+  return out;
+}
+
+const crosses = (h: Ruling, v: Ruling) => v.at >= h.from - JOIN && v.at <= h.to + JOIN && h.at >= v.from - JOIN && h.at <= v.to + JOIN;
+
+/** Sets of lines connected by crossings: each a candidate table. */
+function grids(lines: readonly Ruling[]): Array<{ xs: number[]; ys: number[] }> {
+  const parent = lines.map((_, i) => i);
+  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
+  const hs = lines.flatMap((l, i) => (l.dir === 'h' ? [i] : []));
+  const vs = lines.flatMap((l, i) => (l.dir === 'v' ? [i] : []));
+  for (const h of hs) for (const v of vs) if (crosses(lines[h]!, lines[v]!)) parent[root(h)] = root(v);
+  const groups = new Map<number, Ruling[]>();
+  lines.forEach((l, i) => {
+    const group = groups.get(root(i));
+    if (group) group.push(l);
+    else groups.set(root(i), [l]);
+  });
+  const out: Array<{ xs: number[]; ys: number[] }> = [];
+  for (const group of groups.values()) {
+    const h = group.filter((l) => l.dir === 'h');
+    const v = group.filter((l) => l.dir === 'v');
+    if (distinct(h.map((l) => l.at)).length < 2 || distinct(v.map((l) => l.at)).length < 2) continue;
+    // Where no border is drawn, the table ends where the lines across it end.
+    const xs = distinct([...v.map((l) => l.at), Math.min(...h.map((l) => l.from)), Math.max(...h.map((l) => l.to))]);
+    const ys = distinct([...h.map((l) => l.at), Math.min(...v.map((l) => l.from)), Math.max(...v.map((l) => l.to))]).reverse();
+    // Two rows and two columns need three lines each way.
+    if (xs.length >= 3 && ys.length >= 3) out.push({ xs, ys });
+  }
+  return out;
+}
+
+/** Positions with those closer than SNAP to the last kept one dropped (pieces of one line merged separately). */
+function distinct(values: number[]): number[] {
+  const out: number[] = [];
+  for (const v of [...values].sort((a, b) => a - b)) if (out.length === 0 || v - out.at(-1)! > SNAP) out.push(v);
+  return out;
+}
+
+/** The table in a grid: its rows, the words of those rows, and every word inside the grid (a left-out note's too). */
+function fill(grid: { xs: number[]; ys: number[] }, runs: readonly TextRun[]): { top: number; rows: string[][]; runs: TextRun[]; inside: TextRun[] } | null {
+  const { xs, ys } = grid;
+  const cells: TextRun[][][] = ys.slice(1).map(() => xs.slice(1).map(() => []));
+  const inside: TextRun[] = [];
+  for (const run of runs) {
+    const cx = (run.x0 + run.x1) / 2;
+    const cy = (run.top + run.bottom) / 2;
+    if (cx < xs[0]! || cx > xs.at(-1)! || cy > ys[0]! || cy < ys.at(-1)!) continue;
+    const col = lastIndex(xs, (x) => x <= cx, xs.length - 2);
+    const row = lastIndex(ys, (y) => y >= cy, ys.length - 2);
+    cells[row]![col]!.push(run);
+    inside.push(run);
+  }
+  if (runsOn(inside, runs)) return null;
+  // A row whose sentence runs across a column line (a note inside the table's frame) is not part of the table;
+  // a grid where most rows are like that is drawn over text.
+  const tabular = cells.filter((row) => !crossesText(row));
+  if (tabular.length * 2 < cells.length) return null;
+  const text = tabular.flatMap(rowTexts);
+  const keepCols = xs.slice(1).map((_, c) => text.some((row) => row[c] !== ''));
+  const rows = text.filter((row) => row.some((t) => t !== '')).map((row) => row.filter((_, c) => keepCols[c]));
+  if (rows.length < 2 || (rows[0]?.length ?? 0) < 2) return null;
+  const filled = rows.flat().filter((t) => t !== '');
+  if (filled.reduce((n, t) => n + t.split(' ').length, 0) / filled.length > MAX_MEAN_CELL_WORDS) return null;
+  return { top: ys[0]!, rows, runs: tabular.flat(2), inside };
+}
+
+/** Whether a column line runs between two words of one text line in this grid row, closer than cells keep their text. */
+function crossesText(row: TextRun[][]): boolean {
+  return row.some((left, c) => {
+    const right = row[c + 1];
+    if (!right || left.length === 0 || right.length === 0) return false;
+    return left.some((a) => right.some((b) => aWordSpaceApart(a, b)));
+  });
+}
+
+/** Whether a word inside the grid has a neighbour outside it on its line, a word space away: the grid is drawn over running text. */
+function runsOn(inside: readonly TextRun[], all: readonly TextRun[]): boolean {
+  const within = new Set(inside);
+  const outside = all.filter((r) => !within.has(r));
+  return inside.some((a) => outside.some((b) => aWordSpaceApart(a, b)));
+}
+
+/** Two words on one text line no further apart than running text sets them (MIN_CELL_GAP), on either side. */
+function aWordSpaceApart(a: TextRun, b: TextRun): boolean {
+  const height = a.top - a.bottom;
+  return Math.abs(a.bottom - b.bottom) < height * 0.5 && Math.max(b.x0 - a.x1, a.x0 - b.x1) < height * MIN_CELL_GAP;
+}
+
+/**
+ * One grid row's cell texts; one row per text line instead when the row
+ * holds lines side by side: three or more filled cells, most of them with a
+ * line at every height any cell has one, and short lines. A cell that wraps
+ * beside single-line cells keeps its lines together.
+ */
+function rowTexts(cells: TextRun[][]): string[][] {
+  const lines = cells.map(textLines);
+  const joined = [lines.map((l) => l.map((line) => line.text).filter((t) => t !== '').join(' '))];
+  const filled = lines.filter((l) => l.length > 0);
+  if (filled.length < 3) return joined;
+  const heights: Array<{ y: number; height: number }> = [];
+  for (const line of lines.flat().sort((a, b) => b.y - a.y)) {
+    const last = heights.at(-1);
+    if (!last || Math.abs(last.y - line.y) >= Math.min(last.height, line.height) * 0.5) heights.push(line);
+  }
+  const n = heights.length;
+  const slot = (line: { y: number; height: number }) => heights.findIndex((h) => Math.abs(h.y - line.y) < Math.min(h.height, line.height) * 0.5);
+  const words = filled.flat().map((line) => line.text.split(' ').length).sort((a, b) => a - b);
+  const sideBySide =
+    n >= 2 &&
+    filled.filter((l) => l.length === n).length * 2 >= filled.length &&
+    words[Math.floor(words.length / 2)]! <= MAX_SPLIT_WORDS &&
+    filled.every((l) => new Set(l.map(slot)).size === l.length);
+  if (!sideBySide) return joined;
+  return heights.map((_, i) => lines.map((l) => l.find((line) => slot(line) === i)?.text ?? ''));
+}
+
+/** Index of the last element that passes, capped at `max` (the last cell), or 0. */
+function lastIndex(values: readonly number[], pass: (v: number) => boolean, max: number): number {
+  let found = 0;
+  values.forEach((v, i) => {
+    if (pass(v)) found = i;
+  });
+  return Math.min(found, max);
+}
+
+/** A cell's text lines from the top, each its words left to right. */
+function textLines(runs: TextRun[]): Array<{ y: number; height: number; text: string }> {
+  const sorted = [...runs].sort((a, b) => b.bottom - a.bottom || a.x0 - b.x0);
+  const lines: TextRun[][] = [];
+  for (const run of sorted) {
+    const line = lines.at(-1);
+    const height = run.top - run.bottom;
+    if (line && Math.abs(line[0]!.bottom - run.bottom) < height * 0.5) line.push(run);
+    else lines.push([run]);
+  }
+  return lines.map((line) => {
+    const height = Math.max(...line.map((r) => r.top - r.bottom));
+    return { y: line[0]!.bottom, height, text: wordsText([...line].sort((a, b) => a.x0 - b.x0), height) };
+  });
+}

@@ -1,0 +1,128 @@
+// The ruling lines a PDF page draws: horizontal and vertical strokes and the
+// edges of rectangles, from the path objects on the page and inside its form
+// XObjects, in page space (y grows upwards, as for the text boxes). Tables
+// are drawn with these; ruled-tables.ts turns them into cells.
+
+import { PAGE_OBJECT, withBuffer, type Pdfium } from './pdfium.ts';
+
+/** A horizontal ('h': y = at, x from..to) or vertical ('v': x = at, y from..to) line. */
+export interface Ruling {
+  dir: 'h' | 'v';
+  at: number;
+  from: number;
+  to: number;
+}
+
+/**
+ * More path segments than this on one page is a drawing (a chart, a map), not
+ * a table; it also bounds the crossing test (horizontal times vertical lines).
+ */
+const MAX_SEGMENTS = 5_000;
+/** Form XObjects inside form XObjects: tables are not drawn deeper than this. */
+const MAX_FORM_DEPTH = 4;
+/** Points off the horizontal or vertical that still count as straight. */
+const SKEW = 1;
+/** Shorter than this (points) is a tick or the short side of a thin filled bar, not a ruling. */
+const MIN_LENGTH = 4;
+
+/** FPDF_SEGMENT_* (fpdf_edit.h). */
+const SEGMENT = { lineTo: 0, bezierTo: 1, moveTo: 2 } as const;
+
+/** The raw exports a page's objects are walked with: the wrapped calls convert every argument, per object. */
+interface PathExports {
+  FPDFPage_CountObjects(page: number): number;
+  FPDFPage_GetObject(page: number, index: number): number;
+  FPDFFormObj_CountObjects(form: number): number;
+  FPDFFormObj_GetObject(form: number, index: number): number;
+  FPDFPageObj_GetType(object: number): number;
+  FPDFPageObj_GetMatrix(object: number, matrix: number): number;
+  FPDFPath_GetDrawMode(path: number, fillMode: number, stroke: number): number;
+  FPDFPath_CountSegments(path: number): number;
+  FPDFPath_GetPathSegment(path: number, index: number): number;
+  FPDFPathSegment_GetPoint(segment: number, x: number, y: number): number;
+  FPDFPathSegment_GetType(segment: number): number;
+  FPDFPathSegment_GetClose(segment: number): number;
+}
+
+/** [a, b, c, d, e, f]: x' = a x + c y + e, y' = b x + d y + f. */
+type Matrix = readonly [number, number, number, number, number, number];
+const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
+
+/** `inner` first, then `outer`. */
+function compose(outer: Matrix, inner: Matrix): Matrix {
+  const [a, b, c, d, e, f] = outer;
+  const [p, q, r, s, t, u] = inner;
+  return [a * p + c * q, b * p + d * q, a * r + c * s, b * r + d * s, a * t + c * u + e, b * t + d * u + f];
+}
+
+/** The page's rulings, or null when it draws too much to be read as a table's lines. */
+export function pageRulings(m: Pdfium, page: number): Ruling[] | null {
+  const x = m.pdfium.wasmExports as unknown as PathExports;
+  const rulings: Ruling[] = [];
+  let segments = 0;
+  // 6 floats of matrix, 2 floats of point, 2 ints of draw mode.
+  return withBuffer(m, 40, (buf) => {
+    const f32 = () => m.pdfium.HEAPF32;
+    const i32 = () => m.pdfium.HEAP32;
+    const [matrixAt, pointAt, modeAt] = [buf, buf + 24, buf + 32];
+
+    const matrixOf = (object: number): Matrix => {
+      if (!x.FPDFPageObj_GetMatrix(object, matrixAt)) return IDENTITY;
+      const h = f32();
+      const i = matrixAt >> 2;
+      return [h[i]!, h[i + 1]!, h[i + 2]!, h[i + 3]!, h[i + 4]!, h[i + 5]!];
+    };
+
+    const add = (ax: number, ay: number, bx: number, by: number) => {
+      if (Math.abs(ay - by) <= SKEW && Math.abs(ax - bx) >= MIN_LENGTH) rulings.push({ dir: 'h', at: (ay + by) / 2, from: Math.min(ax, bx), to: Math.max(ax, bx) });
+      else if (Math.abs(ax - bx) <= SKEW && Math.abs(ay - by) >= MIN_LENGTH) rulings.push({ dir: 'v', at: (ax + bx) / 2, from: Math.min(ay, by), to: Math.max(ay, by) });
+    };
+
+    const readPath = (path: number, toPage: Matrix): boolean => {
+      // Neither filled nor stroked paints nothing.
+      if (!x.FPDFPath_GetDrawMode(path, modeAt, modeAt + 4)) return true;
+      const i = modeAt >> 2;
+      if (i32()[i] === 0 && i32()[i + 1] === 0) return true;
+      const count = x.FPDFPath_CountSegments(path);
+      segments += Math.max(0, count);
+      if (segments > MAX_SEGMENTS) return false;
+      const [a, b, c, d, e, f] = toPage;
+      let start: [number, number] | null = null;
+      let cur: [number, number] | null = null;
+      for (let s = 0; s < count; s++) {
+        const segment = x.FPDFPath_GetPathSegment(path, s);
+        if (!segment || !x.FPDFPathSegment_GetPoint(segment, pointAt, pointAt + 4)) continue;
+        const h = f32();
+        const px = h[pointAt >> 2]!;
+        const py = h[(pointAt >> 2) + 1]!;
+        const point: [number, number] = [a * px + c * py + e, b * px + d * py + f];
+        const type = x.FPDFPathSegment_GetType(segment);
+        if (type === SEGMENT.moveTo) start = point;
+        else if (type === SEGMENT.lineTo && cur) add(cur[0], cur[1], point[0], point[1]);
+        cur = point;
+        if (x.FPDFPathSegment_GetClose(segment) && start) {
+          add(point[0], point[1], start[0], start[1]);
+          cur = start;
+        }
+      }
+      return true;
+    };
+
+    const walk = (count: number, objectAt: (i: number) => number, toPage: Matrix, depth: number): boolean => {
+      for (let i = 0; i < count; i++) {
+        const object = objectAt(i);
+        if (!object) continue;
+        const type = x.FPDFPageObj_GetType(object);
+        if (type === PAGE_OBJECT.path) {
+          if (!readPath(object, compose(toPage, matrixOf(object)))) return false;
+        } else if (type === PAGE_OBJECT.form && depth < MAX_FORM_DEPTH) {
+          const inner = compose(toPage, matrixOf(object));
+          if (!walk(x.FPDFFormObj_CountObjects(object), (j) => x.FPDFFormObj_GetObject(object, j), inner, depth + 1)) return false;
+        }
+      }
+      return true;
+    };
+
+    return walk(x.FPDFPage_CountObjects(page), (i) => x.FPDFPage_GetObject(page, i), IDENTITY, 0) ? rulings : null;
+  });
+}

@@ -1,0 +1,450 @@
+// What each block of a PDF is, read across the whole document: the body
+// text's style (the size most characters are set in), headings (larger or
+// bolder than the body, or numbered like "5.1"), their levels from the
+// ranking of heading styles or their numbering, the title, list items and
+// their nesting, captions, code, footnotes, and running headers and footers
+// (text repeated at the top or bottom of the pages, and page numbers). Then
+// each page is written out as text or Markdown with its element drafts.
+
+import { tableText } from '../../engine/blocks.ts';
+import { joinLines, type TextBlock } from './layout.ts';
+import { outlineKey, type OutlineEntry } from './outline.ts';
+import type { BBox, DraftElement, ElementType } from '../../engine/types.ts';
+
+export interface PageTable {
+  /** Index into the document's tables. */
+  index: number;
+  bbox: BBox;
+  order: number;
+  rows: string[][];
+  markdown: string;
+}
+
+export interface PageLayout {
+  width: number;
+  height: number;
+  blocks: TextBlock[];
+  tables: PageTable[];
+  figures: BBox[];
+  /** A page read by OCR: tesseract's paragraphs as text, and their element drafts with boxes in points. */
+  ocr?: { text: string; elements: DraftElement[] };
+  /** The page has a structure tree (a tagged PDF): its text is tagged, and untagged text is an artifact. */
+  tagged?: boolean;
+  /** The outline entries that point at this page. */
+  outline?: OutlineEntry[];
+}
+
+interface Classified {
+  type: ElementType;
+  text: string;
+  bbox: BBox;
+  order: number;
+  /** 0-based index of its page. */
+  page: number;
+  size: number;
+  bold: boolean;
+  /** Free space after its last line, to the block's far edge: less than the next word needs says the paragraph goes on. Infinity for one line. */
+  room?: number;
+  /** Width of its first word, with the space before it: what a line above needed free to take it. */
+  firstWord?: number;
+  /** Read after the page's main flow (rotated text). */
+  aside?: boolean;
+  /** Its level came from a tagged PDF's structure, not from the layout. */
+  tagLevel?: boolean;
+  level?: number;
+  ordered?: boolean;
+  marker?: string;
+  table?: PageTable;
+  lines?: string[];
+}
+
+/** Top and bottom bands of a page where running headers and footers sit. */
+const FURNITURE_BAND = 0.14;
+const PAGE_NUMBER = /^(?:(?:page|seite|página|pagina|p\.)\s*)?[-–—(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?(?:\s*(?:of|\/|de|von|sur)\s*\d{1,4})?$/i;
+const CAPTION = /^(?:fig(?:ure)?|table|tab|chart|exhibit|plate|listing|scheme|graph|diagram|abbildung|tabelle)\.?\s*[\dIVX]+(?:[.-]\d+)*[a-z]?\s*(?:[.:—–-]|$|\s)/i;
+const NUMBERED = /^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,5})\.?\s+\S/;
+
+/** `numbers`: the page number of each layout, so only pages that follow each other are joined. */
+export function renderPdfPages(layouts: PageLayout[], numbers: number[], mode: 'text' | 'markdown'): { pages: string[]; elements: DraftElement[] } {
+  const body = bodyStyle(layouts);
+  const furniture = findFurniture(layouts);
+  const classified = layouts.map((layout, p) => classifyPage(layout, p, body, furniture[p]!));
+  assignHeadingLevels(classified.flat(), body.size);
+  for (let p = 1; p < classified.length; p++) {
+    if (numbers[p] === numbers[p - 1]! + 1 && layouts[p]!.ocr === undefined && layouts[p - 1]!.ocr === undefined) joinAcrossPages(classified[p - 1]!, classified[p]!);
+  }
+  const pages: string[] = [];
+  const elements: DraftElement[] = [];
+  classified.forEach((blocks, p) => {
+    const layout = layouts[p]!;
+    if (layout.ocr) {
+      pages.push(layout.ocr.text);
+      for (const d of layout.ocr.elements) elements.push({ ...d, page: p });
+      return;
+    }
+    const written = writePage(blocks, mode);
+    pages.push(written.text);
+    for (const d of written.drafts) elements.push({ ...d, page: p });
+  });
+  return { pages, elements };
+}
+
+/** Blocks read after a page's flow, or beside it. */
+const OUTSIDE_FLOW: ReadonlySet<ElementType> = new Set(['page_header', 'page_footer', 'footnote', 'figure']);
+
+/**
+ * A paragraph that runs over a page break is one paragraph: the last of a
+ * page's flow, unfinished (its last line full, no closing punctuation), and
+ * the first of the next page's, starting in lower case or after a hyphen or
+ * comma, in the same size. It is kept whole on the page where it starts.
+ */
+function joinAcrossPages(before: Classified[], after: Classified[]): void {
+  const last = before.filter(inFlow).at(-1);
+  const first = after.find(inFlow);
+  if (last && first && runsOn(last, first)) {
+    join(last, first);
+    after.splice(after.indexOf(first), 1);
+  }
+}
+
+const inFlow = (c: Classified) => !OUTSIDE_FLOW.has(c.type) && !c.aside;
+
+/** Whether `next` carries on the paragraph `last` leaves unfinished. */
+function runsOn(last: Classified, next: Classified): boolean {
+  // A line ends short of its edge when the next word would not fit: a ragged right edge still ends full lines.
+  const full = (last.room ?? Infinity) < Math.max(1.5 * last.size, next.firstWord ?? 0);
+  if (last.type !== 'paragraph' || next.type !== 'paragraph' || !full || Math.abs(last.size - next.size) > 0.5) return false;
+  if (/[.!?:;。！？]["'”’)\]]?$/.test(last.text)) return false;
+  return /^[a-z\u00df-\u00ff]/.test(next.text) || /[a-z\u00df-\u00ff]-$/.test(last.text) || /,$/.test(last.text);
+}
+
+function join(last: Classified, next: Classified): void {
+  const hyphen = /[a-z\u00df-\u00ff]-$/.test(last.text) && /^[a-z\u00df-\u00ff]/.test(next.text);
+  last.text = hyphen ? last.text.slice(0, -1) + next.text : `${last.text} ${next.text}`;
+}
+
+/** A paragraph cut by a column break (the next block starts higher up, in the next column) is one paragraph. */
+function joinAcrossColumns(blocks: Classified[]): Classified[] {
+  const out: Classified[] = [];
+  let last: Classified | undefined;
+  for (const c of blocks) {
+    if (last && inFlow(c) && c.bbox[1] < last.bbox[1] && c.bbox[0] > last.bbox[0] && runsOn(last, c)) {
+      join(last, c);
+      continue;
+    }
+    out.push(c);
+    if (inFlow(c)) last = c;
+  }
+  return out;
+}
+
+/** The size and weight most of the document's characters are set in. */
+function bodyStyle(layouts: PageLayout[]): { size: number; bold: boolean } {
+  const bySize = new Map<number, number>();
+  let bold = 0;
+  let all = 0;
+  for (const layout of layouts) {
+    for (const block of layout.blocks) {
+      if (block.mono) continue;
+      for (const line of block.lines) {
+        bySize.set(line.size, (bySize.get(line.size) ?? 0) + line.text.length);
+        all += line.text.length;
+        if (line.bold) bold += line.text.length;
+      }
+    }
+  }
+  const size = [...bySize.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 10;
+  return { size, bold: bold > all * 0.5 };
+}
+
+/** Per page, the blocks that are running headers (top band) or footers (bottom band). */
+function findFurniture(layouts: PageLayout[]): Array<Map<TextBlock, 'page_header' | 'page_footer'>> {
+  const seen = new Map<string, number>();
+  const candidates = layouts.map((layout) =>
+    layout.blocks
+      .map((block) => {
+        const zone = block.y1 <= layout.height * FURNITURE_BAND ? 'page_header' : block.y0 >= layout.height * (1 - FURNITURE_BAND) ? 'page_footer' : null;
+        if (!zone || block.lines.length > 3) return null;
+        const text = joinLines(block.lines);
+        if (text.length > 200) return null;
+        const key = `${zone}|${text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ')}`;
+        return { block, zone, key, text } as const;
+      })
+      .filter((c) => c !== null),
+  );
+  for (const page of candidates) for (const key of new Set(page.map((c) => c.key))) seen.set(key, (seen.get(key) ?? 0) + 1);
+  const pages = layouts.filter((l) => l.blocks.length > 0).length;
+  const repeatedOn = Math.max(2, Math.ceil(pages * 0.25));
+  return candidates.map((page, p) => {
+    const found = new Map<TextBlock, 'page_header' | 'page_footer'>();
+    // A tagged PDF leaves its running headers and footers out of the structure tree (they are artifacts).
+    const artifact = (c: (typeof page)[number]) => layouts[p]!.tagged === true && c.block.lines[0]!.tag === undefined;
+    const blocks = layouts[p]!.blocks;
+    // The page's first or last line, where running heads sit (a table of contents' lines sit between others).
+    const outermost = (c: (typeof page)[number]) =>
+      c.zone === 'page_header' ? blocks.every((b) => b.y0 >= c.block.y0) : blocks.every((b) => b.y1 <= c.block.y1);
+    for (const c of page) {
+      if ((pages >= 2 && seen.get(c.key)! >= repeatedOn) || PAGE_NUMBER.test(c.text) || (numberSetApart(c.block) && outermost(c)) || artifact(c)) found.set(c.block, c.zone);
+    }
+    // What shares a line with a page number or a running title ("2    Z. Shen et al.") runs with it.
+    const sameLine = (a: TextBlock, b: TextBlock) => Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0;
+    for (const c of page) if (!found.has(c.block) && [...found.keys()].some((f) => found.get(f) === c.zone && sameLine(f, c.block))) found.set(c.block, c.zone);
+    // Headers and footers run beside a page's own text: a page holding nothing else keeps its lines.
+    if (found.size === layouts[p]!.blocks.length && layouts[p]!.tables.length === 0) found.clear();
+    return found;
+  });
+}
+
+/** One line opening or closing with a number a tab's width from the rest: a page number beside a running title ("454    O. Sanni et al."). */
+function numberSetApart(block: TextBlock): boolean {
+  const words = block.lines.length === 1 ? block.lines[0]!.words : [];
+  if (words.length < 2 || block.lines[0]!.rtl) return false;
+  const [first, second, last, before] = [words[0]!, words[1]!, words.at(-1)!, words.at(-2)!];
+  const apart = (a: { x1: number; size: number }, b: { x0: number }) => b.x0 - a.x1 > 1.6 * a.size;
+  return (/^\d{1,4}$/.test(first.text) && apart(first, second)) || (/^\d{1,4}$/.test(last.text) && apart(before, last));
+}
+
+function classifyPage(layout: PageLayout, page: number, body: { size: number; bold: boolean }, furniture: Map<TextBlock, 'page_header' | 'page_footer'>): Classified[] {
+  const out: Classified[] = [];
+  for (const block of layout.blocks) {
+    const bbox: BBox = [round(block.x0), round(block.y0), round(block.x1), round(block.y1)];
+    const text = joinLines(block.lines);
+    const last = block.lines.at(-1)!;
+    const room = block.lines.length < 2 ? Infinity : last.rtl ? last.x0 - block.x0 : block.x1 - last.x1;
+    const first = block.lines[0]!.words[0]!;
+    const base = { bbox, order: block.order, text, page, size: block.size, bold: block.bold, room, firstWord: first.x1 - first.x0 + 0.3 * block.size };
+    const zone = furniture.get(block);
+    const tagged = layout.tagged ? byTag(block, text, base) : null;
+    const key = layout.outline && block.lines.length <= 3 && text.length <= 300 ? outlineKey(text) : null;
+    const listed = key ? layout.outline!.find((e) => e.key === key) : undefined;
+    if (zone) out.push({ ...base, type: zone });
+    else if (tagged) out.push(tagged);
+    // The outline lists it: a heading at the outline's depth.
+    else if (listed) out.push({ ...base, type: 'heading', level: listed.level, tagLevel: true });
+    // One line in a fixed-pitch font is an address or a name more often than code.
+    else if (block.mono && (block.lines.length > 1 || /[{}();=<>]/.test(text)) && !block.marker) out.push({ ...base, type: 'code', lines: block.lines.map((l) => l.text) });
+    // Rotated text (a margin stamp, a label along an axis) is kept as a paragraph, after the page's flow.
+    else if (block.lines[0]!.rotated) out.push({ ...base, type: 'paragraph', aside: true });
+    else if (CAPTION.test(text) && text.length < 600) out.push({ ...base, type: 'caption' });
+    // "1. Introduction" set bold or large on a line of its own is a numbered heading, not a list item.
+    else if (block.marker?.ordered && block.lines.length === 1 && (block.bold || block.size >= body.size * 1.15) && !body.bold && isHeading(block, text, body)) out.push({ ...base, type: 'heading' });
+    else if (block.marker) {
+      const own = text.startsWith(block.marker.text) ? text.slice(block.marker.text.length).trim() : text;
+      out.push({ ...base, type: 'list_item', text: own, ordered: block.marker.ordered, marker: block.marker.text, level: 0 });
+    } else if (isHeading(block, text, body)) out.push({ ...base, type: 'heading' });
+    else if (isFootnote(block, text, body, layout.height)) out.push({ ...base, type: 'footnote' });
+    else out.push({ ...base, type: 'paragraph' });
+  }
+  for (const table of layout.tables) out.push({ type: 'table', text: tableText(table.rows), bbox: table.bbox, order: table.order, page, size: body.size, bold: false, table });
+  out.sort((a, b) => a.order - b.order);
+  notHeadingsSideBySide(out);
+  placeFigures(out, layout.figures, page);
+  nestListItems(out);
+  // Footnotes after the page's main flow; headers first and footers last, wherever the content stream drew them.
+  const rank = (c: Classified) => (c.type === 'page_header' ? 0 : c.type === 'footnote' || c.aside ? 2 : c.type === 'page_footer' ? 3 : 1);
+  const ordered = out.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map(({ c }) => c);
+  return joinAcrossColumns(ordered);
+}
+
+/**
+ * Short bold blocks side by side on one baseline are a table's header row or
+ * column labels, not headings: a heading has its line to itself.
+ */
+function notHeadingsSideBySide(out: Classified[]): void {
+  const headings = out.filter((c) => c.type === 'heading');
+  for (const h of headings) {
+    const beside = headings.some((o) => o !== h && Math.abs(o.bbox[3] - h.bbox[3]) < 2 && Math.abs(o.size - h.size) < 0.5 && (o.bbox[0] > h.bbox[2] || o.bbox[2] < h.bbox[0]));
+    if (beside) h.type = 'paragraph';
+  }
+}
+
+/**
+ * A tagged block as its tag names it. Paragraph-like roles (P, BlockQuote,
+ * table cells) are left to the layout rules, which still find a title or a
+ * heading a tool tagged as P, and running headers a tool left untagged.
+ */
+function byTag(block: TextBlock, text: string, base: Omit<Classified, 'type'>): Classified | null {
+  const role = block.lines[0]!.tag?.role;
+  if (!role) return null;
+  const level = /^H([1-6])$/.exec(role);
+  if (level) return { ...base, type: 'heading', level: Number(level[1]), tagLevel: true };
+  switch (role) {
+    case 'H':
+      return { ...base, type: 'heading' };
+    case 'Title':
+      return { ...base, type: 'title', level: 1, tagLevel: true };
+    case 'LI': {
+      const marker = block.marker;
+      const own = marker && text.startsWith(marker.text) ? text.slice(marker.text.length).trim() : text;
+      return { ...base, type: 'list_item', text: own, ordered: marker?.ordered ?? false, marker: marker?.text ?? '', level: block.lines[0]!.tag!.depth, tagLevel: true };
+    }
+    case 'Caption':
+      return { ...base, type: 'caption' };
+    case 'Code':
+      return { ...base, type: 'code', lines: block.lines.map((l) => l.text) };
+    case 'Note':
+      return { ...base, type: 'footnote' };
+    case 'Formula':
+      return { ...base, type: 'formula' };
+    default:
+      return null;
+  }
+}
+
+function isHeading(block: TextBlock, text: string, body: { size: number; bold: boolean }): boolean {
+  if (block.lines.length > 3 || text.length > 200 || !/\p{L}/u.test(text)) return false;
+  if (/[,;]$/.test(text)) return false;
+  const ratio = block.size / body.size;
+  const numbered = NUMBERED.test(text) && text.length <= 120;
+  // Prose set large (a lead paragraph, a pull quote) runs longer than a heading and holds a sentence break.
+  const words = text.split(/\s+/).length;
+  if (!numbered && (words > 14 || /[.!?]\s+\p{Lu}/u.test(text))) return false;
+  // A full sentence in a larger font is a pull quote or a lead paragraph more often than a heading.
+  if (/[.!?]$/.test(text) && !numbered && (ratio < 1.3 || text.split(' ').length > 12)) return false;
+  if (ratio >= 1.15) return true;
+  if (ratio < 0.9) return false;
+  const bolder = block.bold && !body.bold;
+  if (bolder && block.lines.length <= 2 && text.length <= 120) return true;
+  return numbered && (block.bold || ratio >= 1.08);
+}
+
+function isFootnote(block: TextBlock, text: string, body: { size: number }, height: number): boolean {
+  if (block.size > body.size * 0.9 || block.y0 < height * 0.6) return false;
+  const first = block.lines[0]!.words[0]!;
+  const raised = first.size < block.size * 0.85 || first.bottom > block.lines[0]!.words.at(-1)!.bottom + 1;
+  return /^(?:\d{1,3}|[*†‡§¶])\s?\S/.test(text) || raised;
+}
+
+/** Figures go before the first block that starts below their top edge, or last. */
+function placeFigures(out: Classified[], figures: BBox[], page: number): void {
+  for (const bbox of figures) {
+    const at = out.findIndex((c) => c.type !== 'page_header' && c.bbox[1] >= bbox[1] - 1 && overlapsX(c.bbox, bbox));
+    const figure: Classified = { type: 'figure', text: '', bbox, order: at >= 0 ? out[at]!.order : Number.MAX_SAFE_INTEGER, page, size: 0, bold: false };
+    if (at >= 0) out.splice(at, 0, figure);
+    else out.push(figure);
+  }
+}
+
+function overlapsX(a: BBox, b: BBox): boolean {
+  return Math.min(a[2], b[2]) - Math.max(a[0], b[0]) > 0;
+}
+
+/** Consecutive list items nest by how far their markers are indented: each new indent is one level deeper. */
+function nestListItems(out: Classified[]): void {
+  let indents: number[] = [];
+  for (const c of out) {
+    if (c.tagLevel && c.type === 'list_item') continue;
+    if (c.type !== 'list_item') {
+      if (c.type !== 'figure' && c.type !== 'page_header' && c.type !== 'page_footer') indents = [];
+      continue;
+    }
+    const x = c.bbox[0];
+    while (indents.length > 0 && x < indents.at(-1)! - 3) indents.pop();
+    if (indents.length === 0 || x > indents.at(-1)! + 3) indents.push(x);
+    c.level = indents.length - 1;
+  }
+}
+
+/**
+ * Heading levels: by numbering depth where a heading is numbered ("2.3" is
+ * level 2), else by the rank of its style (larger first, bold before regular
+ * at one size). A first-page block set larger than every heading is the title.
+ */
+function assignHeadingLevels(all: Classified[], bodySize: number): void {
+  const headings = all.filter((c) => c.type === 'heading');
+  if (headings.length === 0) return;
+  const style = (c: Classified) => Math.round(c.size * 2) * 2 + (c.bold ? 1 : 0);
+  let styles = [...new Set(headings.map(style))].sort((a, b) => b - a);
+  // Under a title, the document's headings start at level 2.
+  let under = 0;
+  // The title: the first heading of the document, alone in its style, set larger than any other and well above the body.
+  const first = headings[0]!;
+  if (style(first) === styles[0] && first.size >= bodySize * 1.4 && headings.filter((h) => style(h) === styles[0]).length === 1 && first.page === 0) {
+    first.type = 'title';
+    first.level = 1;
+    styles = styles.slice(1);
+    under = 1;
+  }
+  for (const h of headings) {
+    if (h.type === 'title' || h.tagLevel) continue;
+    const numbered = NUMBERED.exec(h.text);
+    const depth = numbered && /^\d/.test(numbered[1]!) ? numbered[1]!.split('.').length : 0;
+    h.level = Math.min(6, under + (depth > 0 ? depth : styles.indexOf(style(h)) + 1));
+  }
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+/** The page's blocks written out: a blank line between blocks, a line break between list items. */
+function writePage(blocks: Classified[], mode: 'text' | 'markdown'): { text: string; drafts: DraftElement[] } {
+  let text = '';
+  const drafts: DraftElement[] = [];
+  let lastWasItem = false;
+  for (const c of blocks) {
+    const rendered = render(c, mode);
+    const base: DraftElement = {
+      type: c.type,
+      start: text.length,
+      end: text.length,
+      bbox: c.bbox,
+      ...(c.level !== undefined && (c.type === 'heading' || c.type === 'title' || c.type === 'list_item') ? { level: c.level } : {}),
+      ...(c.ordered !== undefined ? { ordered: c.ordered } : {}),
+      ...(c.table ? { table: c.table.index } : {}),
+    };
+    if (rendered === '') {
+      drafts.push({ ...base, text: c.text });
+      continue;
+    }
+    if (text !== '') text += c.type === 'list_item' && lastWasItem ? '\n' : '\n\n';
+    drafts.push({ ...base, start: text.length, end: text.length + rendered.length, ...(rendered !== c.text ? { text: c.text } : {}) });
+    text += rendered;
+    lastWasItem = c.type === 'list_item';
+  }
+  return { text, drafts };
+}
+
+const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
+
+/** The position a letter or roman-numeral label stands for: "b" 2, "iv" 4; a lone "i" is read as roman, as lists mostly mean it. */
+function ordinal(marker: string): number {
+  const label = marker.replace(/[().]/g, '').toLowerCase();
+  if (/^[ivxlc]+$/.test(label) && (label.length > 1 || 'ivx'.includes(label))) {
+    let n = 0;
+    for (let k = 0; k < label.length; k++) {
+      const [v, next] = [ROMAN[label[k]!]!, ROMAN[label[k + 1] ?? ''] ?? 0];
+      n += v < next ? -v : v;
+    }
+    return n;
+  }
+  return /^[a-z]$/.test(label) ? label.charCodeAt(0) - 96 : 1;
+}
+
+function render(c: Classified, mode: 'text' | 'markdown'): string {
+  const md = mode === 'markdown';
+  switch (c.type) {
+    case 'title':
+      return md ? `# ${c.text}` : c.text;
+    case 'heading':
+      return md ? `${'#'.repeat(c.level ?? 1)} ${c.text}` : c.text;
+    case 'list_item': {
+      // "3.", "3)", "(3)", and ".3" as a right-to-left line may give it.
+      const number = /^[(.]?(\d{1,3})[.)]?$/.exec(c.marker ?? '');
+      const indent = md ? '  '.repeat(c.level ?? 0) : '';
+      if (number) return `${indent}${number[1]}. ${c.text}`;
+      // Markdown numbers its ordered items only: "(b)" and "ii." become 2., as a DOCX's lettered list does; text keeps the label.
+      if (c.ordered) return md ? `${indent}${ordinal(c.marker ?? '')}. ${c.text}` : `${c.marker} ${c.text}`;
+      // Text output keeps the bullet the document shows.
+      return md ? `${indent}- ${c.text}` : c.marker ? `${c.marker} ${c.text}` : c.text;
+    }
+    case 'code':
+      return md ? '```\n' + (c.lines ?? [c.text]).join('\n') + '\n```' : (c.lines ?? [c.text]).join('\n');
+    case 'table':
+      return md ? c.table!.markdown : c.text;
+    case 'figure':
+      return '';
+    default:
+      return c.text;
+  }
+}

@@ -1,0 +1,291 @@
+// Tables in a PDF's text layer, found from where the text sits: runs of at
+// least three consecutive lines that split into the same number (three or
+// more) of cells whose columns overlap from line to line. Two cells a line are
+// never taken for a table here: text set in two columns looks just the same.
+// Tables drawn with ruling lines, two-column ones included, are found first
+// from their lines (ruled-tables.ts); this reads the words they leave.
+
+const MIN_ROWS = 3;
+const MIN_COLUMNS = 3;
+
+/** A run of text on one line (a word, usually), in page space: y grows upwards. */
+export interface TextRun {
+  x0: number;
+  x1: number;
+  top: number;
+  bottom: number;
+  text: string;
+  /** Font size in points, where known. */
+  size?: number;
+  /** Indices of its first and last character in the page's text (PDFium's numbering), where known. */
+  first?: number;
+  last?: number;
+}
+
+/** A table and where its top edge is, in page space (y up), to order a page's tables. */
+export interface PlacedTable {
+  top: number;
+  rows: string[][];
+  /** The words it was read from. */
+  runs: TextRun[];
+}
+
+interface Cell {
+  x0: number;
+  x1: number;
+  runs: TextRun[];
+}
+
+interface Line {
+  y: number;
+  height: number;
+  cells: Cell[];
+  /** Pieces of two page columns on one baseline (inColumns): never a table row. */
+  mixed?: boolean;
+}
+
+export function findTables(runs: readonly TextRun[]): PlacedTable[] {
+  const lines = inColumns(toLines(runs));
+  const found: Line[][] = [];
+  let run: Line[] = [];
+  const flush = () => {
+    if (run.length >= MIN_ROWS) found.push(run);
+    run = [];
+  };
+  const tabular = (line: Line) => line.cells.length >= MIN_COLUMNS && !line.mixed;
+  for (const line of lines) {
+    const prev = run.at(-1);
+    if (tabular(line) && prev && continues(prev, line)) run.push(line);
+    else {
+      flush();
+      if (tabular(line)) run = [line];
+    }
+  }
+  flush();
+  return found.map((table) => {
+    const columns = columnSpans(table);
+    const header = headerLines(lines, table, columns);
+    const rows = table.map((line) => line.cells.map((cell) => wordsText(cell.runs, line.height)));
+    return {
+      top: (header[0] ?? table[0]!).y + (header[0] ?? table[0]!).height,
+      rows: header.length > 0 ? [headerRow(header, columns), ...rows] : rows,
+      runs: [...header, ...table].flatMap((line) => line.cells.flatMap((cell) => cell.runs)),
+    };
+  });
+}
+
+interface ColumnSpan {
+  x0: number;
+  x1: number;
+}
+
+/** Where each of the table's columns runs, over all its rows. */
+function columnSpans(table: Line[]): ColumnSpan[] {
+  return table[0]!.cells.map((_, i) => ({ x0: Math.min(...table.map((l) => l.cells[i]!.x0)), x1: Math.max(...table.map((l) => l.cells[i]!.x1)) }));
+}
+
+/** The column a cell overlaps most, or -1 when it overlaps none. */
+function columnOf(cell: Cell, columns: ColumnSpan[]): number {
+  let best = -1;
+  let most = 0;
+  columns.forEach((c, i) => {
+    const overlap = Math.min(cell.x1, c.x1) - Math.max(cell.x0, c.x0);
+    if (overlap > most) [best, most] = [i, overlap];
+  });
+  return best;
+}
+
+/**
+ * Lines right above a table whose pieces all stand over its columns: its
+ * header, which often wraps inside a cell ("Polarization / resistance (Ω)")
+ * and so has fewer pieces on a line than the rows below. At most three lines,
+ * each close to the one below; a line of one piece (a title, a caption) is
+ * never one of them.
+ */
+function headerLines(lines: Line[], table: Line[], columns: ColumnSpan[]): Line[] {
+  const [left, right] = [columns[0]!.x0, columns.at(-1)!.x1];
+  const header: Line[] = [];
+  let below = table[0]!;
+  for (let i = lines.indexOf(below) - 1; i >= 0 && header.length < 3; i--) {
+    const line = lines[i]!;
+    if (line.cells.length < 2 || line.y - below.y > Math.max(line.height, below.height) * 2.5) break;
+    const slack = line.height;
+    // A header cell may run wider than the numbers under it, but not past the table's sides.
+    if (line.cells.some((c) => (c.x0 + c.x1) / 2 < left - slack || (c.x0 + c.x1) / 2 > right + slack || columnOf(c, columns) < 0)) break;
+    header.unshift(line);
+    below = line;
+  }
+  return header;
+}
+
+/** Header lines as one row: each column's pieces, top line first. */
+function headerRow(header: Line[], columns: ColumnSpan[]): string[] {
+  const row = columns.map(() => '');
+  for (const line of header) {
+    for (const cell of line.cells) {
+      const i = columnOf(cell, columns);
+      const text = wordsText(cell.runs, line.height);
+      row[i] = row[i] ? `${row[i]} ${text}` : text;
+    }
+  }
+  return row;
+}
+
+/** Same number of cells, columns overlapping, and not far below the previous line. */
+function continues(prev: Line, line: Line): boolean {
+  if (prev.cells.length !== line.cells.length) return false;
+  if (prev.y - line.y > Math.max(prev.height, line.height) * 3.5) return false;
+  return line.cells.every((c, i) => {
+    const p = prev.cells[i]!;
+    const slack = line.height;
+    return c.x0 <= p.x1 + slack && p.x0 <= c.x1 + slack;
+  });
+}
+
+function toLines(runs: readonly TextRun[]): Line[] {
+  // Rotated text and zero-size artefacts say nothing about columns.
+  const boxes = runs.filter((r) => r.x1 - r.x0 > 0 && r.top - r.bottom > 0);
+  boxes.sort((a, b) => b.bottom - a.bottom || a.x0 - b.x0);
+  const lines: Array<{ y: number; h: number; runs: TextRun[] }> = [];
+  for (const r of boxes) {
+    const h = r.top - r.bottom;
+    const line = lines.at(-1);
+    if (line && Math.abs(line.y - r.bottom) < Math.min(line.h, h) * 0.5) {
+      line.runs.push(r);
+      line.h = Math.max(line.h, h);
+    } else lines.push({ y: r.bottom, h, runs: [r] });
+  }
+  // A superscript ("cm²", a note mark) stands higher than its line's foot: it joins the line it rides on.
+  for (let i = lines.length - 2; i >= 0; i--) {
+    const [raised, line] = [lines[i]!, lines[i + 1]!];
+    if (raised.h < 0.8 * line.h && raised.y > line.y && raised.y < line.y + line.h * 0.8) {
+      line.runs.push(...raised.runs);
+      lines.splice(i, 1);
+    }
+  }
+  return lines.map((l) => {
+    l.runs.sort((a, b) => a.x0 - b.x0);
+    const cells: Cell[] = [];
+    // A gap wider than about three spaces starts a new cell: an em of the font where its size is known
+    // (TeX sets columns 1.2 em apart, and its fonts' boxes are 1.4 em tall), else 0.9 of the boxes' height.
+    let size = 0;
+    for (const r of l.runs) size = Math.max(size, r.size ?? 0);
+    const gap = size > 0 ? Math.min(l.h * 0.9, size) : l.h * 0.9;
+    for (const r of l.runs) {
+      const last = cells.at(-1);
+      if (last && r.x0 - last.x1 < gap) {
+        last.runs.push(r);
+        last.x1 = Math.max(last.x1, r.x1);
+      } else cells.push({ x0: r.x0, x1: r.x1, runs: [r] });
+    }
+    return { y: l.y, height: l.h, cells };
+  });
+}
+
+/** A strip down the page that no cell crosses, with text beside it on both sides. */
+interface Gutter {
+  x0: number;
+  x1: number;
+  left: number;
+  right: number;
+}
+
+/**
+ * On a page set in two columns, the lines of the two columns share
+ * baselines: a prose line of one column and a row of a small table in the
+ * other would read as one row of a wider table. Where a gutter runs down the
+ * page, a line with a single wide piece of text on one side of it (a prose
+ * line of that column) is cut in two at the gutter, and each column's lines
+ * follow one another (left column first) between the lines that span both.
+ */
+function inColumns(lines: Line[]): Line[] {
+  const gutter = findGutter(lines);
+  if (!gutter) return lines;
+  const out: Line[] = [];
+  let left: Line[] = [];
+  let right: Line[] = [];
+  const flush = () => {
+    out.push(...left, ...right);
+    left = [];
+    right = [];
+  };
+  for (const line of lines.map((l) => cutAt(l, gutter))) {
+    const l = line.cells.filter((c) => c.x1 <= gutter.x0);
+    const r = line.cells.filter((c) => c.x0 >= gutter.x1);
+    if (l.length + r.length < line.cells.length) {
+      flush();
+      out.push(line);
+      continue;
+    }
+    const prose = (cells: Cell[], width: number) => cells.length === 1 && cells[0]!.x1 - cells[0]!.x0 >= width * 0.5;
+    if (l.length > 0 && r.length > 0 && !prose(l, gutter.x0 - gutter.left) && !prose(r, gutter.right - gutter.x1)) {
+      // Short lines of both columns side by side: not a row of anything, so no table runs through them.
+      flush();
+      out.push({ ...line, mixed: true });
+      continue;
+    }
+    if (l.length > 0) left.push({ ...line, cells: l });
+    if (r.length > 0) right.push({ ...line, cells: r });
+  }
+  flush();
+  return out;
+}
+
+/** A line whose cells run over the gutter without a word crossing it (a gutter as narrow as a cell gap), cut there. */
+function cutAt(line: Line, gutter: Gutter): Line {
+  const cells = line.cells.flatMap((c): Cell[] => {
+    if (c.x0 >= gutter.x0 || c.x1 <= gutter.x1 || c.runs.some((r) => r.x0 < gutter.x1 && r.x1 > gutter.x0)) return [c];
+    const sides = [c.runs.filter((r) => r.x1 <= gutter.x0), c.runs.filter((r) => r.x0 >= gutter.x1)];
+    return sides.filter((runs) => runs.length > 0).map((runs) => ({ x0: Math.min(...runs.map((r) => r.x0)), x1: Math.max(...runs.map((r) => r.x1)), runs }));
+  });
+  return cells.length === line.cells.length ? line : { ...line, cells };
+}
+
+/**
+ * The widest strip in the middle of the text, at least 6 pt wide, that the
+ * words of at most two lines or one in twelve cross (a running header, a title, a figure
+ * spanning both columns), with a quarter of the lines or more on each side.
+ */
+function findGutter(lines: Line[]): Gutter | null {
+  if (lines.length < 8) return null;
+  let left = Infinity;
+  let right = -Infinity;
+  for (const line of lines) for (const c of line.cells) [left, right] = [Math.min(left, c.x0), Math.max(right, c.x1)];
+  const width = Math.floor(right - left);
+  if (!(width > 100)) return null;
+  const crossing = new Uint16Array(width + 1);
+  // Words, not cells: a gutter can be as narrow as the gap between two cells of a table row.
+  for (const line of lines) {
+    for (const c of line.cells) {
+      for (const r of c.runs) for (let x = Math.max(0, Math.ceil(r.x0 - left)); x <= Math.min(width, Math.floor(r.x1 - left)); x++) crossing[x]!++;
+    }
+  }
+  const allowed = Math.max(2, Math.floor(lines.length / 12));
+  let best: Gutter | null = null;
+  for (let x = Math.floor(width * 0.2); x < width * 0.8; x++) {
+    if (crossing[x]! > allowed) continue;
+    let end = x;
+    while (end + 1 < width * 0.8 && crossing[end + 1]! <= allowed) end++;
+    if (end - x + 1 >= 6 && (!best || end - x > best.x1 - best.x0)) best = { x0: left + x, x1: left + end + 1, left, right };
+    x = end;
+  }
+  if (!best) return null;
+  const gutter = best;
+  const beside = (side: (r: TextRun) => boolean) => lines.filter((line) => line.cells.some((c) => c.runs.some(side))).length;
+  const enough = lines.length / 4;
+  return beside((r) => r.x1 <= gutter.x0) >= enough && beside((r) => r.x0 >= gutter.x1) >= enough ? gutter : null;
+}
+
+/** Runs of one line, left to right, as words: a gap wider than a thin space is a space. */
+export function wordsText(runs: readonly TextRun[], height: number): string {
+  let text = '';
+  let end = -Infinity;
+  for (const run of runs) {
+    // Runs apart by more than a thin space are separate words.
+    if (text !== '' && run.x0 - end > height * 0.15 && !/\s$/.test(text)) text += ' ';
+    text += run.text;
+    end = Math.max(end, run.x1);
+  }
+  // Control characters (unmapped glyphs) are not text.
+  return text.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,196 @@
+// A PDF page's words as PDFium's text API gives them: characters in content
+// order joined while they sit on one baseline with no more than a thin space
+// between them, each word with its box and the style of its font (size,
+// weight, fixed pitch), which layout analysis reads headings and code from.
+
+import { withBuffer, type Pdfium } from './pdfium.ts';
+import type { TextRun } from './tables.ts';
+import type { Tag } from './tags.ts';
+
+export interface Word extends TextRun {
+  first: number;
+  last: number;
+  /** Font size in points, as the text matrix scales it. */
+  size: number;
+  bold: boolean;
+  italic: boolean;
+  /** Fixed-pitch font: code, terminal output. */
+  mono: boolean;
+  /** The word ends with a hyphen PDFium found at a line end (it reports U+0002 for those). */
+  hyphen: boolean;
+  /** A space character stood before it in the content stream. */
+  spaced: boolean;
+  /** How many of its letters are right-to-left (Hebrew, Arabic). */
+  rtlChars: number;
+  /** The marked-content id its text object carries (-1 for none): the key to a tagged PDF's structure. */
+  mcid: number;
+  /** In a tagged PDF, the structure element the word belongs to; untagged words there are artifacts. */
+  tag?: Tag;
+  /** Set on text turned from the horizontal (a rotated label, a margin stamp): its characters are in content order. */
+  rotated?: number;
+}
+
+/** Per-character calls straight into the WebAssembly exports (the wrapped ones convert every argument). */
+interface TextExports {
+  FPDFText_GetUnicode(textPage: number, index: number): number;
+  FPDFText_IsGenerated(textPage: number, index: number): number;
+  FPDFText_GetLooseCharBox(textPage: number, index: number, rect: number): number;
+  FPDFText_GetFontSize(textPage: number, index: number): number;
+  FPDFText_GetFontWeight(textPage: number, index: number): number;
+  FPDFText_GetFontInfo(textPage: number, index: number, buffer: number, length: number, flags: number): number;
+  FPDFText_GetCharAngle(textPage: number, index: number): number;
+  FPDFText_GetTextObject(textPage: number, index: number): number;
+  FPDFTextObj_GetFont(textObject: number): number;
+  FPDFPageObj_GetMarkedContentID(object: number): number;
+}
+
+/** PDF font descriptor flags (PDF 32000-1, 9.8.2). */
+const FIXED_PITCH = 1;
+const ITALIC = 64;
+const FORCE_BOLD = 1 << 18;
+
+const BOLD_NAME = /bold|black|heavy|semibold|demi|[-,]bd\b|[a-z]bd$/i;
+const ITALIC_NAME = /italic|oblique|[-,]it\b/i;
+const MONO_NAME = /mono|courier|consol|menlo|inconsolata|typewriter|fixed|\bcode\b|[^a-z]tt[^a-z]|^cmtt|sfmono/i;
+
+/** Strong right-to-left letters: Hebrew, Arabic, Syriac, Thaana, NKo and their presentation forms. */
+const isRtl = (code: number) => (code >= 0x0590 && code <= 0x08ff) || (code >= 0xfb1d && code <= 0xfdff) || (code >= 0xfe70 && code <= 0xfeff);
+
+interface FontStyle {
+  bold: boolean;
+  italic: boolean;
+  mono: boolean;
+}
+
+/** `tagged`: read each word's marked-content id, the key into a tagged PDF's structure tree. */
+export function pageWords(m: Pdfium, textPage: number, count: number, tagged = false): Word[] {
+  const x = m.pdfium.wasmExports as unknown as TextExports;
+  const words: Word[] = [];
+  // A font's style is read once a page: its name, flags and weight do not change from word to word.
+  const styles = new Map<number, FontStyle>();
+  let word: Word | null = null;
+  let lastRtl = false;
+  let spaced = false;
+  withBuffer(m, 16 + 4 + 256, (out) => {
+    const at = out >> 2;
+    const flagsPtr = out + 16;
+    const namePtr = out + 20;
+    const styleAt = (i: number, object: number): FontStyle => {
+      const font = object ? x.FPDFTextObj_GetFont(object) : 0;
+      let style = styles.get(font);
+      if (style) return style;
+      const weight = x.FPDFText_GetFontWeight(textPage, i);
+      const nameLength = x.FPDFText_GetFontInfo(textPage, i, namePtr, 256, flagsPtr);
+      const flags = nameLength > 0 ? m.pdfium.HEAP32[flagsPtr >> 2]! : 0;
+      const name = nameLength > 1 ? asciiAt(m.pdfium.HEAPU8, namePtr, Math.min(nameLength, 256) - 1) : '';
+      style = {
+        bold: weight >= 600 || (flags & FORCE_BOLD) !== 0 || BOLD_NAME.test(name),
+        italic: (flags & ITALIC) !== 0 || ITALIC_NAME.test(name),
+        mono: (flags & FIXED_PITCH) !== 0 || MONO_NAME.test(name),
+      };
+      // Text objects without a font handle (0) are not cached: their style is read each time.
+      if (font) styles.set(font, style);
+      return style;
+    };
+    for (let i = 0; i < count; i++) {
+      const code = x.FPDFText_GetUnicode(textPage, i);
+      if (code === 2) {
+        // PDFium reports a hyphen it recognised at a line end as U+0002; between right-to-left
+        // letters (justified Arabic) the code stands for nothing to read.
+        if (!word) continue;
+        const next = i + 1 < count ? x.FPDFText_GetUnicode(textPage, i + 1) : 0x0a;
+        if (isRtl(next) || lastRtl) {
+          // A kashida stretching the word: its width belongs to the word, so the next letter still joins it.
+          if (x.FPDFText_GetLooseCharBox(textPage, i, out)) word.x0 = Math.min(word.x0, m.pdfium.HEAPF32[at]!);
+          continue;
+        }
+        word.text += '-';
+        word.hyphen = true;
+        word.last = i;
+        word = null;
+        continue;
+      }
+      if (code <= 0x20 || code === 0x7f || code === 0xa0 || code === 0xfffe) {
+        word = null;
+        spaced = true;
+        continue;
+      }
+      // PDFium's own inferred spaces and line ends: the gap decides those.
+      if (x.FPDFText_IsGenerated(textPage, i) === 1) {
+        word = null;
+        continue;
+      }
+      // The loose box spans the glyph's advance and the font's ascent to descent, the same
+      // for every glyph of a line (the tight box of a "1" or a full stop is a sliver).
+      if (!x.FPDFText_GetLooseCharBox(textPage, i, out)) continue;
+      const f32 = m.pdfium.HEAPF32;
+      const left = f32[at]!;
+      const top = f32[at + 1]!;
+      const right = f32[at + 2]!;
+      const bottom = f32[at + 3]!;
+      const height = Math.max(1, top - bottom);
+      const rtl = isRtl(code);
+      if (word !== null && word.rotated === undefined && Math.abs(bottom - word.bottom) < height * 0.3) {
+        // Left to right, or right-to-left letters in logical order, each to the left of the one before.
+        const along = left >= word.x0 && left - word.x1 < height * 0.15;
+        const back = rtl && lastRtl && right <= word.x1 + height * 0.05 && word.x0 - right < height * 0.15;
+        // A glyph lined up on a level word's baseline is level too: the angle is read only where a word begins.
+        if (along || back) {
+          word.text += String.fromCodePoint(code);
+          if (left < word.x0) word.x0 = left;
+          if (right > word.x1) word.x1 = right;
+          if (top > word.top) word.top = top;
+          word.last = i;
+          if (rtl) word.rtlChars++;
+          lastRtl = rtl;
+          continue;
+        }
+      }
+      // Rotated text reads in content order: its glyphs step along another axis.
+      const angle = x.FPDFText_GetCharAngle(textPage, i);
+      const turned = Math.abs(Math.sin(angle)) > 0.2 ? Math.round((angle * 180) / Math.PI) : undefined;
+      if (word !== null && turned !== undefined && word.rotated === turned) {
+        word.text += String.fromCodePoint(code);
+        word.x0 = Math.min(word.x0, left);
+        word.x1 = Math.max(word.x1, right);
+        word.top = Math.max(word.top, top);
+        word.bottom = Math.min(word.bottom, bottom);
+        word.last = i;
+        continue;
+      }
+      // The style of a word is its first character's.
+      const size = x.FPDFText_GetFontSize(textPage, i);
+      const object = x.FPDFText_GetTextObject(textPage, i);
+      const style = styleAt(i, object);
+      word = {
+        x0: left,
+        x1: right,
+        bottom,
+        top,
+        text: String.fromCodePoint(code),
+        first: i,
+        last: i,
+        // A font set at size 1 and scaled by the text matrix reports 1: its box says how large it is drawn.
+        size: size > 0 && height / size > 0.6 && height / size < 2.2 ? size : height / 1.15,
+        bold: style.bold,
+        italic: style.italic,
+        mono: style.mono,
+        hyphen: false,
+        rtlChars: rtl ? 1 : 0,
+        spaced,
+        mcid: tagged && object ? x.FPDFPageObj_GetMarkedContentID(object) : -1,
+        rotated: turned,
+      };
+      words.push(word);
+      lastRtl = rtl;
+      spaced = false;
+    }
+  });
+  return words;
+}
+
+function asciiAt(heap: Uint8Array, ptr: number, length: number): string {
+  let s = '';
+  for (let i = 0; i < length; i++) s += String.fromCharCode(heap[ptr + i]!);
+  return s;
+}

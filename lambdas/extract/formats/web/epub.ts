@@ -1,0 +1,48 @@
+// EPUB: the chapters in spine order (each a section), with the package's
+// Dublin Core metadata. Chapters are XHTML, read with the HTML reader, which
+// neither resolves DTDs nor fetches anything.
+
+import { posix } from 'node:path';
+import { Blocks, type OutputMode } from '../../engine/blocks.ts';
+import { htmlInto } from '../../containers/html.ts';
+import { isoDate } from '../../engine/iso-date.ts';
+import { child, descendants, elements, readXml, textContent } from '../../containers/xml.ts';
+import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
+import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
+
+export function extractEpub(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget): FormatOutput {
+  const zip = new SafeZip(bytes, budget);
+  const container = readXml(zip, 'META-INF/container.xml');
+  const opfPath = container && descendants(container, 'rootfile')[0]?.attrs['full-path'];
+  const opf = opfPath ? readXml(zip, opfPath) : null;
+  if (!opf || !opfPath) throw new ExtractionError('corrupt_file', 'The EPUB could not be read: its package document (OPF) is missing.');
+  const dir = posix.dirname(opfPath);
+  const manifest = new Map<string, { href: string; type: string }>();
+  for (const item of elements(child(opf, 'manifest') ?? opf, 'item')) {
+    const href = decodeURIComponent(item.attrs.href ?? '');
+    manifest.set(item.attrs.id ?? '', { href: posix.normalize(posix.join(dir, href)), type: item.attrs['media-type'] ?? '' });
+  }
+  const out = new Blocks(mode);
+  for (const ref of elements(child(opf, 'spine') ?? opf, 'itemref')) {
+    const item = manifest.get(ref.attrs.idref ?? '');
+    if (!item || !/html|xml/.test(item.type)) continue;
+    const html = zip.readText(item.href);
+    if (html === null) continue;
+    out.section();
+    htmlInto(out, html);
+  }
+  const metadata = child(opf, 'metadata');
+  const dc = (name: string) => {
+    const values = metadata ? elements(metadata, name).map((e) => textContent(e).trim()).filter(Boolean) : [];
+    return values.length > 0 ? values.join(', ') : null;
+  };
+  const language = dc('language');
+  return out.output({
+    title: dc('title'),
+    author: dc('creator'),
+    subject: dc('description') ?? dc('subject'),
+    creator: dc('publisher'),
+    created_at: isoDate(dc('date')),
+    ...(language ? { language: language.split(/[-,]/)[0]!.trim().toLowerCase() } : {}),
+  });
+}
