@@ -199,6 +199,8 @@ interface Gutter {
  * follow one another (left column first) between the lines that span both.
  */
 function inColumns(lines: Line[]): Line[] {
+  // Cutting only takes cells away: a page with no line of enough cells has no table either way.
+  if (!lines.some((l) => l.cells.length >= MIN_COLUMNS)) return lines;
   const gutter = findGutter(lines);
   if (!gutter) return lines;
   const out: Line[] = [];
@@ -253,13 +255,20 @@ function findGutter(lines: Line[]): Gutter | null {
   for (const line of lines) for (const c of line.cells) [left, right] = [Math.min(left, c.x0), Math.max(right, c.x1)];
   const width = Math.floor(right - left);
   if (!(width > 100)) return null;
-  const crossing = new Uint16Array(width + 1);
   // Words, not cells: a gutter can be as narrow as the gap between two cells of a table row.
+  // Counted as steps (+1 where a word starts, -1 past its end) and summed across once.
+  const crossing = new Int32Array(width + 2);
   for (const line of lines) {
     for (const c of line.cells) {
-      for (const r of c.runs) for (let x = Math.max(0, Math.ceil(r.x0 - left)); x <= Math.min(width, Math.floor(r.x1 - left)); x++) crossing[x]!++;
+      for (const r of c.runs) {
+        const [from, to] = [Math.max(0, Math.ceil(r.x0 - left)), Math.min(width, Math.floor(r.x1 - left))];
+        if (from > to) continue;
+        crossing[from]!++;
+        crossing[to + 1]!--;
+      }
     }
   }
+  for (let x = 1; x <= width; x++) crossing[x]! += crossing[x - 1]!;
   const allowed = Math.max(2, Math.floor(lines.length / 12));
   let best: Gutter | null = null;
   for (let x = Math.floor(width * 0.2); x < width * 0.8; x++) {
