@@ -14,7 +14,7 @@ export default defineConfig({
       reporter: ['text-summary', 'text', 'json-summary'],
       reportsDirectory: 'coverage',
       // Measured 80.9 / 70.6 / 81.7 / 84.6 % (statements, branches, functions, lines) when set.
-      thresholds: { statements: 80.5, branches: 70, functions: 81.5, lines: 84 },
+      thresholds: { statements: 80.5, branches: 70, functions: 81, lines: 84 },
     },
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 30_000 } },
