@@ -13,6 +13,19 @@ export function putResult(blobs: Blobs, job: Job, result: ExtractionResult, now:
   return putResultJson(blobs, job, resultJson(result), now);
 }
 
+/** A result as the worker that finishes its job needs it: the JSON to store, and the few facts the completing write and the metrics read. */
+export interface StoredResult {
+  json: Uint8Array;
+  pages: number;
+  format: string;
+  /** Members or attachments could not be read: the job is a partial success. */
+  partial: boolean;
+}
+
+export function storedResult(result: ExtractionResult): StoredResult {
+  return { json: resultJson(result), pages: result.metadata.pages, format: result.metadata.format, partial: (result.metadata.failed_sections?.length ?? 0) > 0 };
+}
+
 /**
  * JSON.stringify(result) as UTF-8 bytes, written a member and an array
  * element at a time: a large file's result (a 100 MB CSV's is about 575 MB

@@ -1,6 +1,6 @@
 import { ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/engine/types.ts';
 import { isTerminal, type Job } from './job.ts';
-import { completion, putResult, shortfallRefused } from './job-result.ts';
+import { completion, putResultJson, shortfallRefused, storedResult, type StoredResult } from './job-result.ts';
 import { pageViewOf } from '../extract/engine/registry.ts';
 import { pageDocumentKey } from './job-pages.ts';
 import { formatHint, recordJobFinished } from './metrics.ts';
@@ -13,7 +13,11 @@ export interface WorkerDeps {
   blobs: Blobs;
   clock: Clock;
   events: JobEvents;
-  extractor: { extract(input: ExtractInput): Promise<ExtractionResult> };
+  extractor: {
+    extract(input: ExtractInput): Promise<ExtractionResult>;
+    /** The result already written out as JSON where it was extracted (a worker thread), so this thread never holds it as objects. */
+    extractStored?(input: ExtractInput): Promise<StoredResult>;
+  };
   log?: (message: string, fields?: Record<string, unknown>) => void;
   /** The large-document pipeline; without it every document is extracted whole. */
   split?: SplitSettings;
@@ -106,10 +110,11 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
 
   // A PDF or an image is kept for its page images (job-pages.ts) while the result is: a copy, since the pool takes the bytes over.
   const keep = pageViewOf(bytes) ? new Uint8Array(bytes) : null;
-  let result: ExtractionResult;
+  let result: StoredResult;
   const started = deps.clock.now();
+  const input: ExtractInput = { bytes, filename: job.filename, contentType: job.content_type, config: job.config ?? null };
   try {
-    result = await deps.extractor.extract({ bytes, filename: job.filename, contentType: job.content_type, config: job.config ?? null });
+    result = deps.extractor.extractStored ? await deps.extractor.extractStored(input) : storedResult(await deps.extractor.extract(input));
   } catch (error) {
     if (error instanceof ExtractionError) return fail(deps, job, error.message);
     throw error;
@@ -119,14 +124,14 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
   // submission was low) is taken before the job completes, so the quota can
   // refuse it; an over-reservation is refunded by the one worker whose
   // conditional write completed the job, so a redelivery cannot refund twice.
-  const pages = result.metadata.pages;
+  const pages = result.pages;
   const now = deps.clock.now();
   const extractionMs = now - started;
-  const result_ref = await putResult(deps.blobs, job, result, now);
+  const result_ref = await putResultJson(deps.blobs, job, result.json, now);
   const kept = keep ? pageDocumentKey(job.project_id, job.id) : null;
   if (kept) await deps.blobs.put(kept, keep!);
   // Members or attachments that could not be read leave a result that is partial, not wrong.
-  const outcome = (result.metadata.failed_sections?.length ?? 0) > 0 ? 'partial_success' : 'completed';
+  const outcome = result.partial ? 'partial_success' : 'completed';
   // The transition, the shortfall or refund and the day's usage in one write: only the delivery that finishes the job charges it.
   const finished = await deps.jobs.finishJob(completion(job, outcome, ['processing'], pages, result_ref, now));
   if (finished === 'insufficient') {
@@ -142,7 +147,7 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
   }
   await discardDocument(deps, job);
   if (completed) {
-    recordJobFinished(completed.status, result.metadata.format, { pages, extractionMs });
+    recordJobFinished(completed.status, result.format, { pages, extractionMs });
     await deps.events.jobFinished(completed);
   }
 }

@@ -13,11 +13,18 @@ import type { RowPlan, RowSlice } from './row-ranges.ts';
 import type { MergeOutcome, PartInput } from '../../core/aggregate-merge.ts';
 import type { OriginalMetadata } from '../../core/job.ts';
 import type { PartRef } from '../../core/ports.ts';
+import type { StoredResult } from '../../core/job-result.ts';
 import { DEFAULT_CONFIG, ExtractionError, type ExtractionConfig, type ExtractionErrorCode, type ExtractInput, type ExtractionResult } from './types.ts';
 
 export interface Extractor {
   /** The buffer behind `input.bytes` is transferred to the worker (detached here) when the view covers all of it. */
   extract(input: ExtractInput): Promise<ExtractionResult>;
+  /**
+   * extract, but the worker writes the result out as JSON and hands over its
+   * bytes: the calling thread neither copies the result's objects across nor
+   * serializes them (for a job's result, which is only stored).
+   */
+  extractStored(input: ExtractInput): Promise<StoredResult>;
   /** One PDF per list of page numbers, or null where those pages cannot be copied (formats/pdf/split.ts), in a worker under the same limits as an extraction. */
   splitPdf(bytes: Uint8Array, pageLists: number[][]): Promise<Array<Uint8Array | null>>;
   /** Where each run of pages' rows lie in a CSV or TSV file (csv.ts, planRowRuns), in a worker; the buffer is taken over. */
@@ -68,7 +75,7 @@ export interface WorkerData {
 }
 
 type Task =
-  | { op: 'extract'; filename: string; contentType: string | null; config: ExtractionConfig | null; rows?: RowSlice }
+  | { op: 'extract'; filename: string; contentType: string | null; config: ExtractionConfig | null; rows?: RowSlice; stored?: boolean }
   | { op: 'merge'; parts: Array<{ ref: PartRef; offset: number; length: number; present: boolean; error?: string }>; metadata: OriginalMetadata | null }
   | { op: 'plan-rows'; format: 'csv' | 'tsv'; runs: Array<{ first_page: number; last_page: number }> }
   | { op: 'split'; pageLists: number[][] }
@@ -126,6 +133,7 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
   const pool = createPool(opts);
   return {
     extract: pool.extract,
+    extractStored: pool.extractStored,
     splitPdf: pool.splitPdf,
     merge: (parts, metadata) => {
       // One buffer for all the parts, moved to the worker rather than copied per part.
@@ -301,6 +309,18 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
   const extractOne = ({ bytes, filename, contentType, config, rows }: ExtractInput) =>
     run<ExtractionResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null, ...(rows ? { rows } : {}) });
 
+  async function extractStored(input: ExtractInput): Promise<StoredResult> {
+    if (isDetached(input.bytes)) throw detachedError();
+    const { spreadPlan } = await import('./spread.ts');
+    // A spread read is merged here from its runs' objects, so it is written out here too.
+    if (!input.rows && spreadPlan(input, opts.size)) {
+      const { storedResult } = await import('../../core/job-result.ts');
+      return storedResult(await extract(input));
+    }
+    const { bytes, filename, contentType, config, rows } = input;
+    return run<StoredResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null, ...(rows ? { rows } : {}), stored: true });
+  }
+
   /** A long PDF goes to several workers at once (spread.ts); anything unusual falls back to one worker's whole read. */
   async function extract(input: ExtractInput): Promise<ExtractionResult> {
     if (isDetached(input.bytes)) throw detachedError();
@@ -322,6 +342,7 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
 
   return {
     extract,
+    extractStored,
     run,
     splitPdf: (bytes: Uint8Array, pageLists: number[][]) => run<Array<Uint8Array | null>>(bytes, { op: 'split', pageLists }),
     async close() {
@@ -460,6 +481,12 @@ export async function runWorker(port: NonNullable<typeof parentPort>, data: Work
       }
       beforeExtract?.(req.filename);
       const result = await extract({ bytes: req.bytes, filename: req.filename, contentType: req.contentType, config: req.config, ...(req.rows ? { rows: req.rows } : {}) });
+      if (req.stored) {
+        const { storedResult } = await import('../../core/job-result.ts');
+        const stored = storedResult(result);
+        port.postMessage({ type: 'done', id: req.id, result: stored, engineBytes: engineMemoryBytes() } satisfies Reply, [stored.json.buffer as ArrayBuffer]);
+        return;
+      }
       port.postMessage({ type: 'done', id: req.id, result, engineBytes: engineMemoryBytes() } satisfies Reply);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

@@ -39,6 +39,19 @@ describe('extractor pool', () => {
     expect(text.content).toBe('from the text');
   });
 
+  it('hands back a result written out as JSON by the worker, equal to the result itself, for a one-worker read and a spread one', async () => {
+    pool = createExtractorPool({ size: 2, timeoutMs: 20_000, maxMemoryMb: 256 });
+    const short = makePdf({ pages: ['one page'] });
+    const long = makePdf({ pages: Array.from({ length: 300 }, (_, i) => `page ${i + 1}`) });
+    for (const bytes of [short, long]) {
+      const stored = await pool.extractStored({ bytes: new Uint8Array(bytes), filename: 'a.pdf' });
+      const direct = await pool.extract({ bytes: new Uint8Array(bytes), filename: 'a.pdf' });
+      expect(JSON.parse(new TextDecoder().decode(stored.json))).toEqual(JSON.parse(JSON.stringify(direct)));
+      expect({ pages: stored.pages, format: stored.format, partial: stored.partial }).toEqual({ pages: direct.metadata.pages, format: 'pdf', partial: false });
+    }
+    expect(spreadPlan({ bytes: long, filename: 'a.pdf' }, 2)).not.toBeNull();
+  });
+
   it('queues jobs beyond its size', async () => {
     pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256 });
     const results = await Promise.all([1, 2, 3, 4].map((n) => pool!.extract({ bytes: makePdf({ pages: [`doc ${n}`] }), filename: 'a.pdf' })));
