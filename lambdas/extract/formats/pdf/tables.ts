@@ -17,6 +17,8 @@ export interface TextRun {
   text: string;
   /** Font size in points, where known. */
   size?: number;
+  /** Set on text turned from the horizontal (a rotated label, a margin stamp): its characters are in content order. */
+  rotated?: number;
   /** Indices of its first and last character in the page's text (PDFium's numbering), where known. */
   first?: number;
   last?: number;
@@ -144,7 +146,7 @@ function continues(prev: Line, line: Line): boolean {
 
 function toLines(runs: readonly TextRun[]): Line[] {
   // Rotated text and zero-size artefacts say nothing about columns.
-  const boxes = runs.filter((r) => r.x1 - r.x0 > 0 && r.top - r.bottom > 0);
+  const boxes = runs.filter((r) => r.x1 - r.x0 > 0 && r.top - r.bottom > 0 && r.rotated === undefined);
   boxes.sort((a, b) => b.bottom - a.bottom || a.x0 - b.x0);
   const lines: Array<{ y: number; h: number; runs: TextRun[] }> = [];
   for (const r of boxes) {
@@ -221,9 +223,11 @@ function inColumns(lines: Line[]): Line[] {
     }
     const prose = (cells: Cell[], width: number) => cells.length === 1 && cells[0]!.x1 - cells[0]!.x0 >= width * 0.5;
     if (l.length > 0 && r.length > 0 && !prose(l, gutter.x0 - gutter.left) && !prose(r, gutter.right - gutter.x1)) {
-      // Short lines of both columns side by side: not a row of anything, so no table runs through them.
+      // Pieces on both sides and prose on neither: a row of a table as wide as the page whose column gap
+      // falls on the gutter (kept whole), or, with three pieces only, short lines of both columns side by
+      // side, which no table runs through.
       flush();
-      out.push({ ...line, mixed: true });
+      out.push(l.length + r.length > MIN_COLUMNS ? line : { ...line, mixed: true });
       continue;
     }
     if (l.length > 0) left.push({ ...line, cells: l });
@@ -290,8 +294,9 @@ export function wordsText(runs: readonly TextRun[], height: number): string {
   let text = '';
   let end = -Infinity;
   for (const run of runs) {
-    // Runs apart by more than a thin space are separate words.
-    if (text !== '' && run.x0 - end > height * 0.15 && !/\s$/.test(text)) text += ' ';
+    // Runs apart by more than a thin space are separate words: a sixth of an em, of the font's size where it is
+    // known (a line's height can be far more than its words' size: a taller glyph of another font on it).
+    if (text !== '' && run.x0 - end > Math.min(height, run.size ?? height) * 0.15 && !/\s$/.test(text)) text += ' ';
     text += run.text;
     end = Math.max(end, run.x1);
   }

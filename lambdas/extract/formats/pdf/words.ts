@@ -26,8 +26,6 @@ export interface Word extends TextRun {
   mcid: number;
   /** In a tagged PDF, the structure element the word belongs to; untagged words there are artifacts. */
   tag?: Tag;
-  /** Set on text turned from the horizontal (a rotated label, a margin stamp): its characters are in content order. */
-  rotated?: number;
 }
 
 /** Per-character calls straight into the WebAssembly exports (the wrapped ones convert every argument). */
