@@ -309,25 +309,17 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
   const extractOne = ({ bytes, filename, contentType, config, rows }: ExtractInput) =>
     run<ExtractionResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null, ...(rows ? { rows } : {}) });
 
-  async function extractStored(input: ExtractInput): Promise<StoredResult> {
+  /** The runs of pages a long PDF is spread over (spread.ts), or null to read it in one worker. */
+  async function spreadRuns(input: ExtractInput): Promise<number[][] | null> {
     if (isDetached(input.bytes)) throw detachedError();
     const { spreadPlan } = await import('./spread.ts');
-    // A spread read is merged here from its runs' objects, so it is written out here too.
-    if (!input.rows && spreadPlan(input, opts.size)) {
-      const { storedResult } = await import('../../core/job-result.ts');
-      return storedResult(await extract(input));
-    }
-    const { bytes, filename, contentType, config, rows } = input;
-    return run<StoredResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null, ...(rows ? { rows } : {}), stored: true });
+    // A chunk's rows are no PDF, whatever their first bytes look like.
+    return input.rows ? null : spreadPlan(input, opts.size);
   }
 
-  /** A long PDF goes to several workers at once (spread.ts); anything unusual falls back to one worker's whole read. */
-  async function extract(input: ExtractInput): Promise<ExtractionResult> {
-    if (isDetached(input.bytes)) throw detachedError();
-    const { spreadPlan, mergeSpread } = await import('./spread.ts');
-    // A chunk's rows are no PDF, whatever their first bytes look like.
-    const runs = input.rows ? null : spreadPlan(input, opts.size);
-    if (!runs) return extractOne(input);
+  /** Each run in a worker of its own, merged here; anything unusual falls back to one worker's whole read. */
+  async function extractSpread(input: ExtractInput, runs: number[][]): Promise<ExtractionResult> {
+    const { mergeSpread } = await import('./spread.ts');
     const config = input.config ?? DEFAULT_CONFIG;
     try {
       // A copy each (new Uint8Array, not slice: a Buffer's slice is a view, and the first run would detach the rest).
@@ -338,6 +330,23 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
       if (error instanceof ExtractionError && error.code === 'corrupt_file') return extractOne(input);
       throw error;
     }
+  }
+
+  /** A long PDF goes to several workers at once. */
+  async function extract(input: ExtractInput): Promise<ExtractionResult> {
+    const runs = await spreadRuns(input);
+    return runs ? extractSpread(input, runs) : extractOne(input);
+  }
+
+  async function extractStored(input: ExtractInput): Promise<StoredResult> {
+    const runs = await spreadRuns(input);
+    if (runs) {
+      // A spread read is merged here from its runs' objects, so it is written out here too.
+      const { storedResult } = await import('../../core/job-result.ts');
+      return storedResult(await extractSpread(input, runs));
+    }
+    const { bytes, filename, contentType, config, rows } = input;
+    return run<StoredResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null, ...(rows ? { rows } : {}), stored: true });
   }
 
   return {
