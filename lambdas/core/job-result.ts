@@ -8,11 +8,6 @@ import { usagePeriods } from './usage.ts';
 
 export const resultKey = (projectId: string, jobId: string) => `results/${projectId}/${jobId}.json`;
 
-/** Writes the result JSON and returns the pointer for the write that completes the job. */
-export function putResult(blobs: Blobs, job: Job, result: ExtractionResult, now: number): Promise<ResultRef> {
-  return putResultJson(blobs, job, resultJson(result), now);
-}
-
 /** A result as the worker that finishes its job needs it: the JSON to store, and the few facts the completing write and the metrics read. */
 export interface StoredResult {
   json: Uint8Array;
@@ -74,7 +69,7 @@ export function resultJson(result: ExtractionResult): Uint8Array {
   return all.byteOffset === 0 && all.byteLength === all.buffer.byteLength ? all : new Uint8Array(all);
 }
 
-/** putResult for a result already written out as JSON (a merge in a worker thread hands back its bytes). */
+/** Writes a result's JSON (resultJson, or the bytes a worker thread wrote) and returns the pointer for the write that completes the job. */
 export async function putResultJson(blobs: Blobs, job: Job, body: Uint8Array, now: number): Promise<ResultRef> {
   const key = resultKey(job.project_id, job.id);
   await blobs.put(key, body, 'application/json');

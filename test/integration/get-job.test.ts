@@ -6,7 +6,7 @@ import { S3Blobs } from '../../lambdas/adapters/s3-blobs.ts';
 import type { Principal } from '../../lambdas/core/auth.ts';
 import { getJobView, type JobView } from '../../lambdas/core/get-job.ts';
 import type { Job } from '../../lambdas/core/job.ts';
-import { putResult } from '../../lambdas/core/job-result.ts';
+import { putResultJson, resultJson } from '../../lambdas/core/job-result.ts';
 import { limits } from '../../lambdas/core/limits.ts';
 import type { ExtractionResult } from '../../lambdas/extract/engine/types.ts';
 import { blobClient, skipWithoutEndpoint, startBackend, storeClient, type Backend } from '../support/aws-backend.ts';
@@ -49,7 +49,7 @@ describe.skipIf(skipWithoutEndpoint())('reading a job (GET /v1/jobs/{id})', () =
   async function completedJob(resultAt = now): Promise<Job> {
     const job = makeJob({ status: 'processing' });
     await store.putJobs([job]);
-    const result_ref = await putResult(blobs, job, result, resultAt);
+    const result_ref = await putResultJson(blobs, job, resultJson(result), resultAt);
     return (await store.transitionJob(job.id, 'completed', { pages: 1, result_ref, updated_at: resultAt }))!;
   }
 
@@ -99,7 +99,7 @@ describe.skipIf(skipWithoutEndpoint())('reading a job (GET /v1/jobs/{id})', () =
   async function completedWith(content: string): Promise<{ job: Job; stored: number }> {
     const job = makeJob({ status: 'processing' });
     await store.putJobs([job]);
-    const result_ref = await putResult(blobs, job, { ...result, content }, now);
+    const result_ref = await putResultJson(blobs, job, resultJson({ ...result, content }), now);
     await store.transitionJob(job.id, 'completed', { pages: 1, result_ref, updated_at: now });
     return { job, stored: result_ref.size };
   }

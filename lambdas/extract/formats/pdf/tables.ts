@@ -184,7 +184,7 @@ function toLines(runs: readonly TextRun[]): Line[] {
   });
 }
 
-/** A strip down the page that no cell crosses, with text beside it on both sides. */
+/** A strip down the page that almost no word crosses, with text beside it on both sides; `left` and `right` are the text's edges. */
 interface Gutter {
   x0: number;
   x1: number;
@@ -213,6 +213,7 @@ function inColumns(lines: Line[]): Line[] {
     left = [];
     right = [];
   };
+  const prose = (cells: Cell[], width: number) => cells.length === 1 && cells[0]!.x1 - cells[0]!.x0 >= width * 0.5;
   for (const line of lines.map((l) => cutAt(l, gutter))) {
     const l = line.cells.filter((c) => c.x1 <= gutter.x0);
     const r = line.cells.filter((c) => c.x0 >= gutter.x1);
@@ -221,7 +222,6 @@ function inColumns(lines: Line[]): Line[] {
       out.push(line);
       continue;
     }
-    const prose = (cells: Cell[], width: number) => cells.length === 1 && cells[0]!.x1 - cells[0]!.x0 >= width * 0.5;
     if (l.length > 0 && r.length > 0 && !prose(l, gutter.x0 - gutter.left) && !prose(r, gutter.right - gutter.x1)) {
       // Pieces on both sides and prose on neither: a row of a table as wide as the page whose column gap
       // falls on the gutter (kept whole), or, with three pieces only, short lines of both columns side by
