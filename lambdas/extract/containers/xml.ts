@@ -19,8 +19,18 @@ const MAX_DEPTH = 512;
 const TAG = /<([^\s/>!?]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/y;
 const ATTR = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
+/**
+ * Elements handed over one at a time as they close, then dropped from the
+ * tree: a worksheet's million cells never stand as one tree in memory, only
+ * the row being read (rows do not nest, so a handed row holds no other).
+ */
+export interface StreamedElements {
+  name: string;
+  visit: (el: XmlElement) => void;
+}
+
 /** The document element of `text`; `part` names the part in error messages. */
-export function parseXml(text: string, part = 'an XML part'): XmlElement {
+export function parseXml(text: string, part = 'an XML part', streamed?: StreamedElements): XmlElement {
   const root: XmlElement = { name: '#document', attrs: {}, children: [] };
   const stack: XmlElement[] = [root];
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -50,6 +60,7 @@ export function parseXml(text: string, part = 'an XML part'): XmlElement {
       // Tolerant of mismatches: close up to the nearest open element of that name.
       for (let d = stack.length - 1; d > 0; d--) {
         if (stack[d]!.name === name) {
+          if (streamed) handOver(stack, d, streamed);
           stack.length = d;
           break;
         }
@@ -62,7 +73,8 @@ export function parseXml(text: string, part = 'an XML part'): XmlElement {
       const attrs: Record<string, string> = {};
       if (m[2]) for (const a of m[2].matchAll(ATTR)) attrs[localName(a[1]!)] = decodeEntities(a[2] ?? a[3] ?? '');
       const el: XmlElement = { name: localName(m[1]!), attrs, children: [] };
-      stack[stack.length - 1]!.children.push(el);
+      if (m[3] && streamed?.name === el.name) streamed.visit(el);
+      else stack[stack.length - 1]!.children.push(el);
       if (!m[3]) {
         if (stack.length > MAX_DEPTH) throw corrupt(part, `elements nest deeper than ${MAX_DEPTH}`);
         stack.push(el);
@@ -70,9 +82,24 @@ export function parseXml(text: string, part = 'an XML part'): XmlElement {
       i = TAG.lastIndex;
     }
   }
+  // A truncated part's open elements are read as far as they go, streamed ones too.
+  if (streamed) handOver(stack, 1, streamed);
   const doc = root.children.find((c): c is XmlElement => typeof c !== 'string');
   if (!doc) throw corrupt(part, 'no document element (the part is empty or truncated)');
   return doc;
+}
+
+/** Elements from `depth` up being closed: the streamed ones among them are handed over and taken out of their parents. */
+function handOver(stack: XmlElement[], depth: number, streamed: StreamedElements): void {
+  for (let d = stack.length - 1; d >= depth; d--) {
+    const el = stack[d]!;
+    if (el.name !== streamed.name) continue;
+    streamed.visit(el);
+    const siblings = stack[d - 1]!.children;
+    // The element closing is its parent's last child, unless text followed it before the mismatched end tag.
+    const at = siblings.lastIndexOf(el);
+    if (at >= 0) siblings.splice(at, 1);
+  }
 }
 
 function skipPast(text: string, from: number, marker: string, part: string): number {
@@ -142,8 +169,8 @@ export function textContent(el: XmlNode): string {
   return out;
 }
 
-/** A ZIP package's XML part, parsed; null when the package has no such part. */
-export function readXml(zip: SafeZip, name: string): XmlElement | null {
+/** A ZIP package's XML part, parsed; null when the package has no such part. `streamed` elements are handed over, not kept. */
+export function readXml(zip: SafeZip, name: string, streamed?: StreamedElements): XmlElement | null {
   const text = zip.readText(name);
-  return text === null ? null : parseXml(text, `the part ${name}`);
+  return text === null ? null : parseXml(text, `the part ${name}`, streamed);
 }

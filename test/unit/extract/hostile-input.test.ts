@@ -152,4 +152,20 @@ describe('XML reader', () => {
     const el = parseXml('<a t="&lt;&#65;&#x42;&quot;">x &amp; y &unknown;</a>');
     expect(el).toEqual({ name: 'a', attrs: { t: '<AB"' }, children: ['x & y &unknown;'] });
   });
+
+  it('hands streamed elements over as they close and keeps them out of the tree', () => {
+    const seen: string[] = [];
+    const xml = '<s:sheet xmlns:s="x"><s:data><s:row r="1"><c>a</c></s:row><s:row r="2"/><!-- <s:row r="9"> --><s:row r="3"><c>b</c></s:data><tail/></s:sheet>';
+    const doc = parseXml(xml, 'the part s.xml', { name: 'row', visit: (row) => seen.push(`${row.attrs.r}:${row.children.length}`) });
+    // Row 3 is closed by its parent's end tag, as the tolerant reader closes mismatches.
+    expect(seen).toEqual(['1:1', '2:0', '3:1']);
+    expect(doc).toEqual({ name: 'sheet', attrs: { s: 'x' }, children: [{ name: 'data', attrs: {}, children: [] }, { name: 'tail', attrs: {}, children: [] }] });
+  });
+
+  it('hands over the rows of a truncated part and still refuses a DOCTYPE when streaming', () => {
+    const seen: string[] = [];
+    parseXml('<sheet><data><row r="1"><c>a</c></row><row r="2"><c>b', 'the part s.xml', { name: 'row', visit: (row) => seen.push(row.attrs.r!) });
+    expect(seen).toEqual(['1', '2']);
+    expect(() => parseXml('<!DOCTYPE x [<!ENTITY a "b">]><sheet><row/></sheet>', 'the part s.xml', { name: 'row', visit: () => {} })).toThrow(/DOCTYPE/);
+  });
 });

@@ -31,11 +31,11 @@ export function extractXlsx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
   const kept = selectedNumbers(listed.length, pages);
   const sheets = kept.map((number): Sheet => {
     const { name, target } = listed[number - 1]!;
-    const xml = target ? readXml(zip, target) : null;
+    const rows = new SheetRows(strings, formats, date1904, cellBudget);
+    // Rows are read as the parser closes them, so the sheet is never a tree of all its cells.
+    if (target) readXml(zip, target, { name: 'row', visit: (row) => rows.add(row) });
     const sheetRels = target ? relationships(zip, target) : new Map<string, { target: string; type: string }>();
-    // A chart sheet has no cells, only the drawing of its chart.
-    const rows = xml && xml.name !== 'chartsheet' ? sheetRows(xml, strings, formats, date1904, cellBudget) : [];
-    return { name, rows, comments: comments(zip, sheetRels), drawings: drawings(zip, sheetRels) };
+    return { name, rows: rows.rows, comments: comments(zip, sheetRels), drawings: drawings(zip, sheetRels) };
   });
   return sheetsOutput(sheets, mode, coreProperties(zip), { names: listed.map((s) => s.name), kept, selected: pages !== null });
 }
@@ -113,30 +113,36 @@ function cellFormats(zip: SafeZip, part: string | undefined): string[] {
   });
 }
 
-function sheetRows(sheet: XmlElement, strings: string[], formats: string[], date1904: boolean, budget: { cells: number }): string[][] {
-  const data = child(sheet, 'sheetData');
-  if (!data) return [];
-  const rows: string[][] = [];
-  let nextRow = 1;
-  for (const row of elements(data, 'row')) {
-    const r = Number(row.attrs.r) || nextRow;
-    nextRow = r + 1;
+/** A sheet's cell texts by row and column, filled one `row` element at a time (a chart sheet has none). */
+class SheetRows {
+  readonly rows: string[][] = [];
+  private nextRow = 1;
+
+  constructor(
+    private readonly strings: string[],
+    private readonly formats: string[],
+    private readonly date1904: boolean,
+    private readonly budget: { cells: number },
+  ) {}
+
+  add(row: XmlElement): void {
+    const r = Number(row.attrs.r) || this.nextRow;
+    this.nextRow = r + 1;
     const cells: string[] = [];
     let nextCol = 0;
     for (const c of elements(row, 'c')) {
       const col = c.attrs.r ? columnIndex(c.attrs.r) : nextCol;
       nextCol = col + 1;
-      const value = cellText(c, strings, formats, date1904);
+      const value = cellText(c, this.strings, this.formats, this.date1904);
       if (value === '') continue;
-      if (--budget.cells < 0) throw tooManyCells('workbook');
+      if (--this.budget.cells < 0) throw tooManyCells('workbook');
       while (cells.length < col) cells.push('');
       cells[col] = value;
     }
-    if (cells.length === 0) continue;
-    while (rows.length < r - 1) rows.push([]);
-    rows[r - 1] = cells;
+    if (cells.length === 0) return;
+    while (this.rows.length < r - 1) this.rows.push([]);
+    this.rows[r - 1] = cells;
   }
-  return rows;
 }
 
 function columnIndex(ref: string): number {
