@@ -47,6 +47,7 @@ import { generateModels, truthMarkdown } from './structure/docmodel.ts';
 import { latexCanTypeset, latexSource } from './structure/render-latex.ts';
 import { deckTruth, generateDecks, generateWorkbooks, workbookTruth } from './structure/officemodel.ts';
 import { pandocToMarkdown } from './structure/pandoc-truth.ts';
+import { benchTools } from './tools.ts';
 import { KINDS, markdownBlocks, plainTextBlocks, scoreBlocks, type Kind, type StructureScore } from './structure-metric.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -73,77 +74,11 @@ const log = (s: string) => console.log(`bench:structure: ${s}`);
 
 // ---------------------------------------------------------------- tools
 
-const have = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
-let aptUpdated = false;
-/** Installs Debian packages when `missing`; false when that cannot be done here. */
-function aptInstall(what: string, pkgs: string[]): boolean {
-  if (!have('apt-get') || process.getuid?.() !== 0) {
-    log(`${what} is missing and cannot be installed here (apt-get as root); install ${pkgs.join(' ')}.`);
-    return false;
-  }
-  log(`${what} is missing: installing ${pkgs.join(' ')} with apt-get`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  try {
-    if (!aptUpdated) execFileSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 'ignore', 'inherit'], env });
-    aptUpdated = true;
-    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs], { stdio: ['ignore', 'ignore', 'inherit'], env });
-    return true;
-  } catch (err) {
-    log(`apt-get install ${pkgs.join(' ')} failed: ${(err as Error).message.split('\n')[0]}`);
-    return false;
-  }
-}
-
-const FONT_PACKAGES = ['fonts-dejavu', 'fonts-noto-core', 'fonts-liberation2'];
-function ensureSoffice(): boolean {
-  if (!have('soffice') && !aptInstall('LibreOffice (soffice)', ['libreoffice-writer-nogui', ...FONT_PACKAGES])) return false;
-  const families = spawnSync('fc-list', [':', 'family'], { encoding: 'utf8' }).stdout ?? '';
-  if (!['DejaVu Sans', 'Liberation Serif', 'Noto Sans Hebrew', 'Noto Sans Arabic'].every((f) => families.includes(f))) aptInstall('fonts for the generated documents', FONT_PACKAGES);
-  return have('soffice');
-}
+const { have, aptInstall, ensureSoffice, ensurePythonModule, soffice } = benchTools(CACHE, log);
 const ensurePandoc = () => have('pandoc') || (aptInstall('pandoc', ['pandoc']) && have('pandoc'));
 const ensurePoppler = () => have('pdftotext') || (aptInstall('pdftotext (poppler-utils)', ['poppler-utils']) && have('pdftotext'));
-
-/** The cache's venv's python with `module` importable, pip-installing `pkg` into it when missing; null when that cannot be done. */
-function ensurePythonModule(module: string, pkg: string): string | null {
-  const venv = join(CACHE, 'venv');
-  const python = join(venv, 'bin', 'python');
-  if (existsSync(python) && spawnSync(python, ['-c', `import ${module}`], { stdio: 'ignore' }).status === 0) return python;
-  if (!have('python3')) {
-    log('python3 is missing: no generated documents.');
-    return null;
-  }
-  log(`installing ${pkg} with pip into ${relative(ROOT, venv)}`);
-  try {
-    if (!existsSync(python)) execFileSync('python3', ['-m', 'venv', venv], { stdio: 'inherit' });
-    execFileSync(python, ['-m', 'pip', 'install', '-q', pkg], { stdio: 'inherit' });
-    return python;
-  } catch (err) {
-    log(`${pkg} could not be installed: ${(err as Error).message.split('\n')[0]}`);
-    return null;
-  }
-}
 const ensurePythonDocx = () => ensurePythonModule('docx', 'python-docx');
 
-/** LibreOffice headless with a profile of its own (so a desktop LibreOffice or another run does not collide). */
-function soffice(convertTo: string, outdir: string, files: string[], timeoutMs: number, infilter?: string): void {
-  mkdirSync(outdir, { recursive: true });
-  execFileSync(
-    'soffice',
-    [
-      `-env:UserInstallation=file://${join(CACHE, 'lo-profile')}`,
-      '--headless',
-      '--norestore',
-      ...(infilter ? [`--infilter=${infilter}`] : []),
-      '--convert-to',
-      convertTo,
-      '--outdir',
-      outdir,
-      ...files,
-    ],
-    { stdio: 'ignore', timeout: timeoutMs },
-  );
-}
 /**
  * How corpus files become PDFs; a change here redoes them. HTML goes through Writer's HTML import: left to
  * itself, LibreOffice opens an HTML fragment (no <html>, no <body>) as Writer/Web and prints an empty page.

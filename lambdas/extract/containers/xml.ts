@@ -27,6 +27,8 @@ const ATTR = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 export interface StreamedElements {
   name: string;
   visit: (el: XmlElement) => void;
+  /** Inside an open element of one of these names, the element stays in its tree (a table's rows inside a cell of the sheet's). */
+  notInside?: string[];
 }
 
 /** The document element of `text`; `part` names the part in error messages. */
@@ -73,7 +75,7 @@ export function parseXml(text: string, part = 'an XML part', streamed?: Streamed
       const attrs: Record<string, string> = {};
       if (m[2]) for (const a of m[2].matchAll(ATTR)) attrs[localName(a[1]!)] = decodeEntities(a[2] ?? a[3] ?? '');
       const el: XmlElement = { name: localName(m[1]!), attrs, children: [] };
-      if (m[3] && streamed?.name === el.name) streamed.visit(el);
+      if (m[3] && streamed?.name === el.name && !enclosed(stack, stack.length, streamed)) streamed.visit(el);
       else stack[stack.length - 1]!.children.push(el);
       if (!m[3]) {
         if (stack.length > MAX_DEPTH) throw corrupt(part, `elements nest deeper than ${MAX_DEPTH}`);
@@ -93,13 +95,20 @@ export function parseXml(text: string, part = 'an XML part', streamed?: Streamed
 function handOver(stack: XmlElement[], depth: number, streamed: StreamedElements): void {
   for (let d = stack.length - 1; d >= depth; d--) {
     const el = stack[d]!;
-    if (el.name !== streamed.name) continue;
+    if (el.name !== streamed.name || enclosed(stack, d, streamed)) continue;
     streamed.visit(el);
     const siblings = stack[d - 1]!.children;
     // The element closing is its parent's last child, unless text followed it before the mismatched end tag.
     const at = siblings.lastIndexOf(el);
     if (at >= 0) siblings.splice(at, 1);
   }
+}
+
+/** Whether an element below `depth` on the stack is one the streamed elements stay inside. */
+function enclosed(stack: XmlElement[], depth: number, streamed: StreamedElements): boolean {
+  if (!streamed.notInside) return false;
+  for (let d = 1; d < depth; d++) if (streamed.notInside.includes(stack[d]!.name)) return true;
+  return false;
 }
 
 function skipPast(text: string, from: number, marker: string, part: string): number {

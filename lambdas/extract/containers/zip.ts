@@ -31,6 +31,8 @@ export interface ZipEntry {
 /** Shared by an archive and the archives nested in it, so nesting cannot multiply the budget. */
 export interface InflateBudget {
   remaining: number;
+  /** The error when the document's budget, lowered below the per-document cap for its format, runs out. */
+  exceeded?: () => ExtractionError;
 }
 
 export class SafeZip {
@@ -80,13 +82,13 @@ export class SafeZip {
       try {
         out = inflateRawSync(raw, { maxOutputLength: cap + 1, finishFlush: constants.Z_SYNC_FLUSH });
       } catch (err) {
-        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(entry.name);
+        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw this.tooLarge(entry.name, cap);
         throw corrupt(`"${entry.name}" does not inflate (${(err as Error).message})`);
       }
     } else {
       throw corrupt(`"${entry.name}" uses compression method ${entry.method}, which is not supported`);
     }
-    if (out.length > cap) throw tooLarge(entry.name);
+    if (out.length > cap) throw this.tooLarge(entry.name, cap);
     if (out.length > ZIP_LIMITS.ratioFloorBytes && out.length > Math.max(1, raw.length) * ZIP_LIMITS.maxRatio) {
       throw new ExtractionError(
         'refused_file',
@@ -95,6 +97,10 @@ export class SafeZip {
     }
     this.budget.remaining -= out.length;
     return out;
+  }
+
+  private tooLarge(name: string, cap: number): ExtractionError {
+    return cap < ZIP_LIMITS.maxEntryBytes && this.budget.exceeded ? this.budget.exceeded() : tooLarge(name);
   }
 }
 

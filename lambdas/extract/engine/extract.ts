@@ -20,6 +20,7 @@ import {
 import { ZIP_LIMITS, type InflateBudget } from '../containers/zip.ts';
 import { READERS } from './readers.ts';
 import { descriptorOf } from './registry.ts';
+import { checkReadLimit } from './limits.ts';
 
 export { countPages } from './page-count.ts';
 export { SUPPORTED_FORMATS } from './detect.ts';
@@ -51,6 +52,8 @@ async function extractWithin(input: ExtractInput, budget: InflateBudget, depth: 
       return extractWithin({ ...inner, config: { ...config, pages: null, chunking: { ...config.chunking, strategy: 'page' } } }, budget, depth + 1);
     },
   };
+  // A chunk is held to the limit as a whole document is: each reads its own part of the document.
+  if (depth === 0) checkReadLimit(format, descriptorOf(format).readLimit, input.bytes, budget);
   const out = await READERS[format](input.bytes, ctx);
   return assemble(format, mime_type, out, config);
 }

@@ -100,6 +100,16 @@ export interface UnitLimit {
   says: (count: string) => string;
 }
 
+/**
+ * `bytes`: for a ZIP package, what its parts may inflate to in all (the
+ * memory goes to the XML read, not to pictures left packed); for any other
+ * file, its own size. `advice`: what to do with a larger document.
+ */
+export interface ReadLimit {
+  bytes: number;
+  advice: string;
+}
+
 export interface FormatDescriptor<Name extends string = string> {
   name: Name;
   mime_type: string;
@@ -112,6 +122,14 @@ export interface FormatDescriptor<Name extends string = string> {
    */
   countPages(doc: CountSource): number;
   limit?: UnitLimit;
+  /**
+   * What one extraction of the format may read, so a document too large for
+   * the extraction worker's memory is refused before it is parsed, not by an
+   * out-of-memory crash (limits.ts checkReadLimit). Set from `npm run
+   * bench:memory`; left out where the upload limit holds (formats read in
+   * byte-range chunks; images, whose cost OCR limits by pixels).
+   */
+  readLimit?: ReadLimit;
   split?: SplitCapability;
   /**
    * How GET /v1/jobs/{id}/pages/{n} shows the document's pages: `render`, each

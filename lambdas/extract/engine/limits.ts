@@ -6,8 +6,20 @@
 // it was not). Each format's descriptor names its limit; this module loads no
 // format's reader, so the functions that only plan and aggregate can read it.
 
-import type { UnitLimit } from './format.ts';
+import type { InflateBudget } from '../containers/zip.ts';
+import { isZip } from '../containers/zip.ts';
+import type { ReadLimit, UnitLimit } from './format.ts';
 import { ExtractionError } from './types.ts';
+
+export const MB = 1_000_000;
+
+// What to do with a document over its format's read limit (format.ts ReadLimit); the limits are
+// in the descriptors, as `npm run bench:memory` measured them.
+export const DOCUMENT_ADVICE = 'Split the document, or save it as PDF (which is read in parts), and submit the parts.';
+export const WORKBOOK_ADVICE = 'Save its largest sheets as CSV (which is read in parts) or split the workbook, and submit again.';
+export const PRESENTATION_ADVICE = 'Split the presentation, or save it as PDF (which is read in parts), and submit again.';
+export const MAIL_ADVICE = 'Submit its attachments as documents of their own.';
+export const ARCHIVE_ADVICE = 'Submit the documents in the archive one by one.';
 
 /** Larger PDFs are refused before any text is extracted. */
 export const MAX_PDF_PAGES = 5000;
@@ -35,3 +47,22 @@ export function cellLimitMessage(what: string): string {
 }
 
 export const tooManyCells = (what: string) => new ExtractionError('too_many_pages', cellLimitMessage(what));
+
+/**
+ * Holds a document to its format's read limit: a flat file over it is refused
+ * now; a ZIP package's inflate budget is lowered to it, so the read stops
+ * with this message when its parts inflate past it.
+ */
+export function checkReadLimit(format: string, limit: ReadLimit | undefined, bytes: Uint8Array, budget: InflateBudget): void {
+  if (!limit) return;
+  const name = format.toUpperCase();
+  const mb = (n: number) => `${Math.round(n / 1e6).toLocaleString('en-US')} MB`;
+  if (isZip(bytes)) {
+    if (budget.remaining <= limit.bytes) return;
+    budget.remaining = limit.bytes;
+    budget.exceeded = () => new ExtractionError('out_of_memory', `This ${name}'s parts inflate past ${mb(limit.bytes)}, more than an extraction worker's memory holds while reading them. ${limit.advice}`);
+    return;
+  }
+  if (bytes.byteLength <= limit.bytes) return;
+  throw new ExtractionError('out_of_memory', `This ${name} is ${mb(bytes.byteLength)}; ${name} files are read whole, and the largest an extraction worker's memory holds is ${mb(limit.bytes)}. ${limit.advice}`);
+}

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ExtractionError } from '../../../lambdas/extract/engine/types.ts';
-import { cellLimitMessage, checkUnitLimit, MAX_PDF_PAGES, MAX_SHEETS, MAX_SLIDES } from '../../../lambdas/extract/engine/limits.ts';
-import { descriptorOf, type Format } from '../../../lambdas/extract/engine/registry.ts';
+import { cellLimitMessage, checkReadLimit, checkUnitLimit, MAX_PDF_PAGES, MAX_SHEETS, MAX_SLIDES } from '../../../lambdas/extract/engine/limits.ts';
+import { descriptorOf, FORMATS, type Format } from '../../../lambdas/extract/engine/registry.ts';
+import { SafeZip, ZIP_LIMITS } from '../../../lambdas/extract/containers/zip.ts';
+import { makeZip } from '../../support/office-fixture.ts';
 
 const unitLimitOf = (format: Format) => descriptorOf(format).limit;
 
@@ -21,5 +23,41 @@ describe('the page, slide and sheet limits, checked by each format and when a la
 
   it('word the cell limit once for every spreadsheet reader and the merge of a large one', () => {
     expect(cellLimitMessage('workbook')).toBe('The workbook has more than 2,000,000 cells; the limit is 2,000,000.');
+  });
+});
+
+describe('the read limits: a document too large for a worker’s memory is refused before it is parsed', () => {
+  const limit = { bytes: 1000, advice: 'Split it and submit the parts.' };
+
+  it('refuses a flat file over its format’s limit, saying how large it may be and what to do', () => {
+    const budget = { remaining: ZIP_LIMITS.maxTotalBytes };
+    expect(() => checkReadLimit('rtf', limit, new Uint8Array(1000), budget)).not.toThrow();
+    const refused = (() => {
+      try {
+        checkReadLimit('rtf', { bytes: 2_000_000, advice: limit.advice }, new Uint8Array(3_000_000), budget);
+      } catch (error) {
+        return error as ExtractionError;
+      }
+    })();
+    expect(refused?.code).toBe('out_of_memory');
+    expect(refused?.message).toBe("This RTF is 3 MB; RTF files are read whole, and the largest an extraction worker's memory holds is 2 MB. Split it and submit the parts.");
+  });
+
+  it('holds a ZIP package’s parts to it as they inflate, whatever size the file itself is', () => {
+    const zip = makeZip([
+      { name: 'small.xml', data: 'x'.repeat(600) },
+      { name: 'more.xml', data: 'y'.repeat(600) },
+    ]);
+    const budget = { remaining: ZIP_LIMITS.maxTotalBytes };
+    checkReadLimit('docx', limit, zip, budget);
+    expect(budget.remaining).toBe(1000);
+    const reader = new SafeZip(zip, budget);
+    expect(reader.readText('small.xml')).toHaveLength(600);
+    expect(() => reader.read('more.xml')).toThrow("This DOCX's parts inflate past 0 MB, more than an extraction worker's memory holds while reading them. Split it and submit the parts.");
+  });
+
+  it('is set for every format read whole, and left to the upload limit where a large document is read in byte ranges or is a picture', () => {
+    const unlimited = FORMATS.filter((d) => !d.readLimit).map((d) => d.name);
+    expect(unlimited.sort()).toEqual(['csv', 'jpeg', 'markdown', 'pdf', 'png', 'text', 'tiff', 'tsv']);
   });
 });

@@ -84,10 +84,21 @@ export function extractOds(bytes: Uint8Array, mode: OutputMode, budget?: Inflate
   const cellBudget = { cells: MAX_CELLS };
   const sheets = kept.map((n): Sheet => {
     const span = spans[n - 1]!;
-    const table = parseXml(content.slice(span.start, span.end), part);
     const comments: Array<{ ref: string; text: string }> = [];
-    const rows = tableRows(table, cellBudget, undefined, comments);
-    return { name: names[n - 1]!, rows, comments, drawings: odsCharts(zip, table) };
+    const rows = new TableRows(cellBudget, undefined, comments);
+    const objects: XmlElement[] = [];
+    // Rows are read as the parser closes them, so a sheet is never one tree of all its cells; a
+    // table inside a cell keeps its rows, as the cell's content.
+    const table = parseXml(content.slice(span.start, span.end), part, {
+      name: 'table-row',
+      notInside: ['table-cell', 'covered-table-cell'],
+      visit: (row) => {
+        rows.add(row);
+        objects.push(...descendants(row, 'object'));
+      },
+    });
+    // Charts on the sheet's shapes (written before its rows) first, then those anchored in cells.
+    return { name: names[n - 1]!, rows: rows.rows, comments, drawings: odsCharts(zip, [...descendants(table, 'object'), ...objects]) };
   });
   return sheetsOutput(sheets, mode, odfMeta(zip), { names, kept, selected: pages !== null });
 }
@@ -333,31 +344,44 @@ function tableRowElements(el: XmlElement): XmlElement[] {
   return out;
 }
 
-/** Repeated rows and columns are expanded only when they hold text: files end in a million repeated empty cells. */
-function tableRows(
-  table: XmlElement,
-  budget: { cells: number },
-  paragraphText: (p: XmlElement) => string = (p) => inline(null, p),
-  comments?: Array<{ ref: string; text: string }>,
-): string[][] {
-  const rows: string[][] = [];
-  let rowNumber = 0;
-  for (const row of tableRowElements(table)) {
+/** A table's rows as cell texts; see TableRows. */
+function tableRows(table: XmlElement, budget: { cells: number }, paragraphText?: (p: XmlElement) => string): string[][] {
+  const rows = new TableRows(budget, paragraphText);
+  for (const row of tableRowElements(table)) rows.add(row);
+  return rows.rows;
+}
+
+/**
+ * A table's cell texts, a `table-row` element at a time. Repeated rows and
+ * columns are expanded only when they hold text: files end in a million
+ * repeated empty cells.
+ */
+class TableRows {
+  readonly rows: string[][] = [];
+  private rowNumber = 0;
+
+  constructor(
+    private readonly budget: { cells: number },
+    private readonly paragraphText: (p: XmlElement) => string = (p) => inline(null, p),
+    private readonly comments?: Array<{ ref: string; text: string }>,
+  ) {}
+
+  add(row: XmlElement): void {
     const cells: string[] = [];
     let colNumber = 0;
     for (const cell of row.children) {
       if (typeof cell === 'string' || (cell.name !== 'table-cell' && cell.name !== 'covered-table-cell')) continue;
-      const note = comments && child(cell, 'annotation');
+      const note = this.comments && child(cell, 'annotation');
       if (note) {
         const text = elements(note, 'p').map((p) => inline(null, p)).join(' ').replace(/\s+/g, ' ').trim();
-        if (text) comments.push({ ref: `${columnName(colNumber)}${rowNumber + 1}`, text });
+        if (text) this.comments!.push({ ref: `${columnName(colNumber)}${this.rowNumber + 1}`, text });
       }
       colNumber += Number(cell.attrs['number-columns-repeated'] ?? 1) || 1;
       const paras = cellParagraphs(cell);
       // Generators that write no display text leave only the value: show that.
       const text =
         paras.length > 0
-          ? paras.map(paragraphText).join('\n')
+          ? paras.map(this.paragraphText).join('\n')
           : (cell.attrs['string-value'] ?? cell.attrs.value ?? cell.attrs['date-value'] ?? cell.attrs['time-value'] ?? cell.attrs['boolean-value'] ?? '');
       const repeat = Number(cell.attrs['number-columns-repeated'] ?? 1) || 1;
       for (let k = 0; k < (text ? Math.min(repeat, MAX_REPEAT) : Math.min(repeat, 1)); k++) cells.push(text);
@@ -365,15 +389,14 @@ function tableRows(
     }
     while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
     const repeat = Number(row.attrs['number-rows-repeated'] ?? 1) || 1;
-    rowNumber += repeat;
+    this.rowNumber += repeat;
     const times = cells.length === 0 ? 1 : Math.min(repeat, MAX_REPEAT);
     for (let k = 0; k < times; k++) {
-      budget.cells -= cells.length;
-      if (budget.cells < 0) throw tooManyCells('spreadsheet');
-      rows.push(cells);
+      this.budget.cells -= cells.length;
+      if (this.budget.cells < 0) throw tooManyCells('spreadsheet');
+      this.rows.push(cells);
     }
   }
-  return rows;
 }
 
 /** Spreadsheet column name of a 0-based index: A, B, ..., Z, AA. */
@@ -383,10 +406,10 @@ function columnName(i: number): string {
   return s;
 }
 
-/** The charts drawn on a sheet (embedded chart objects): their titles. */
-function odsCharts(zip: SafeZip, table: XmlElement): Drawing[] {
+/** The charts of a sheet's embedded chart objects: their titles. */
+function odsCharts(zip: SafeZip, objects: XmlElement[]): Drawing[] {
   const out: Drawing[] = [];
-  for (const obj of descendants(table, 'object')) {
+  for (const obj of objects) {
     const href = (obj.attrs.href ?? '').replace(/^\.\//, '').replace(/\/$/, '');
     if (!href || href.includes('..')) continue;
     const root = readXml(zip, `${href}/content.xml`);
