@@ -4,6 +4,7 @@ import { cellLimitMessage, checkReadLimit, checkUnitLimit, MAX_PDF_PAGES, MAX_SH
 import { descriptorOf, FORMATS, type Format } from '../../../lambdas/extract/engine/registry.ts';
 import { SafeZip, ZIP_LIMITS } from '../../../lambdas/extract/containers/zip.ts';
 import { makeZip } from '../../support/office-fixture.ts';
+import { extract } from '../../../lambdas/extract/engine/extract.ts';
 
 const unitLimitOf = (format: Format) => descriptorOf(format).limit;
 
@@ -54,6 +55,12 @@ describe('the read limits: a document too large for a worker’s memory is refus
     const reader = new SafeZip(zip, budget);
     expect(reader.readText('small.xml')).toHaveLength(600);
     expect(() => reader.read('more.xml')).toThrow("This DOCX's parts inflate past 0 MB, more than an extraction worker's memory holds while reading them. Split it and submit the parts.");
+  });
+
+  it('fails an extraction over it before the reader is loaded', async () => {
+    const limit = descriptorOf('html').readLimit!.bytes;
+    const page = new TextEncoder().encode(`<html><body>${'<p>a paragraph of text</p>\n'.repeat(Math.ceil(limit / 26) + 1)}</body></html>`);
+    await expect(extract({ bytes: page, filename: 'big.html' })).rejects.toMatchObject({ code: 'out_of_memory', message: expect.stringMatching(/^This HTML is \d+ MB; HTML files are read whole, and the largest .* holds is 60 MB\. Split the document/) });
   });
 
   it('is set for every format read whole, and left to the upload limit where a large document is read in byte ranges or is a picture', () => {
