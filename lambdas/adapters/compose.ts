@@ -6,11 +6,12 @@
 // that builds objects, not the declaration the CDK app reads; and it imports
 // no AWS client and no part of the extraction engine, because every Lambda
 // bundle includes it: a handler hands in only the parts its function uses
-// (each lambdas/adapters/aws-*.ts module gives its service's), so a bundle
-// still loads only the SDK clients it calls (lambdas/adapters/aws-clients.ts).
+// (each lambdas/adapters/aws-*.ts module has one factory per part, named for
+// it), so a bundle carries only the adapters and loads only the SDK clients
+// its function calls (lambdas/adapters/aws-clients.ts).
 
 import type { FunctionName } from '../../lib/wiring.ts';
-import { queues } from '../../lib/wiring.ts';
+import { maxReceiveCount } from '../../lib/wiring-runtime.ts';
 import type { PartMerger } from '../core/aggregate-merge.ts';
 import type { PageRenderer } from '../core/job-pages.ts';
 import type { SplitSettings } from '../core/large-document.ts';
@@ -23,6 +24,7 @@ import {
   type Blobs,
   type ChunkQueue,
   type DeliveryLog,
+  type DownloadUrls,
   type ExtractionQueue,
   type JobQueries,
   type Jobs,
@@ -42,7 +44,7 @@ import { WebhookEvents } from '../core/webhook-events.ts';
 import type { SecretCipher } from '../core/webhook-secret.ts';
 import type { WebhookIntake } from '../core/webhook-target.ts';
 
-/** Every record port: what one table holds (DynamoStore implements them all). */
+/** Every record port: what one table holds (DynamoStore implements them all; a Lambda takes one adapter per port it calls). */
 export interface Records
   extends ApiKeys,
     Projects,
@@ -66,9 +68,18 @@ type CountPages = (input: { bytes: Uint8Array; filename: string; contentType: st
  * not use it).
  */
 export interface Infrastructure {
-  records(): Records;
+  keys(): ApiKeys;
+  sandboxIssues(): SandboxIssues;
+  quotas(): Quotas;
+  jobs(): Jobs;
+  jobQueries(): JobQueries;
+  webhooks(): WebhookRegistrations;
+  eventClaims(): WebhookEventClaims;
+  deliveries(): DeliveryLog;
+  usage(): Usage;
   blobs(): Blobs;
   uploadUrls(): UploadUrls;
+  downloadUrls(): DownloadUrls;
   extractionQueue(): ExtractionQueue;
   chunkQueue(): ChunkQueue;
   webhookQueue(): WebhookQueue;
@@ -95,6 +106,20 @@ export interface Settings {
   eventRequeueAfterMs?: number;
 }
 
+/** Every record part answered by one object that implements them all (the local server's DynamoStore). */
+export const recordParts = (records: Records) =>
+  ({
+    keys: () => records,
+    sandboxIssues: () => records,
+    quotas: () => records,
+    jobs: () => records,
+    jobQueries: () => records,
+    webhooks: () => records,
+    eventClaims: () => records,
+    deliveries: () => records,
+    usage: () => records,
+  }) satisfies Partial<Infrastructure>;
+
 /**
  * The dependencies of each function, built from `parts`. A function asking for
  * a part it was not given is a wiring mistake, reported by name.
@@ -109,56 +134,55 @@ export function compose(parts: Partial<Infrastructure>, settings: Settings = { s
     }
     return made.get(name) as ReturnType<NonNullable<Infrastructure[K]>>;
   };
-  const records = () => part('records');
   const clock = systemClock;
   const log = logJson;
   let events: WebhookEvents | undefined;
   // Terminal jobs are announced to their webhooks through the webhooks queue.
   const jobEvents = () =>
     (events ??= new WebhookEvents({
-      eventClaims: records(),
-      webhooks: records(),
+      eventClaims: part('eventClaims'),
+      webhooks: part('webhooks'),
       queue: part('webhookQueue'),
       clock,
       requeueAfterMs: settings.eventRequeueAfterMs,
     }));
 
   return {
-    'sandbox-key': () => ({ keys: records(), sandboxIssues: records(), clock }),
+    'sandbox-key': () => ({ keys: part('keys'), sandboxIssues: part('sandboxIssues'), clock }),
     submit: () => ({
-      keys: records(),
-      jobs: records(),
-      quotas: records(),
+      keys: part('keys'),
+      jobs: part('jobs'),
+      quotas: part('quotas'),
       blobs: part('blobs'),
       queue: part('extractionQueue'),
       clock,
       countPages: part('countPages'),
       webhookPolicy: part('webhookIntake'),
     }),
-    'get-job': () => ({ keys: records(), jobQueries: records(), blobs: part('blobs'), clock }),
-    'get-page': () => ({ keys: records(), jobs: records(), blobs: part('blobs'), clock, renderer: part('renderer') }),
-    project: () => ({ keys: records(), jobQueries: records(), usage: records(), clock }),
+    'get-job': () => ({ keys: part('keys'), jobQueries: part('jobQueries'), blobs: part('blobs'), downloadUrls: part('downloadUrls'), clock }),
+    'get-page': () => ({ keys: part('keys'), jobs: part('jobs'), blobs: part('blobs'), clock, renderer: part('renderer') }),
+    project: () => ({ keys: part('keys'), jobQueries: part('jobQueries'), usage: part('usage'), clock }),
     'cancel-job': () => ({
-      keys: records(),
-      jobs: records(),
-      quotas: records(),
+      keys: part('keys'),
+      jobs: part('jobs'),
+      quotas: part('quotas'),
       blobs: part('blobs'),
       clock,
       events: jobEvents(),
       aggregation: part('aggregation'),
     }),
     uploads: () => ({
-      keys: records(),
-      jobs: records(),
-      quotas: records(),
+      keys: part('keys'),
+      jobs: part('jobs'),
+      quotas: part('quotas'),
       queue: part('extractionQueue'),
       urls: part('uploadUrls'),
       clock,
       intake: part('webhookIntake'),
     }),
     'upload-arrived': () => ({
-      jobs: records(),
-      quotas: records(),
+      jobs: part('jobs'),
+      quotas: part('quotas'),
       blobs: part('blobs'),
       queue: part('extractionQueue'),
       clock,
@@ -166,18 +190,18 @@ export function compose(parts: Partial<Infrastructure>, settings: Settings = { s
       countPages: part('countPages'),
     }),
     webhooks: () => ({
-      keys: records(),
-      webhooks: records(),
-      jobs: records(),
-      deliveries: records(),
+      keys: part('keys'),
+      webhooks: part('webhooks'),
+      jobs: part('jobs'),
+      deliveries: part('deliveries'),
       clock,
       intake: part('webhookIntake'),
       sender: part('testSender'),
     }),
     'webhook-delivery': () => ({
-      jobs: records(),
-      webhooks: records(),
-      deliveries: records(),
+      jobs: part('jobs'),
+      webhooks: part('webhooks'),
+      deliveries: part('deliveries'),
       cipher: part('webhookCipher'),
       sender: part('deliverySender'),
       clock,
@@ -186,8 +210,8 @@ export function compose(parts: Partial<Infrastructure>, settings: Settings = { s
     'extract-worker': () => {
       const engine = part('engine');
       return {
-        jobs: records(),
-        quotas: records(),
+        jobs: part('jobs'),
+        quotas: part('quotas'),
         blobs: part('blobs'),
         clock,
         events: jobEvents(),
@@ -195,29 +219,29 @@ export function compose(parts: Partial<Infrastructure>, settings: Settings = { s
         log,
         // The same engine cuts a large PDF into one PDF per chunk, so each chunk worker reads only its pages.
         split: { queue: part('chunkQueue'), splitBytes: settings.splitBytes, pagesPerChunk: limits.chunkPages, pdf: engine, rows: engine },
-        maxReceiveCount: queues.extraction.maxReceiveCount,
+        maxReceiveCount: maxReceiveCount.extraction,
       };
     },
     'chunk-worker': () => ({
-      jobs: records(),
+      jobs: part('jobs'),
       blobs: part('blobs'),
       clock,
       extractor: part('engine'),
       aggregation: part('aggregation'),
       log,
-      maxReceiveCount: queues.chunks.maxReceiveCount,
+      maxReceiveCount: maxReceiveCount.chunks,
     }),
     'aggregate-part': () => ({ blobs: part('blobs') }),
     'aggregate-finish': () => ({
-      jobs: records(),
-      quotas: records(),
+      jobs: part('jobs'),
+      quotas: part('quotas'),
       blobs: part('blobs'),
       clock,
       events: jobEvents(),
       log,
       merger: parts.merger ? part('merger') : undefined,
     }),
-    'aggregate-fail': () => ({ jobs: records(), quotas: records(), blobs: part('blobs'), clock, events: jobEvents(), log }),
+    'aggregate-fail': () => ({ jobs: part('jobs'), quotas: part('quotas'), blobs: part('blobs'), clock, events: jobEvents(), log }),
     site: () => ({}),
   } satisfies Record<FunctionName, () => object>;
 }

@@ -1,7 +1,7 @@
 import { functions } from '../../lib/wiring.ts';
-import { awsTable } from '../adapters/aws-dynamodb.ts';
-import { awsBucket } from '../adapters/aws-s3.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
+import * as dynamo from '../adapters/aws-dynamodb.ts';
+import * as s3 from '../adapters/aws-s3.ts';
 import { compose } from '../adapters/compose.ts';
 import { authenticate } from '../core/auth.ts';
 import { getPageImage, type PageRenderer } from '../core/job-pages.ts';
@@ -20,8 +20,9 @@ const spec = functions['get-page'];
 export const handler = onColdStart(() =>
   makeHandler(
     compose({
-      ...awsTable,
-      ...awsBucket,
+      keys: dynamo.keys,
+      jobs: dynamo.jobs,
+      blobs: s3.blobs,
       renderer: () => {
         // One isolated worker thread: a hostile PDF costs the thread, killed before the function's own timeout.
         const pool = createExtractorPool({ size: 1, timeoutMs: (spec.timeoutSeconds - 4) * 1000, maxMemoryMb: Math.floor(spec.memoryMb * 0.75) });

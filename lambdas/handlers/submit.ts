@@ -1,8 +1,8 @@
-import { awsTable } from '../adapters/aws-dynamodb.ts';
-import { awsBucket } from '../adapters/aws-s3.ts';
-import { awsQueues } from '../adapters/aws-sqs.ts';
-import { awsWebhooks } from '../adapters/aws-webhooks.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
+import * as dynamo from '../adapters/aws-dynamodb.ts';
+import * as s3 from '../adapters/aws-s3.ts';
+import * as sqs from '../adapters/aws-sqs.ts';
+import * as hooks from '../adapters/aws-webhooks.ts';
 import { compose } from '../adapters/compose.ts';
 import { authenticate } from '../core/auth.ts';
 import { header, requestBody, route, sourceIp } from '../core/http.ts';
@@ -23,10 +23,12 @@ export const makeHandler = (deps: SubmitDeps & { keys: KeyLookup; webhookPolicy:
 export const handler = onColdStart(() =>
   makeHandler(
     compose({
-      ...awsTable,
-      ...awsBucket,
-      ...awsQueues,
-      ...awsWebhooks,
+      keys: dynamo.keys,
+      jobs: dynamo.jobs,
+      quotas: dynamo.quotas,
+      blobs: s3.blobs,
+      extractionQueue: sqs.extractionQueue,
+      webhookIntake: hooks.webhookIntake,
       // A Lambda serves one request at a time: the budget alone keeps a hostile document from costing more than this request.
       countPages: () => async (upload) => countPagesWithin({ bytes: upload.bytes, filename: upload.filename, contentType: upload.contentType }),
     }).submit(),

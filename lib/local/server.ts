@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { dynamoClient, s3Client } from '../../lambdas/adapters/aws-clients.ts';
-import { compose } from '../../lambdas/adapters/compose.ts';
+import { compose, recordParts } from '../../lambdas/adapters/compose.ts';
 import { DynamoStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { S3Blobs } from '../../lambdas/adapters/s3-blobs.ts';
 import { createWebhookSender, systemLookupHost } from '../../lambdas/adapters/webhook-http.ts';
@@ -28,7 +28,7 @@ import * as cancelJob from '../../lambdas/handlers/cancel-job.ts';
 import * as site from '../../lambdas/handlers/site.ts';
 import * as uploadArrived from '../../lambdas/handlers/upload-arrived.ts';
 import * as uploads from '../../lambdas/handlers/uploads.ts';
-import { S3UploadUrls } from '../../lambdas/adapters/s3-upload-urls.ts';
+import { S3DownloadUrls, S3UploadUrls } from '../../lambdas/adapters/s3-signed-urls.ts';
 import * as sandboxKey from '../../lambdas/handlers/sandbox-key.ts';
 import * as submit from '../../lambdas/handlers/submit.ts';
 import * as webhookDelivery from '../../lambdas/handlers/webhook-delivery.ts';
@@ -154,9 +154,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   // renders or merges a document itself.
   const deps = compose(
     {
-      records: () => store,
+      ...recordParts(store),
       blobs: () => blobs,
       uploadUrls: () => new S3UploadUrls(s3, aws.bucket),
+      downloadUrls: () => new S3DownloadUrls(s3, aws.bucket),
       extractionQueue: () => extractionQueuePort,
       chunkQueue: () => new TwinChunkQueue(chunkQueue),
       webhookQueue: () => new TwinWebhookQueue(webhookQueue),

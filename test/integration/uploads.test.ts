@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { portsOf } from '../support/record-ports.ts';
 import { S3Blobs } from '../../lambdas/adapters/s3-blobs.ts';
-import { S3UploadUrls } from '../../lambdas/adapters/s3-upload-urls.ts';
+import { S3UploadUrls } from '../../lambdas/adapters/s3-signed-urls.ts';
 import { hashKey } from '../../lambdas/core/api-key.ts';
 import type { Principal } from '../../lambdas/core/auth.ts';
 import type { Job } from '../../lambdas/core/job.ts';
