@@ -218,7 +218,9 @@ export const routes: RouteSpec[] = [
   { method: 'POST', path: '/v1/webhooks/{id}/test', fn: 'webhooks', auth: true },
 ];
 
-export const queues: Record<QueueName, QueueSpec> = {
+// Built in a pure function: its reads of other objects would otherwise keep it, as a possible side effect, in
+// every bundle that imports this module for the function table alone (the site's OpenAPI document).
+export const queues: Record<QueueName, QueueSpec> = /* @__PURE__ */ (() => ({
   extraction: {
     consumer: 'extract-worker',
     visibilityTimeoutSeconds: 6 * functions['extract-worker'].timeoutSeconds,
@@ -249,7 +251,7 @@ export const queues: Record<QueueName, QueueSpec> = {
     maxConcurrency: 10,
     retentionDays: 4,
   },
-};
+}))();
 
 export interface BucketNotificationSpec {
   /** Objects created under this key prefix invoke `fn` with S3's event. */
