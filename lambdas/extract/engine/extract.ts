@@ -18,7 +18,7 @@ import {
   type Table,
 } from './types.ts';
 import { ZIP_LIMITS, type InflateBudget } from '../containers/zip.ts';
-import { READERS } from './readers.ts';
+import { readerOf } from './readers.ts';
 import { descriptorOf } from './registry.ts';
 
 export { countPages } from './page-count.ts';
@@ -51,7 +51,7 @@ async function extractWithin(input: ExtractInput, budget: InflateBudget, depth: 
       return extractWithin({ ...inner, config: { ...config, pages: null, chunking: { ...config.chunking, strategy: 'page' } } }, budget, depth + 1);
     },
   };
-  const out = await READERS[format](input.bytes, ctx);
+  const out = await (await readerOf(format))(input.bytes, ctx);
   return assemble(format, mime_type, out, config);
 }
 

@@ -3,7 +3,8 @@
 // main parts (DOCX, XLSX, PPTX before EPUB's container), the names that
 // decide text (Markdown, CSV, TSV before HTML and e-mail), the text
 // sniffers (flat ODT before HTML before e-mail). A new format is a folder
-// under formats/ and a line here (and its reader's line in readers.ts).
+// under formats/ (its descriptor in index.ts, naming the folder as its
+// family, and its reader in reader.ts) and its descriptor's line here.
 
 import { zip } from '../formats/archive/index.ts';
 import { png, jpeg, tiff } from '../formats/image/index.ts';

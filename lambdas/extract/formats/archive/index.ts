@@ -5,6 +5,7 @@ import type { FormatDescriptor } from '../../engine/format.ts';
 
 export const zip: FormatDescriptor<'zip'> = {
   name: 'zip',
+  family: 'archive',
   mime_type: 'application/zip',
   unit: 'page',
   signature: { anyZip: true },

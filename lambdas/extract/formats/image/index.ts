@@ -4,6 +4,7 @@ import type { FormatDescriptor } from '../../engine/format.ts';
 
 const image = <Name extends string>(name: Name, mime_type: string, magic: number[][]): FormatDescriptor<Name> => ({
   name,
+  family: 'image',
   mime_type,
   unit: 'page',
   signature: { magic },

@@ -10,6 +10,7 @@ import { SHEET_LIMIT, SLIDE_LIMIT } from '../../engine/limits.ts';
 
 export const doc: FormatDescriptor<'doc'> = {
   name: 'doc',
+  family: 'legacy-office',
   mime_type: 'application/msword',
   unit: 'text_page',
   signature: { compoundStreams: (streams) => streams.has('WordDocument') },
@@ -18,6 +19,7 @@ export const doc: FormatDescriptor<'doc'> = {
 
 export const xls: FormatDescriptor<'xls'> = {
   name: 'xls',
+  family: 'legacy-office',
   mime_type: 'application/vnd.ms-excel',
   unit: 'sheet',
   // "Book" is the BIFF5 workbook stream; its name is too short to look for in a damaged file's raw bytes.
@@ -29,6 +31,7 @@ export const xls: FormatDescriptor<'xls'> = {
 
 export const ppt: FormatDescriptor<'ppt'> = {
   name: 'ppt',
+  family: 'legacy-office',
   mime_type: 'application/vnd.ms-powerpoint',
   unit: 'slide',
   signature: { compoundStreams: (streams) => streams.has('PowerPoint Document') },

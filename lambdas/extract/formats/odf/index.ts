@@ -8,6 +8,7 @@ import { odsSheetSpans } from './ods-sheets.ts';
 
 export const odt: FormatDescriptor<'odt'> = {
   name: 'odt',
+  family: 'odf',
   mime_type: 'application/vnd.oasis.opendocument.text',
   unit: 'text_page',
   signature: {
@@ -20,6 +21,7 @@ export const odt: FormatDescriptor<'odt'> = {
 
 export const ods: FormatDescriptor<'ods'> = {
   name: 'ods',
+  family: 'odf',
   mime_type: 'application/vnd.oasis.opendocument.spreadsheet',
   unit: 'sheet',
   signature: { zipMimetype: 'application/vnd.oasis.opendocument.spreadsheet' },

@@ -7,6 +7,7 @@ import { markupTextLength, partsTextPages, textPages } from '../../engine/text-p
 
 export const epub: FormatDescriptor<'epub'> = {
   name: 'epub',
+  family: 'web',
   mime_type: 'application/epub+zip',
   unit: 'text_page',
   signature: {
@@ -19,6 +20,7 @@ export const epub: FormatDescriptor<'epub'> = {
 
 export const html: FormatDescriptor<'html'> = {
   name: 'html',
+  family: 'web',
   mime_type: 'text/html',
   unit: 'text_page',
   signature: {
