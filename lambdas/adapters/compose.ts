@@ -95,6 +95,8 @@ export interface Infrastructure {
   engine(): Engine;
   renderer(): PageRenderer;
   countPages(): CountPages;
+  /** The format a filename names (the engine registry's formatNamed), for the functions that take documents in. */
+  formatNames(): (filename: string) => string;
   /** Where the parts of a large document are merged; without it, in the calling thread. */
   merger?(): PartMerger;
 }
@@ -157,6 +159,7 @@ export function compose(parts: Partial<Infrastructure>, settings: Settings = { s
       queue: part('extractionQueue'),
       clock,
       countPages: part('countPages'),
+      nameFormat: part('formatNames'),
       webhookPolicy: part('webhookIntake'),
     }),
     'get-job': () => ({ keys: part('keys'), jobQueries: part('jobQueries'), blobs: part('blobs'), downloadUrls: part('downloadUrls'), clock }),
@@ -188,6 +191,7 @@ export function compose(parts: Partial<Infrastructure>, settings: Settings = { s
       clock,
       events: jobEvents(),
       countPages: part('countPages'),
+      nameFormat: part('formatNames'),
     }),
     webhooks: () => ({
       keys: part('keys'),

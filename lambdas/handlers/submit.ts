@@ -11,6 +11,7 @@ import { parseSubmission } from '../core/submission-form.ts';
 import { submitJobs, type SubmitDeps } from '../core/submit.ts';
 import type { WebhookIntake } from '../core/webhook-target.ts';
 import { countPagesWithin } from '../extract/engine/page-count.ts';
+import { formatNamed } from '../extract/engine/registry.ts';
 
 /** POST /v1/extract: one job per file part, pages reserved first. */
 export const makeHandler = (deps: SubmitDeps & { keys: KeyLookup; webhookPolicy: WebhookIntake }) =>
@@ -31,6 +32,8 @@ export const handler = onColdStart(() =>
       webhookIntake: hooks.webhookIntake,
       // A Lambda serves one request at a time: the budget alone keeps a hostile document from costing more than this request.
       countPages: () => async (upload) => countPagesWithin({ bytes: upload.bytes, filename: upload.filename, contentType: upload.contentType }),
+      // The registry is here already, for counting.
+      formatNames: () => formatNamed,
     }).submit(),
   ),
 );

@@ -6,6 +6,7 @@ import * as sqs from '../adapters/aws-sqs.ts';
 import { compose } from '../adapters/compose.ts';
 import { uploadArrived, type ArrivalDeps } from '../core/uploads.ts';
 import { countPagesWithin } from '../extract/engine/page-count.ts';
+import { formatNamed } from '../extract/engine/registry.ts';
 
 /** The bucket's object-created event for uploads/: moves the waiting job on. Throwing lets Lambda retry the event. */
 export const makeHandler = (deps: ArrivalDeps) => async (event: S3Event): Promise<void> => {
@@ -17,5 +18,5 @@ export const makeHandler = (deps: ArrivalDeps) => async (event: S3Event): Promis
 };
 
 export const handler = onColdStart(() =>
-  makeHandler(compose({ jobs: dynamo.jobs, quotas: dynamo.quotas, blobs: s3.blobs, extractionQueue: sqs.extractionQueue, eventClaims: dynamo.eventClaims, webhooks: dynamo.webhooks, webhookQueue: sqs.webhookQueue, countPages: () => async (input) => countPagesWithin(input) })['upload-arrived']()),
+  makeHandler(compose({ jobs: dynamo.jobs, quotas: dynamo.quotas, blobs: s3.blobs, extractionQueue: sqs.extractionQueue, eventClaims: dynamo.eventClaims, webhooks: dynamo.webhooks, webhookQueue: sqs.webhookQueue, countPages: () => async (input) => countPagesWithin(input), formatNames: () => formatNamed })['upload-arrived']()),
 );

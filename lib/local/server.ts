@@ -20,6 +20,7 @@ import { ATTEMPT_TIMEOUT_MS } from '../../lambdas/core/webhook-delivery.ts';
 import { EVENT_REQUEUE_AFTER_MS } from '../../lambdas/core/webhook-events.ts';
 import type { WebhookIntake } from '../../lambdas/core/webhook-target.ts';
 import { createExtractorPool, createPageCounter } from '../../lambdas/extract/engine/pool.ts';
+import { formatNamed } from '../../lambdas/extract/engine/registry.ts';
 import * as extractWorker from '../../lambdas/handlers/extract-worker.ts';
 import * as getJob from '../../lambdas/handlers/get-job.ts';
 import * as getPage from '../../lambdas/handlers/get-page.ts';
@@ -170,6 +171,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       engine: () => extractor,
       renderer: () => ({ renderPage: (b, p, w) => extractor.renderPage!(b, p, w) }),
       countPages: () => (upload) => pageCounter.count(upload),
+      formatNames: () => formatNamed,
       merger: () => extractor,
     },
     { splitBytes: options.splitBytes ?? limits.splitBytes, eventRequeueAfterMs: EVENT_REQUEUE_AFTER_MS * timeScale },

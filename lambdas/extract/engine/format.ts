@@ -105,6 +105,13 @@ export interface FormatDescriptor<Name extends string = string> {
   name: Name;
   /** The folder under formats/ that holds it: its reader is `readers[name]` of formats/<family>/reader.ts (engine/readers.ts). */
   family: string;
+  /**
+   * Filename extensions that name the format besides its name and its
+   * signature's names (jpg for JPEG): what a job is counted as in the
+   * metrics when it ends before its bytes were read (registry.ts formatNamed).
+   * Detection never reads them.
+   */
+  extensions?: string[];
   mime_type: string;
   unit: PageUnit;
   signature: Signature;

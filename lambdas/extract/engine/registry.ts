@@ -34,6 +34,19 @@ export function descriptorOf(format: Format): FormatDescriptor<Format> {
 export const splitOf = (format: string): SplitCapability | undefined => find(format)?.split;
 
 /**
+ * The format a filename's extension names, or "other" (so a client's
+ * filename cannot mint new values): the metric dimension of a job that
+ * ends before its bytes are read (core/metrics.ts). Detection reads the
+ * bytes; this never decides how a document is read.
+ */
+export function formatNamed(filename: string): string {
+  const dot = filename.lastIndexOf('.');
+  if (dot < 0) return 'other';
+  const ext = filename.slice(dot + 1).toLowerCase();
+  return FORMATS.find((d: FormatDescriptor) => d.name === ext || d.extensions?.includes(ext) || d.signature.names?.extensions.includes(ext))?.name ?? 'other';
+}
+
+/**
  * How the page view shows a document of these bytes, or null when it has no
  * pages to show. Told from its leading bytes only, as a PDF reader or an
  * image viewer would: no detection of anything else.

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FORMATS, pageViewOf, splitOf } from '../../../lambdas/extract/engine/registry.ts';
+import { FORMATS, formatNamed, pageViewOf, splitOf } from '../../../lambdas/extract/engine/registry.ts';
 import { type FormatReaders, readerOf } from '../../../lambdas/extract/engine/readers.ts';
 
 describe('the format registry', () => {
@@ -35,6 +35,11 @@ describe('the format registry', () => {
     expect(['pdf', 'pptx', 'ppt', 'xlsx', 'xls', 'ods'].map(pageSeparatorOf)).toEqual(Array(6).fill('\n\n'));
     expect(['csv', 'tsv'].map(pageSeparatorOf)).toEqual(['\n', '\n']);
     expect(['text', 'markdown', 'docx', 'no-such-format'].map(pageSeparatorOf)).toEqual(['', '', '', '']);
+  });
+
+  it('names a format from a filename for the metrics, and never mints a name from a client\'s extension', () => {
+    const named = ['Scan.JPG', 'a.tif', 'notes.TXT', 'flat.fodt', 'page.htm', 'data.tab', 'README.md', 'deck.pptx', 'mail.eml', 'x.unheard-of', 'no-extension', 'constructor.'].map(formatNamed);
+    expect(named).toEqual(['jpeg', 'tiff', 'text', 'odt', 'html', 'tsv', 'markdown', 'pptx', 'eml', 'other', 'other', 'other']);
   });
 
   it('shows pages of PDFs (rendered, even after a little junk) and images (as they are), of nothing else', () => {

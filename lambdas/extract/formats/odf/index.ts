@@ -9,6 +9,7 @@ import { odsSheetSpans } from './ods-sheets.ts';
 export const odt: FormatDescriptor<'odt'> = {
   name: 'odt',
   family: 'odf',
+  extensions: ['fodt'],
   mime_type: 'application/vnd.oasis.opendocument.text',
   unit: 'text_page',
   signature: {

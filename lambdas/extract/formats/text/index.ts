@@ -51,6 +51,7 @@ export const rtf: FormatDescriptor<'rtf'> = {
 export const text: FormatDescriptor<'text'> = {
   name: 'text',
   family: 'text',
+  extensions: ['txt'],
   mime_type: 'text/plain',
   unit: 'text_page',
   signature: { anyText: true },
