@@ -122,130 +122,171 @@ export const recordParts = (records: Records) =>
     usage: () => records,
   }) satisfies Partial<Infrastructure>;
 
-/**
- * The dependencies of each function, built from `parts`. A function asking for
- * a part it was not given is a wiring mistake, reported by name.
- */
-export function compose(parts: Partial<Infrastructure>, settings: Settings = { splitBytes: limits.splitBytes }) {
-  const made = new Map<keyof Infrastructure, unknown>();
-  const part = <K extends keyof Infrastructure>(name: K): ReturnType<NonNullable<Infrastructure[K]>> => {
-    if (!made.has(name)) {
-      const make = parts[name] as (() => unknown) | undefined;
-      if (!make) throw new Error(`compose: no ${name} was given; pass the adapter module that makes it (lambdas/adapters/aws-*.ts)`);
-      made.set(name, make());
-    }
-    return made.get(name) as ReturnType<NonNullable<Infrastructure[K]>>;
-  };
-  const clock = systemClock;
-  const log = logJson;
-  let events: WebhookEvents | undefined;
-  // Terminal jobs are announced to their webhooks through the webhooks queue.
-  const jobEvents = () =>
-    (events ??= new WebhookEvents({
-      eventClaims: part('eventClaims'),
-      webhooks: part('webhooks'),
-      queue: part('webhookQueue'),
-      clock,
-      requeueAfterMs: settings.eventRequeueAfterMs,
-    }));
+/** The parts a function's builder takes its dependencies from, each made once. */
+export interface Composition {
+  part<K extends keyof Infrastructure>(name: K): ReturnType<NonNullable<Infrastructure[K]>>;
+  has(name: keyof Infrastructure): boolean;
+  settings: Settings;
+  /** The announcer of terminal jobs, made by the first function that announces (jobEvents). */
+  events?: WebhookEvents;
+}
 
+/**
+ * The parts a function's dependencies are built from (by its builder below).
+ * A function asking for a part it was not given is a wiring mistake, reported by name.
+ */
+export function compose(parts: Partial<Infrastructure>, settings: Settings = { splitBytes: limits.splitBytes }): Composition {
+  const made = new Map<keyof Infrastructure, unknown>();
   return {
-    'sandbox-key': () => ({ keys: part('keys'), sandboxIssues: part('sandboxIssues'), clock }),
-    submit: () => ({
-      keys: part('keys'),
-      jobs: part('jobs'),
-      quotas: part('quotas'),
-      blobs: part('blobs'),
-      queue: part('extractionQueue'),
-      clock,
-      countPages: part('countPages'),
-      nameFormat: part('formatNames'),
-      webhookPolicy: part('webhookIntake'),
-    }),
-    'get-job': () => ({ keys: part('keys'), jobQueries: part('jobQueries'), blobs: part('blobs'), downloadUrls: part('downloadUrls'), clock }),
-    'get-page': () => ({ keys: part('keys'), jobs: part('jobs'), blobs: part('blobs'), clock, renderer: part('renderer') }),
-    project: () => ({ keys: part('keys'), jobQueries: part('jobQueries'), usage: part('usage'), clock }),
-    'cancel-job': () => ({
-      keys: part('keys'),
-      jobs: part('jobs'),
-      quotas: part('quotas'),
-      blobs: part('blobs'),
-      clock,
-      events: jobEvents(),
-      aggregation: part('aggregation'),
-    }),
-    uploads: () => ({
-      keys: part('keys'),
-      jobs: part('jobs'),
-      quotas: part('quotas'),
-      queue: part('extractionQueue'),
-      urls: part('uploadUrls'),
-      clock,
-      intake: part('webhookIntake'),
-    }),
-    'upload-arrived': () => ({
-      jobs: part('jobs'),
-      quotas: part('quotas'),
-      blobs: part('blobs'),
-      queue: part('extractionQueue'),
-      clock,
-      events: jobEvents(),
-      countPages: part('countPages'),
-      nameFormat: part('formatNames'),
-    }),
-    webhooks: () => ({
-      keys: part('keys'),
-      webhooks: part('webhooks'),
-      jobs: part('jobs'),
-      deliveries: part('deliveries'),
-      clock,
-      intake: part('webhookIntake'),
-      sender: part('testSender'),
-    }),
-    'webhook-delivery': () => ({
-      jobs: part('jobs'),
-      webhooks: part('webhooks'),
-      deliveries: part('deliveries'),
-      cipher: part('webhookCipher'),
-      sender: part('deliverySender'),
-      clock,
-      visibility: part('visibility'),
-    }),
-    'extract-worker': () => {
-      const engine = part('engine');
-      return {
-        jobs: part('jobs'),
-        quotas: part('quotas'),
-        blobs: part('blobs'),
-        clock,
-        events: jobEvents(),
-        extractor: engine,
-        log,
-        // The same engine cuts a large PDF into one PDF per chunk, so each chunk worker reads only its pages.
-        split: { queue: part('chunkQueue'), splitBytes: settings.splitBytes, pagesPerChunk: limits.chunkPages, pdf: engine, rows: engine },
-        maxReceiveCount: maxReceiveCount.extraction,
-      };
+    settings,
+    has: (name) => parts[name] !== undefined,
+    part<K extends keyof Infrastructure>(name: K): ReturnType<NonNullable<Infrastructure[K]>> {
+      if (!made.has(name)) {
+        const make = parts[name] as (() => unknown) | undefined;
+        if (!make) throw new Error(`compose: no ${name} was given; pass the factory of that name from its lambdas/adapters/aws-*.ts module`);
+        made.set(name, make());
+      }
+      return made.get(name) as ReturnType<NonNullable<Infrastructure[K]>>;
     },
-    'chunk-worker': () => ({
-      jobs: part('jobs'),
-      blobs: part('blobs'),
-      clock,
-      extractor: part('engine'),
-      aggregation: part('aggregation'),
-      log,
-      maxReceiveCount: maxReceiveCount.chunks,
-    }),
-    'aggregate-part': () => ({ blobs: part('blobs') }),
-    'aggregate-finish': () => ({
-      jobs: part('jobs'),
-      quotas: part('quotas'),
-      blobs: part('blobs'),
-      clock,
-      events: jobEvents(),
-      log,
-      merger: parts.merger ? part('merger') : undefined,
-    }),
-    'aggregate-fail': () => ({ jobs: part('jobs'), quotas: part('quotas'), blobs: part('blobs'), clock, events: jobEvents(), log }),
-    site: () => ({}),
-  } satisfies Record<FunctionName, () => object>;
+  };
+}
+
+const clock = systemClock;
+const log = logJson;
+
+/** Terminal jobs are announced to their webhooks through the webhooks queue. */
+const jobEvents = (c: Composition) =>
+  (c.events ??= new WebhookEvents({
+    eventClaims: c.part('eventClaims'),
+    webhooks: c.part('webhooks'),
+    queue: c.part('webhookQueue'),
+    clock,
+    requeueAfterMs: c.settings.eventRequeueAfterMs,
+  }));
+
+// One builder per function, each its own top-level function: a handler calls
+// only its own, so esbuild leaves the others out of its bundle (and
+// WebhookEvents out of the functions that announce nothing).
+export const sandboxKeyDeps = (c: Composition) => ({ keys: c.part('keys'), sandboxIssues: c.part('sandboxIssues'), clock });
+export const submitDeps = (c: Composition) => ({
+  keys: c.part('keys'),
+  jobs: c.part('jobs'),
+  quotas: c.part('quotas'),
+  blobs: c.part('blobs'),
+  queue: c.part('extractionQueue'),
+  clock,
+  countPages: c.part('countPages'),
+  nameFormat: c.part('formatNames'),
+  webhookPolicy: c.part('webhookIntake'),
+});
+export const getJobDeps = (c: Composition) => ({ keys: c.part('keys'), jobQueries: c.part('jobQueries'), blobs: c.part('blobs'), downloadUrls: c.part('downloadUrls'), clock });
+export const getPageDeps = (c: Composition) => ({ keys: c.part('keys'), jobs: c.part('jobs'), blobs: c.part('blobs'), clock, renderer: c.part('renderer') });
+export const projectDeps = (c: Composition) => ({ keys: c.part('keys'), jobQueries: c.part('jobQueries'), usage: c.part('usage'), clock });
+export const cancelJobDeps = (c: Composition) => ({
+  keys: c.part('keys'),
+  jobs: c.part('jobs'),
+  quotas: c.part('quotas'),
+  blobs: c.part('blobs'),
+  clock,
+  events: jobEvents(c),
+  aggregation: c.part('aggregation'),
+});
+export const uploadsDeps = (c: Composition) => ({
+  keys: c.part('keys'),
+  jobs: c.part('jobs'),
+  quotas: c.part('quotas'),
+  queue: c.part('extractionQueue'),
+  urls: c.part('uploadUrls'),
+  clock,
+  intake: c.part('webhookIntake'),
+});
+export const uploadArrivedDeps = (c: Composition) => ({
+  jobs: c.part('jobs'),
+  quotas: c.part('quotas'),
+  blobs: c.part('blobs'),
+  queue: c.part('extractionQueue'),
+  clock,
+  events: jobEvents(c),
+  countPages: c.part('countPages'),
+  nameFormat: c.part('formatNames'),
+});
+export const webhooksDeps = (c: Composition) => ({
+  keys: c.part('keys'),
+  webhooks: c.part('webhooks'),
+  jobs: c.part('jobs'),
+  deliveries: c.part('deliveries'),
+  clock,
+  intake: c.part('webhookIntake'),
+  sender: c.part('testSender'),
+});
+export const webhookDeliveryDeps = (c: Composition) => ({
+  jobs: c.part('jobs'),
+  webhooks: c.part('webhooks'),
+  deliveries: c.part('deliveries'),
+  cipher: c.part('webhookCipher'),
+  sender: c.part('deliverySender'),
+  clock,
+  visibility: c.part('visibility'),
+});
+export const extractWorkerDeps = (c: Composition) => {
+  const engine = c.part('engine');
+  return {
+    jobs: c.part('jobs'),
+    quotas: c.part('quotas'),
+    blobs: c.part('blobs'),
+    clock,
+    events: jobEvents(c),
+    extractor: engine,
+    log,
+    // The same engine cuts a large PDF into one PDF per chunk, so each chunk worker reads only its pages.
+    split: { queue: c.part('chunkQueue'), splitBytes: c.settings.splitBytes, pagesPerChunk: limits.chunkPages, pdf: engine, rows: engine },
+    maxReceiveCount: maxReceiveCount.extraction,
+  };
+};
+export const chunkWorkerDeps = (c: Composition) => ({
+  jobs: c.part('jobs'),
+  blobs: c.part('blobs'),
+  clock,
+  extractor: c.part('engine'),
+  aggregation: c.part('aggregation'),
+  log,
+  maxReceiveCount: maxReceiveCount.chunks,
+});
+export const aggregatePartDeps = (c: Composition) => ({ blobs: c.part('blobs') });
+export const aggregateFinishDeps = (c: Composition) => ({
+  jobs: c.part('jobs'),
+  quotas: c.part('quotas'),
+  blobs: c.part('blobs'),
+  clock,
+  events: jobEvents(c),
+  log,
+  merger: c.has('merger') ? c.part('merger') : undefined,
+});
+export const aggregateFailDeps = (c: Composition) => ({ jobs: c.part('jobs'), quotas: c.part('quotas'), blobs: c.part('blobs'), clock, events: jobEvents(c), log });
+export const siteDeps = (_: Composition) => ({});
+
+/** Every function's builder, by the name lib/wiring.ts gives it. */
+export const functionDeps = {
+  'sandbox-key': sandboxKeyDeps,
+  submit: submitDeps,
+  'get-job': getJobDeps,
+  'get-page': getPageDeps,
+  project: projectDeps,
+  'cancel-job': cancelJobDeps,
+  uploads: uploadsDeps,
+  'upload-arrived': uploadArrivedDeps,
+  webhooks: webhooksDeps,
+  'webhook-delivery': webhookDeliveryDeps,
+  'extract-worker': extractWorkerDeps,
+  'chunk-worker': chunkWorkerDeps,
+  'aggregate-part': aggregatePartDeps,
+  'aggregate-finish': aggregateFinishDeps,
+  'aggregate-fail': aggregateFailDeps,
+  site: siteDeps,
+} satisfies Record<FunctionName, (c: Composition) => object>;
+
+/** Every function's dependencies from one set of parts: what the local server, which runs them all, builds. */
+export function composeAll(parts: Partial<Infrastructure>, settings?: Settings): { [N in FunctionName]: () => ReturnType<(typeof functionDeps)[N]> } {
+  const c = compose(parts, settings);
+  return Object.fromEntries(Object.entries(functionDeps).map(([name, build]) => [name, () => build(c)])) as never;
 }

@@ -193,8 +193,7 @@ export const playgroundScript = String.raw`
         return send('PUT', u.upload_url, file, file.type ? { 'content-type': file.type } : {}).then(function () { return u.job_id; });
       });
     }
-    // The timeline was started above (awaiting_upload for an upload): polling continues it rather than starting over,
-    // or an upload whose arrival is handled before the first poll would show no awaiting_upload.
+    // Polling continues the timeline begun above: an upload may arrive before the first poll.
     started.then(function (id) { say('Submitted: job ' + id + '.', false); poll(id, true); }, function (error) { say(error.message, true); })
       .then(function () { $('pg-submit').disabled = !chosen; });
   });

@@ -1,7 +1,7 @@
 import { onColdStart } from '../adapters/cold-start.ts';
 import * as dynamo from '../adapters/aws-dynamodb.ts';
 import * as s3 from '../adapters/aws-s3.ts';
-import { compose } from '../adapters/compose.ts';
+import { compose, getJobDeps } from '../adapters/compose.ts';
 import { authenticate } from '../core/auth.ts';
 import { getJobView } from '../core/get-job.ts';
 import { header, route, sourceIp } from '../core/http.ts';
@@ -14,4 +14,4 @@ export const makeHandler = (deps: { keys: KeyLookup; jobQueries: JobQueries; blo
     return { status: 200, body: await getJobView(deps, principal, event.pathParameters?.id ?? '') };
   });
 
-export const handler = onColdStart(() => makeHandler(compose({ keys: dynamo.keys, jobQueries: dynamo.jobQueries, blobs: s3.blobs, downloadUrls: s3.downloadUrls })['get-job']()));
+export const handler = onColdStart(() => makeHandler(getJobDeps(compose({ keys: dynamo.keys, jobQueries: dynamo.jobQueries, blobs: s3.blobs, downloadUrls: s3.downloadUrls }))));

@@ -2,7 +2,7 @@ import { functions } from '../../lib/wiring.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
 import * as dynamo from '../adapters/aws-dynamodb.ts';
 import * as s3 from '../adapters/aws-s3.ts';
-import { compose } from '../adapters/compose.ts';
+import { compose, getPageDeps } from '../adapters/compose.ts';
 import { authenticate } from '../core/auth.ts';
 import { getPageImage, type PageRenderer } from '../core/job-pages.ts';
 import { header, route, sourceIp } from '../core/http.ts';
@@ -19,7 +19,7 @@ export const makeHandler = (deps: { keys: KeyLookup; jobs: JobLookup; blobs: Blo
 const spec = functions['get-page'];
 export const handler = onColdStart(() =>
   makeHandler(
-    compose({
+    getPageDeps(compose({
       keys: dynamo.keys,
       jobs: dynamo.jobs,
       blobs: s3.blobs,
@@ -28,6 +28,6 @@ export const handler = onColdStart(() =>
         const pool = createExtractorPool({ size: 1, timeoutMs: (spec.timeoutSeconds - 4) * 1000, maxMemoryMb: Math.floor(spec.memoryMb * 0.75) });
         return { renderPage: (b, p, w) => pool.renderPage!(b, p, w) };
       },
-    })['get-page'](),
+    })),
   ),
 );

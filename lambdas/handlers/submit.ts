@@ -3,7 +3,7 @@ import * as dynamo from '../adapters/aws-dynamodb.ts';
 import * as s3 from '../adapters/aws-s3.ts';
 import * as sqs from '../adapters/aws-sqs.ts';
 import * as hooks from '../adapters/aws-webhooks.ts';
-import { compose } from '../adapters/compose.ts';
+import { compose, submitDeps } from '../adapters/compose.ts';
 import { authenticate } from '../core/auth.ts';
 import { header, requestBody, route, sourceIp } from '../core/http.ts';
 import type { KeyLookup } from '../core/ports.ts';
@@ -23,7 +23,7 @@ export const makeHandler = (deps: SubmitDeps & { keys: KeyLookup; webhookPolicy:
 
 export const handler = onColdStart(() =>
   makeHandler(
-    compose({
+    submitDeps(compose({
       keys: dynamo.keys,
       jobs: dynamo.jobs,
       quotas: dynamo.quotas,
@@ -34,6 +34,6 @@ export const handler = onColdStart(() =>
       countPages: () => async (upload) => countPagesWithin({ bytes: upload.bytes, filename: upload.filename, contentType: upload.contentType }),
       // The registry is here already, for counting.
       formatNames: () => formatNamed,
-    }).submit(),
+    })),
   ),
 );

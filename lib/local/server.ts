@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { dynamoClient, s3Client } from '../../lambdas/adapters/aws-clients.ts';
-import { compose, recordParts } from '../../lambdas/adapters/compose.ts';
+import { composeAll, recordParts } from '../../lambdas/adapters/compose.ts';
 import { DynamoStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { S3Blobs } from '../../lambdas/adapters/s3-blobs.ts';
 import { createWebhookSender, systemLookupHost } from '../../lambdas/adapters/webhook-http.ts';
@@ -153,7 +153,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   // The same dependencies as the Lambda handlers get, over the twins. One
   // extraction pool serves every function here, so the API thread never parses,
   // renders or merges a document itself.
-  const deps = compose(
+  const deps = composeAll(
     {
       ...recordParts(store),
       blobs: () => blobs,
