@@ -1,7 +1,13 @@
 // The one declaration of how docex is wired: which route reaches which
 // handler, which queue feeds which consumer, with which timeouts and redrive.
 // The CDK stack and the local twin both read this file, so the cloud and the
-// local server cannot drift apart.
+// local server cannot drift apart. What the handlers themselves read while
+// they run (environment variable names, receive counts) is in
+// wiring-runtime.ts, so their bundles leave these tables out.
+
+import { maxReceiveCount, type QueueName } from './wiring-runtime.ts';
+
+export { env, type QueueName } from './wiring-runtime.ts';
 
 export type FunctionName =
   | 'sandbox-key'
@@ -20,7 +26,6 @@ export type FunctionName =
   | 'aggregate-finish'
   | 'aggregate-fail'
   | 'site';
-export type QueueName = 'extraction' | 'chunks' | 'webhooks';
 
 export interface FunctionSpec {
   /** Source file of the Lambda entry, relative to the repository root. */
@@ -213,11 +218,13 @@ export const routes: RouteSpec[] = [
   { method: 'POST', path: '/v1/webhooks/{id}/test', fn: 'webhooks', auth: true },
 ];
 
-export const queues: Record<QueueName, QueueSpec> = {
+// Built in a pure function: its reads of other objects would otherwise keep it, as a possible side effect, in
+// every bundle that imports this module for the function table alone (the site's OpenAPI document).
+export const queues: Record<QueueName, QueueSpec> = /* @__PURE__ */ (() => ({
   extraction: {
     consumer: 'extract-worker',
     visibilityTimeoutSeconds: 6 * functions['extract-worker'].timeoutSeconds,
-    maxReceiveCount: 3,
+    maxReceiveCount: maxReceiveCount.extraction,
     batchSize: 1,
     maxConcurrency: 32,
     retentionDays: 4,
@@ -227,7 +234,7 @@ export const queues: Record<QueueName, QueueSpec> = {
   chunks: {
     consumer: 'chunk-worker',
     visibilityTimeoutSeconds: 6 * functions['chunk-worker'].timeoutSeconds,
-    maxReceiveCount: 3,
+    maxReceiveCount: maxReceiveCount.chunks,
     batchSize: 1,
     maxConcurrency: 32,
     retentionDays: 4,
@@ -239,12 +246,12 @@ export const queues: Record<QueueName, QueueSpec> = {
   webhooks: {
     consumer: 'webhook-delivery',
     visibilityTimeoutSeconds: 6 * functions['webhook-delivery'].timeoutSeconds,
-    maxReceiveCount: 5,
+    maxReceiveCount: maxReceiveCount.webhooks,
     batchSize: 10,
     maxConcurrency: 10,
     retentionDays: 4,
   },
-};
+}))();
 
 export interface BucketNotificationSpec {
   /** Objects created under this key prefix invoke `fn` with S3's event. */
@@ -272,18 +279,6 @@ export const bucketExpiry: BucketExpirySpec[] = [
   { id: 'parts', prefix: 'parts/', days: 2 },
 ];
 
-/** Environment variables through which the stack (or the local server) tells handlers where things are. */
-export const env = {
-  table: 'DOCEX_TABLE',
-  bucket: 'DOCEX_BUCKET',
-  queueUrl: (q: QueueName) => `DOCEX_${q.toUpperCase()}_QUEUE_URL`,
-  /** KMS key id (or ARN) for webhook secrets. */
-  webhookKeyId: 'DOCEX_WEBHOOK_KEY_ID',
-  /** Set only by the local server: plain-http webhooks to loopback are allowed in development. */
-  allowLoopbackWebhooks: 'DOCEX_ALLOW_LOOPBACK_WEBHOOKS',
-  /** ARN of the aggregation state machine, for the functions that start or stop its executions. */
-  aggregationStateMachineArn: 'DOCEX_AGGREGATION_STATE_MACHINE_ARN',
-} as const;
 
 /** The DynamoDB table's key schema, shared by the stack, the adapters' tests and the local server. */
 export const tableSchema = {

@@ -1,5 +1,4 @@
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Blobs } from '../core/ports.ts';
 
 export class S3Blobs implements Blobs {
@@ -34,10 +33,6 @@ export class S3Blobs implements Blobs {
       if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
       throw error;
     }
-  }
-
-  presignGet(key: string, expiresInSeconds: number): Promise<string> {
-    return getSignedUrl(this.s3, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: expiresInSeconds });
   }
 
   async delete(key: string): Promise<void> {

@@ -4,7 +4,7 @@ import { ApiError, forbidden, invalidRequest, notFound, rateLimited } from './er
 import { JsonText } from './http.ts';
 import type { Job, JobStatus } from './job.ts';
 import { limits } from './limits.ts';
-import type { Blobs, Clock, JobQueries } from './ports.ts';
+import type { Blobs, Clock, DownloadUrls, JobQueries } from './ports.ts';
 
 export interface JobView {
   id: string;
@@ -29,7 +29,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * write it out again would cost more than the rest of the request.
  */
 export async function getJobView(
-  deps: { jobQueries: JobQueries; blobs: Blobs; clock: Clock },
+  deps: { jobQueries: JobQueries; blobs: Blobs; downloadUrls: DownloadUrls; clock: Clock },
   principal: Principal,
   id: string,
 ): Promise<JsonText> {
@@ -76,8 +76,8 @@ const expired = (job: Job) =>
 const expiredResult = (job: Job, now: number) => !job.result_ref || job.result_ref.expires_at * 1000 <= now;
 
 /** A presigned GET of the stored result, valid while the result is kept. */
-const resultUrl = (deps: { blobs: Blobs }, job: Job, now: number) =>
-  deps.blobs.presignGet(job.result_ref!.key, Math.max(1, Math.floor(job.result_ref!.expires_at - now / 1000)));
+const resultUrl = (deps: { downloadUrls: DownloadUrls }, job: Job, now: number) =>
+  deps.downloadUrls.presignGet(job.result_ref!.key, Math.max(1, Math.floor(job.result_ref!.expires_at - now / 1000)));
 
 /** The stored result JSON, as stored; never a truncated result. */
 async function loadResult(deps: { blobs: Blobs }, job: Job): Promise<string> {

@@ -67,6 +67,12 @@ export interface Job {
   size: number;
   status: JobStatus;
   document: DocumentRef;
+  /**
+   * The format its filename names (the engine's registry decides, or "other"),
+   * set where the document is first taken in (a submission, an upload's
+   * arrival): what the metrics count a job as when it ends without a result.
+   */
+  format_hint?: string;
   webhook: WebhookTarget | null;
   /** The submission's `config` field (what to extract, how to chunk); absent or null for the defaults. */
   config?: ExtractionConfig | null;

@@ -25,23 +25,19 @@ export const setMetricSink = (next: Sink): void => {
   sink = next;
 };
 
-// Every distinct dimension value is a separate CloudWatch metric, billed by the month, so a
-// client's filename must not mint new ones: extensions outside this list count as "other".
-const EXTENSIONS: Record<string, string> = {
-  pdf: 'pdf', docx: 'docx', doc: 'doc', xlsx: 'xlsx', xls: 'xls', pptx: 'pptx', ppt: 'ppt', odt: 'odt', fodt: 'odt', ods: 'ods',
-  epub: 'epub', zip: 'zip', html: 'html', htm: 'html', xhtml: 'html', csv: 'csv', tsv: 'tsv', tab: 'tsv', eml: 'eml', msg: 'msg',
-  rtf: 'rtf', txt: 'text', text: 'text', md: 'markdown', markdown: 'markdown', png: 'png', jpg: 'jpeg', jpeg: 'jpeg', tif: 'tiff', tiff: 'tiff',
-};
-
 /**
  * The format dimension of a job that ended without a result to say what it
  * was (failed, cancelled, or a large document merged from its parts): the
  * bytes decide formats (extract/detect.ts), but by then they are gone or were
- * never read, so the filename stands in.
+ * never read, so the format its filename names stands in, as recorded when
+ * the document was taken in (Job.format_hint, from the engine's registry,
+ * which the functions that take documents in bundle anyway); "unknown" for a
+ * job whose document never arrived. Every distinct dimension value is a
+ * separate CloudWatch metric, billed by the month, so the hint is a format's
+ * name or "other", never the client's own extension.
  */
-export function formatHint(job: Pick<Job, 'filename'>): string {
-  const dot = job.filename.lastIndexOf('.');
-  return (dot >= 0 && EXTENSIONS[job.filename.slice(dot + 1).toLowerCase()]) || 'other';
+export function formatHint(job: Pick<Job, 'format_hint'>): string {
+  return job.format_hint ?? 'unknown';
 }
 
 /**

@@ -4,6 +4,7 @@ import { JOB_RETENTION_MS, type Job } from './job.ts';
 export type JobSeed = Pick<Job, 'id' | 'project_id' | 'filename' | 'content_type' | 'size' | 'status' | 'document' | 'webhook' | 'config' | 'quota'> & {
   /** Pages reserved for it: zero when the quota is unlimited (`quota` null). */
   pages: number;
+  format_hint?: string;
 };
 
 export function newJob(seed: JobSeed, now: number): Job {

@@ -93,7 +93,8 @@ export interface JobFinish {
 
 // The records the domain keeps, one port per thing it does with them, so a
 // function asks only for what it calls and a test fake implements only that.
-// One adapter (lambdas/adapters/dynamo-store.ts) implements them all over one table.
+// Over one table, the DynamoDB adapter has one class per port (lambdas/adapters/dynamo-*.ts), so a
+// function bundles only the ports it asks for; dynamo-store.ts puts them together for the local server.
 // Where some callers only read, the read is a port of its own that the wider one extends.
 
 /** Authenticating a request: the key's record, and the stamp of its last use. */
@@ -219,8 +220,6 @@ export interface Blobs {
   /** Bytes `start` to `end` (exclusive) of an object, or null when there is no such object. */
   getRange(key: string, start: number, end: number): Promise<Uint8Array | null>;
   delete(key: string): Promise<void>;
-  /** A URL that GETs the object without credentials until it expires. */
-  presignGet(key: string, expiresInSeconds: number): Promise<string>;
 }
 
 export interface ExtractionMessage {
@@ -277,6 +276,16 @@ export interface AggregationStarter {
 /** Presigned S3 PUT URLs for the upload flow. */
 export interface UploadUrls {
   presignPut(key: string, contentType: string | null, expiresInSeconds: number): Promise<string>;
+}
+
+/**
+ * Presigned S3 GET URLs: a result too large for a response is fetched from
+ * the bucket. A port apart from Blobs because signing brings the SDK's
+ * presigner (about 30 KB minified), which only the functions that sign need.
+ */
+export interface DownloadUrls {
+  /** A URL that GETs the object without credentials until it expires. */
+  presignGet(key: string, expiresInSeconds: number): Promise<string>;
 }
 
 /**

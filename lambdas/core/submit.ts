@@ -21,6 +21,8 @@ export interface SubmitDeps {
    * runs in a worker thread, off the API's event loop.
    */
   countPages: (upload: Upload) => Promise<number>;
+  /** The format a filename names, or "other" (the engine's registry): the job's metric dimension should it end without a result. */
+  nameFormat: (filename: string) => string;
 }
 
 export interface Accepted {
@@ -66,6 +68,7 @@ export async function submitJobs(deps: SubmitDeps, principal: Principal, submiss
         project_id: principal.project_id,
         filename: file.filename,
         content_type: file.contentType,
+        format_hint: deps.nameFormat(file.filename),
         size: file.bytes.byteLength,
         status: 'pending',
         document: inline ? { kind: 'inline' } : { kind: 's3', key: documentKey(principal.project_id, id) },

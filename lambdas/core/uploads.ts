@@ -111,6 +111,8 @@ export interface ArrivalDeps {
   events: JobEvents;
   /** Within the counting budget (page-count.ts): rejects with PageCountBudgetExceeded past it, which fails the job. */
   countPages: (input: { bytes: Uint8Array; filename: string; contentType: string | null }) => Promise<number>;
+  /** The format a filename names, or "other" (the engine's registry): the job's metric dimension should it end without a result. */
+  nameFormat: (filename: string) => string;
 }
 
 /**
@@ -122,15 +124,17 @@ export interface ArrivalDeps {
 export async function uploadArrived(deps: ArrivalDeps, key: string, size: number): Promise<void> {
   const ref = parseUploadKey(key);
   if (!ref) return;
-  const job = await deps.jobs.getJob(ref.job_id);
-  if (!job || job.project_id !== ref.project_id || isTerminal(job.status)) {
+  const stored = await deps.jobs.getJob(ref.job_id);
+  if (!stored || stored.project_id !== ref.project_id || isTerminal(stored.status)) {
     // A PUT after its job ended (completed, failed, cancelled) or for no job at all: nothing will
     // ever read it, so it is deleted as it lands rather than kept outside any quota.
     await deps.blobs.delete(key);
     return;
   }
-  if (job.status !== 'awaiting_upload') return;
+  if (stored.status !== 'awaiting_upload') return;
 
+  // Named as the document arrives, as a submission names its files.
+  const job: Job = { ...stored, format_hint: deps.nameFormat(stored.filename) };
   if (size !== job.size) {
     return failUpload(deps, job, `The upload arrived with ${size} bytes, but ${job.size} were declared. Create a new upload with the right size.`);
   }
@@ -150,7 +154,7 @@ export async function uploadArrived(deps: ArrivalDeps, key: string, size: number
   if (shortfall > 0 && (await deps.quotas.reservePages(job.quota!, shortfall)) === 'insufficient') {
     return failUpload(deps, job, `The document has ${pages} pages and the quota has ${job.pages_reserved} reserved and too few left for the rest.`);
   }
-  const pending = await deps.jobs.transitionJob(job.id, 'pending', { pages_reserved: job.quota ? pages : 0, updated_at: deps.clock.now() }, ['awaiting_upload']);
+  const pending = await deps.jobs.transitionJob(job.id, 'pending', { pages_reserved: job.quota ? pages : 0, format_hint: job.format_hint, updated_at: deps.clock.now() }, ['awaiting_upload']);
   if (!pending) {
     if (shortfall > 0) await deps.quotas.refundPages(job.quota!, shortfall);
     return;

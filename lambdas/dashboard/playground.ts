@@ -178,6 +178,7 @@ export const playgroundScript = String.raw`
     var cfg = config();
     $('pg-submit').disabled = true;
     $('pg-timeline').replaceChildren();
+    lastStep = null;
     $('pg-viewer').hidden = true;
     say('Sending ' + file.name + '...', false);
     var started;
@@ -192,7 +193,8 @@ export const playgroundScript = String.raw`
         return send('PUT', u.upload_url, file, file.type ? { 'content-type': file.type } : {}).then(function () { return u.job_id; });
       });
     }
-    started.then(function (id) { say('Submitted: job ' + id + '.', false); poll(id); }, function (error) { say(error.message, true); })
+    // Polling continues the timeline begun above: an upload may arrive before the first poll.
+    started.then(function (id) { say('Submitted: job ' + id + '.', false); poll(id, true); }, function (error) { say(error.message, true); })
       .then(function () { $('pg-submit').disabled = !chosen; });
   });
 
@@ -204,10 +206,12 @@ export const playgroundScript = String.raw`
     $('pg-timeline').append(h('li', { class: 'status-' + status }, [h('span', { class: 'status', text: status }), ' ' + new Date().toLocaleTimeString()]));
   }
   // At most one poll a second; api() waits out a 429's Retry-After as the SDK does.
-  function poll(id) {
+  function poll(id, continuing) {
     var token = ++pollToken;
-    lastStep = null;
-    $('pg-timeline').replaceChildren();
+    if (!continuing) {
+      lastStep = null;
+      $('pg-timeline').replaceChildren();
+    }
     function tick() {
       if (token !== pollToken) return;
       var asked = Date.now();

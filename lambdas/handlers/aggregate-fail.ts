@@ -1,11 +1,11 @@
-import { awsTable } from '../adapters/aws-dynamodb.ts';
-import { awsBucket } from '../adapters/aws-s3.ts';
-import { awsQueues } from '../adapters/aws-sqs.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
-import { compose } from '../adapters/compose.ts';
+import * as dynamo from '../adapters/aws-dynamodb.ts';
+import * as s3 from '../adapters/aws-s3.ts';
+import * as sqs from '../adapters/aws-sqs.ts';
+import { compose, aggregateFailDeps } from '../adapters/compose.ts';
 import { aggregateFailed, type FailedEvent, type FinishDeps } from '../core/aggregate.ts';
 
 /** The aggregation state machine's catch step: fails a job whose merge failed after its retries, and announces it. */
 export const makeHandler = (deps: FinishDeps) => (event: FailedEvent) => aggregateFailed(deps, event);
 
-export const handler = onColdStart(() => makeHandler(compose({ ...awsTable, ...awsBucket, ...awsQueues })['aggregate-fail']()));
+export const handler = onColdStart(() => makeHandler(aggregateFailDeps(compose({ jobs: dynamo.jobs, quotas: dynamo.quotas, blobs: s3.blobs, eventClaims: dynamo.eventClaims, webhooks: dynamo.webhooks, webhookQueue: sqs.webhookQueue }))));

@@ -1,9 +1,9 @@
-import { awsTable } from '../adapters/aws-dynamodb.ts';
-import { awsBucket } from '../adapters/aws-s3.ts';
-import { awsStateMachine } from '../adapters/aws-sfn.ts';
-import { awsQueues } from '../adapters/aws-sqs.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
-import { compose } from '../adapters/compose.ts';
+import * as dynamo from '../adapters/aws-dynamodb.ts';
+import * as s3 from '../adapters/aws-s3.ts';
+import * as sqs from '../adapters/aws-sqs.ts';
+import * as sfn from '../adapters/aws-sfn.ts';
+import { compose, cancelJobDeps } from '../adapters/compose.ts';
 import { authenticate } from '../core/auth.ts';
 import { cancelJob } from '../core/cancel.ts';
 import { header, route, sourceIp } from '../core/http.ts';
@@ -16,4 +16,4 @@ export const makeHandler = (deps: { keys: KeyLookup; jobs: Jobs; quotas: Quotas;
     return { status: 200, body: await cancelJob(deps, principal, event.pathParameters?.id ?? '') };
   });
 
-export const handler = onColdStart(() => makeHandler(compose({ ...awsTable, ...awsBucket, ...awsQueues, ...awsStateMachine })['cancel-job']()));
+export const handler = onColdStart(() => makeHandler(cancelJobDeps(compose({ keys: dynamo.keys, jobs: dynamo.jobs, quotas: dynamo.quotas, blobs: s3.blobs, eventClaims: dynamo.eventClaims, webhooks: dynamo.webhooks, webhookQueue: sqs.webhookQueue, aggregation: sfn.aggregation }))));

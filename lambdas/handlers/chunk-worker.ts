@@ -1,10 +1,10 @@
 import type { SQSRecord } from 'aws-lambda';
 import { functions } from '../../lib/wiring.ts';
-import { awsTable } from '../adapters/aws-dynamodb.ts';
-import { awsBucket } from '../adapters/aws-s3.ts';
-import { awsStateMachine } from '../adapters/aws-sfn.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
-import { compose } from '../adapters/compose.ts';
+import * as dynamo from '../adapters/aws-dynamodb.ts';
+import * as s3 from '../adapters/aws-s3.ts';
+import * as sfn from '../adapters/aws-sfn.ts';
+import { compose, chunkWorkerDeps } from '../adapters/compose.ts';
 import { processChunk, type ChunkWorkerDeps } from '../core/large-document.ts';
 import { consumeBatch, receiveCountOf } from '../core/sqs-batch.ts';
 import type { ChunkMessage } from '../core/ports.ts';
@@ -33,12 +33,12 @@ export const makeHandler = (deps: ChunkWorkerDeps & { maxReceiveCount: number })
 const spec = functions['chunk-worker'];
 export const handler = onColdStart(() =>
   makeHandler(
-    compose({
-      ...awsTable,
-      ...awsBucket,
-      ...awsStateMachine,
+    chunkWorkerDeps(compose({
+      jobs: dynamo.jobs,
+      blobs: s3.blobs,
+      aggregation: sfn.aggregation,
       // As in the extraction worker: the parser runs in a thread that a deadline below the Lambda timeout can kill.
       engine: () => createExtractorPool({ size: 1, timeoutMs: (spec.timeoutSeconds - 20) * 1000, maxMemoryMb: Math.floor(spec.memoryMb * 0.7) }),
-    })['chunk-worker'](),
+    })),
   ),
 );

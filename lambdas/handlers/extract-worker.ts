@@ -1,10 +1,10 @@
 import type { SQSRecord } from 'aws-lambda';
 import { functions } from '../../lib/wiring.ts';
-import { awsTable } from '../adapters/aws-dynamodb.ts';
-import { awsBucket } from '../adapters/aws-s3.ts';
-import { awsQueues } from '../adapters/aws-sqs.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
-import { compose } from '../adapters/compose.ts';
+import * as dynamo from '../adapters/aws-dynamodb.ts';
+import * as s3 from '../adapters/aws-s3.ts';
+import * as sqs from '../adapters/aws-sqs.ts';
+import { compose, extractWorkerDeps } from '../adapters/compose.ts';
 import { DOCUMENT_ATTRIBUTE } from '../adapters/sqs-extraction-queue.ts';
 import { processJob, type WorkerDeps } from '../core/process-job.ts';
 import type { ExtractionMessage } from '../core/ports.ts';
@@ -45,13 +45,17 @@ export const makeHandler = (deps: WorkerDeps & { maxReceiveCount: number }) =>
 const spec = functions['extract-worker'];
 export const handler = onColdStart(() =>
   makeHandler(
-    compose({
-      ...awsTable,
-      ...awsBucket,
-      ...awsQueues,
+    extractWorkerDeps(compose({
+      jobs: dynamo.jobs,
+      quotas: dynamo.quotas,
+      blobs: s3.blobs,
+      eventClaims: dynamo.eventClaims,
+      webhooks: dynamo.webhooks,
+      webhookQueue: sqs.webhookQueue,
+      chunkQueue: sqs.chunkQueue,
       // One isolated worker thread per container: the parser can be killed on a
       // deadline below the Lambda timeout, so the job fails cleanly instead of timing out the function.
       engine: () => createExtractorPool({ size: 1, timeoutMs: (spec.timeoutSeconds - 20) * 1000, maxMemoryMb: Math.floor(spec.memoryMb * 0.7) }),
-    })['extract-worker'](),
+    })),
   ),
 );

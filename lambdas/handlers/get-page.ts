@@ -1,8 +1,8 @@
 import { functions } from '../../lib/wiring.ts';
-import { awsTable } from '../adapters/aws-dynamodb.ts';
-import { awsBucket } from '../adapters/aws-s3.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
-import { compose } from '../adapters/compose.ts';
+import * as dynamo from '../adapters/aws-dynamodb.ts';
+import * as s3 from '../adapters/aws-s3.ts';
+import { compose, getPageDeps } from '../adapters/compose.ts';
 import { authenticate } from '../core/auth.ts';
 import { getPageImage, type PageRenderer } from '../core/job-pages.ts';
 import { header, route, sourceIp } from '../core/http.ts';
@@ -19,14 +19,15 @@ export const makeHandler = (deps: { keys: KeyLookup; jobs: JobLookup; blobs: Blo
 const spec = functions['get-page'];
 export const handler = onColdStart(() =>
   makeHandler(
-    compose({
-      ...awsTable,
-      ...awsBucket,
+    getPageDeps(compose({
+      keys: dynamo.keys,
+      jobs: dynamo.jobs,
+      blobs: s3.blobs,
       renderer: () => {
         // One isolated worker thread: a hostile PDF costs the thread, killed before the function's own timeout.
         const pool = createExtractorPool({ size: 1, timeoutMs: (spec.timeoutSeconds - 4) * 1000, maxMemoryMb: Math.floor(spec.memoryMb * 0.75) });
         return { renderPage: (b, p, w) => pool.renderPage!(b, p, w) };
       },
-    })['get-page'](),
+    })),
   ),
 );

@@ -1,6 +1,6 @@
-import { awsTable } from '../adapters/aws-dynamodb.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
-import { compose } from '../adapters/compose.ts';
+import * as dynamo from '../adapters/aws-dynamodb.ts';
+import { compose, projectDeps } from '../adapters/compose.ts';
 import { createKey, listKeys, revokeKey } from '../core/api-keys.ts';
 import { authenticate, requireLive } from '../core/auth.ts';
 import { header, route, sourceIp } from '../core/http.ts';
@@ -31,4 +31,4 @@ export const makeHandler = (deps: { keys: ApiKeys; jobQueries: JobQueries; usage
     }
   });
 
-export const handler = onColdStart(() => makeHandler(compose(awsTable).project()));
+export const handler = onColdStart(() => makeHandler(projectDeps(compose({ keys: dynamo.keys, jobQueries: dynamo.jobQueries, usage: dynamo.usage }))));

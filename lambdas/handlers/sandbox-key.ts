@@ -1,6 +1,6 @@
-import { awsTable } from '../adapters/aws-dynamodb.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
-import { compose } from '../adapters/compose.ts';
+import * as dynamo from '../adapters/aws-dynamodb.ts';
+import { compose, sandboxKeyDeps } from '../adapters/compose.ts';
 import { route, sourceIp } from '../core/http.ts';
 import type { ApiKeys, Clock, SandboxIssues } from '../core/ports.ts';
 import { issueSandboxKey } from '../core/sandbox.ts';
@@ -9,4 +9,4 @@ import { issueSandboxKey } from '../core/sandbox.ts';
 export const makeHandler = (deps: { sandboxIssues: SandboxIssues; keys: ApiKeys; clock: Clock }) =>
   route(async (event) => ({ status: 201, body: await issueSandboxKey(deps, sourceIp(event)) }));
 
-export const handler = onColdStart(() => makeHandler(compose(awsTable)['sandbox-key']()));
+export const handler = onColdStart(() => makeHandler(sandboxKeyDeps(compose({ keys: dynamo.keys, sandboxIssues: dynamo.sandboxIssues }))));

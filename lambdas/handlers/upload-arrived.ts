@@ -1,11 +1,12 @@
 import type { S3Event } from 'aws-lambda';
-import { awsTable } from '../adapters/aws-dynamodb.ts';
-import { awsBucket } from '../adapters/aws-s3.ts';
-import { awsQueues } from '../adapters/aws-sqs.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
-import { compose } from '../adapters/compose.ts';
+import * as dynamo from '../adapters/aws-dynamodb.ts';
+import * as s3 from '../adapters/aws-s3.ts';
+import * as sqs from '../adapters/aws-sqs.ts';
+import { compose, uploadArrivedDeps } from '../adapters/compose.ts';
 import { uploadArrived, type ArrivalDeps } from '../core/uploads.ts';
 import { countPagesWithin } from '../extract/engine/page-count.ts';
+import { formatNamed } from '../extract/engine/registry.ts';
 
 /** The bucket's object-created event for uploads/: moves the waiting job on. Throwing lets Lambda retry the event. */
 export const makeHandler = (deps: ArrivalDeps) => async (event: S3Event): Promise<void> => {
@@ -17,5 +18,5 @@ export const makeHandler = (deps: ArrivalDeps) => async (event: S3Event): Promis
 };
 
 export const handler = onColdStart(() =>
-  makeHandler(compose({ ...awsTable, ...awsBucket, ...awsQueues, countPages: () => async (input) => countPagesWithin(input) })['upload-arrived']()),
+  makeHandler(uploadArrivedDeps(compose({ jobs: dynamo.jobs, quotas: dynamo.quotas, blobs: s3.blobs, extractionQueue: sqs.extractionQueue, eventClaims: dynamo.eventClaims, webhooks: dynamo.webhooks, webhookQueue: sqs.webhookQueue, countPages: () => async (input) => countPagesWithin(input), formatNames: () => formatNamed }))),
 );

@@ -1,9 +1,9 @@
-import { awsTable } from '../adapters/aws-dynamodb.ts';
-import { awsBucket } from '../adapters/aws-s3.ts';
-import { awsQueues } from '../adapters/aws-sqs.ts';
-import { awsWebhooks } from '../adapters/aws-webhooks.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
-import { compose } from '../adapters/compose.ts';
+import * as dynamo from '../adapters/aws-dynamodb.ts';
+import * as s3 from '../adapters/aws-s3.ts';
+import * as sqs from '../adapters/aws-sqs.ts';
+import * as hooks from '../adapters/aws-webhooks.ts';
+import { compose, uploadsDeps } from '../adapters/compose.ts';
 import { authenticate } from '../core/auth.ts';
 import { header, requestBody, route, sourceIp } from '../core/http.ts';
 import type { KeyLookup } from '../core/ports.ts';
@@ -16,4 +16,4 @@ export const makeHandler = (deps: UploadDeps & { keys: KeyLookup }) =>
     return { status: 201, body: await createUpload(deps, principal, requestBody(event).toString('utf8')) };
   });
 
-export const handler = onColdStart(() => makeHandler(compose({ ...awsTable, ...awsBucket, ...awsQueues, ...awsWebhooks }).uploads()));
+export const handler = onColdStart(() => makeHandler(uploadsDeps(compose({ keys: dynamo.keys, jobs: dynamo.jobs, quotas: dynamo.quotas, extractionQueue: sqs.extractionQueue, uploadUrls: s3.uploadUrls, webhookIntake: hooks.webhookIntake }))));

@@ -1,9 +1,9 @@
 import type { SQSRecord } from 'aws-lambda';
-import { awsTable } from '../adapters/aws-dynamodb.ts';
-import { awsQueues } from '../adapters/aws-sqs.ts';
-import { awsWebhooks } from '../adapters/aws-webhooks.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
-import { compose } from '../adapters/compose.ts';
+import * as dynamo from '../adapters/aws-dynamodb.ts';
+import * as sqs from '../adapters/aws-sqs.ts';
+import * as hooks from '../adapters/aws-webhooks.ts';
+import { compose, webhookDeliveryDeps } from '../adapters/compose.ts';
 import type { MessageVisibility, WebhookMessage } from '../core/ports.ts';
 import { consumeBatch, receiveCountOf } from '../core/sqs-batch.ts';
 import { deliverWebhookEvent, type DeliveryDeps } from '../core/webhook-delivery.ts';
@@ -38,4 +38,4 @@ export const makeHandler = (deps: DeliveryDeps & { visibility: MessageVisibility
   });
 
 
-export const handler = onColdStart(() => makeHandler(compose({ ...awsTable, ...awsQueues, ...awsWebhooks })['webhook-delivery']()));
+export const handler = onColdStart(() => makeHandler(webhookDeliveryDeps(compose({ jobs: dynamo.jobs, webhooks: dynamo.webhooks, deliveries: dynamo.deliveries, webhookCipher: hooks.webhookCipher, deliverySender: hooks.deliverySender, visibility: sqs.visibility }))));

@@ -1,7 +1,7 @@
-import { awsTable } from '../adapters/aws-dynamodb.ts';
-import { awsWebhooks } from '../adapters/aws-webhooks.ts';
 import { onColdStart } from '../adapters/cold-start.ts';
-import { compose } from '../adapters/compose.ts';
+import * as dynamo from '../adapters/aws-dynamodb.ts';
+import * as hooks from '../adapters/aws-webhooks.ts';
+import { compose, webhooksDeps } from '../adapters/compose.ts';
 import { authenticate, requireLive } from '../core/auth.ts';
 import { header, requestBody, route, sourceIp } from '../core/http.ts';
 import type { DeliveryLog, JobLookup, KeyLookup } from '../core/ports.ts';
@@ -38,4 +38,4 @@ export const makeHandler = (deps: RegistrationDeps & { keys: KeyLookup; jobs: Jo
     }
   });
 
-export const handler = onColdStart(() => makeHandler(compose({ ...awsTable, ...awsWebhooks }).webhooks()));
+export const handler = onColdStart(() => makeHandler(webhooksDeps(compose({ keys: dynamo.keys, webhooks: dynamo.webhooks, jobs: dynamo.jobs, deliveries: dynamo.deliveries, webhookIntake: hooks.webhookIntake, testSender: hooks.testSender }))));

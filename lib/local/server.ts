@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { dynamoClient, s3Client } from '../../lambdas/adapters/aws-clients.ts';
-import { compose } from '../../lambdas/adapters/compose.ts';
+import { composeAll, recordParts } from '../../lambdas/adapters/compose.ts';
 import { DynamoStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { S3Blobs } from '../../lambdas/adapters/s3-blobs.ts';
 import { createWebhookSender, systemLookupHost } from '../../lambdas/adapters/webhook-http.ts';
@@ -20,6 +20,7 @@ import { ATTEMPT_TIMEOUT_MS } from '../../lambdas/core/webhook-delivery.ts';
 import { EVENT_REQUEUE_AFTER_MS } from '../../lambdas/core/webhook-events.ts';
 import type { WebhookIntake } from '../../lambdas/core/webhook-target.ts';
 import { createExtractorPool, createPageCounter } from '../../lambdas/extract/engine/pool.ts';
+import { formatNamed } from '../../lambdas/extract/engine/registry.ts';
 import * as extractWorker from '../../lambdas/handlers/extract-worker.ts';
 import * as getJob from '../../lambdas/handlers/get-job.ts';
 import * as getPage from '../../lambdas/handlers/get-page.ts';
@@ -28,7 +29,7 @@ import * as cancelJob from '../../lambdas/handlers/cancel-job.ts';
 import * as site from '../../lambdas/handlers/site.ts';
 import * as uploadArrived from '../../lambdas/handlers/upload-arrived.ts';
 import * as uploads from '../../lambdas/handlers/uploads.ts';
-import { S3UploadUrls } from '../../lambdas/adapters/s3-upload-urls.ts';
+import { S3DownloadUrls, S3UploadUrls } from '../../lambdas/adapters/s3-signed-urls.ts';
 import * as sandboxKey from '../../lambdas/handlers/sandbox-key.ts';
 import * as submit from '../../lambdas/handlers/submit.ts';
 import * as webhookDelivery from '../../lambdas/handlers/webhook-delivery.ts';
@@ -152,11 +153,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   // The same dependencies as the Lambda handlers get, over the twins. One
   // extraction pool serves every function here, so the API thread never parses,
   // renders or merges a document itself.
-  const deps = compose(
+  const deps = composeAll(
     {
-      records: () => store,
+      ...recordParts(store),
       blobs: () => blobs,
       uploadUrls: () => new S3UploadUrls(s3, aws.bucket),
+      downloadUrls: () => new S3DownloadUrls(s3, aws.bucket),
       extractionQueue: () => extractionQueuePort,
       chunkQueue: () => new TwinChunkQueue(chunkQueue),
       webhookQueue: () => new TwinWebhookQueue(webhookQueue),
@@ -169,6 +171,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       engine: () => extractor,
       renderer: () => ({ renderPage: (b, p, w) => extractor.renderPage!(b, p, w) }),
       countPages: () => (upload) => pageCounter.count(upload),
+      formatNames: () => formatNamed,
       merger: () => extractor,
     },
     { splitBytes: options.splitBytes ?? limits.splitBytes, eventRequeueAfterMs: EVENT_REQUEUE_AFTER_MS * timeScale },

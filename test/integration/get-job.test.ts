@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { portsOf } from '../support/record-ports.ts';
 import { S3Blobs } from '../../lambdas/adapters/s3-blobs.ts';
+import { S3DownloadUrls } from '../../lambdas/adapters/s3-signed-urls.ts';
 import type { Principal } from '../../lambdas/core/auth.ts';
 import { getJobView, type JobView } from '../../lambdas/core/get-job.ts';
 import type { Job } from '../../lambdas/core/job.ts';
@@ -34,15 +35,17 @@ describe.skipIf(skipWithoutEndpoint())('reading a job (GET /v1/jobs/{id})', () =
   let backend: Backend;
   let store: DynamoStore;
   let blobs: S3Blobs;
+  let downloadUrls: S3DownloadUrls;
   let now = Date.now();
   const clock = { now: () => now };
-  const read = async (principal: Principal, id: string): Promise<JobView> => JSON.parse((await getJobView({ ...portsOf(store), blobs, clock }, principal, id)).text);
+  const read = async (principal: Principal, id: string): Promise<JobView> => JSON.parse((await getJobView({ ...portsOf(store), blobs, downloadUrls, clock }, principal, id)).text);
   const nextSecond = () => (now += limits.minPollIntervalMs);
 
   beforeAll(async () => {
     backend = await startBackend();
     store = new DynamoStore(storeClient(backend), backend.table);
     blobs = new S3Blobs(blobClient(backend), backend.bucket);
+    downloadUrls = new S3DownloadUrls(blobClient(backend), backend.bucket);
   });
   afterAll(async () => backend?.dispose());
 
@@ -112,10 +115,10 @@ describe.skipIf(skipWithoutEndpoint())('reading a job (GET /v1/jobs/{id})', () =
     expect(plain.stored).toBeGreaterThan(4_900_000);
     expect(escaped.stored).toBeLessThan(plain.stored);
     nextSecond();
-    const inline = await getJobView({ ...portsOf(store), blobs, clock }, principalOf(plain.job.project_id), plain.job.id);
+    const inline = await getJobView({ ...portsOf(store), blobs, downloadUrls, clock }, principalOf(plain.job.project_id), plain.job.id);
     expect(Buffer.byteLength(JSON.stringify({ statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: inline.text }))).toBeLessThan(limits.responseBytes);
     expect(JSON.parse(inline.text).result.content).toHaveLength(21 * 238_000);
-    const linked: JobView = JSON.parse((await getJobView({ ...portsOf(store), blobs, clock }, principalOf(escaped.job.project_id), escaped.job.id)).text);
+    const linked: JobView = JSON.parse((await getJobView({ ...portsOf(store), blobs, downloadUrls, clock }, principalOf(escaped.job.project_id), escaped.job.id)).text);
     expect(linked.result).toBeUndefined();
     expect(linked.result_url).toMatch(/^http/);
     // The link serves the very result that was stored.

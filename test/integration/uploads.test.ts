@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { portsOf } from '../support/record-ports.ts';
 import { S3Blobs } from '../../lambdas/adapters/s3-blobs.ts';
-import { S3UploadUrls } from '../../lambdas/adapters/s3-upload-urls.ts';
+import { S3UploadUrls } from '../../lambdas/adapters/s3-signed-urls.ts';
 import { hashKey } from '../../lambdas/core/api-key.ts';
 import type { Principal } from '../../lambdas/core/auth.ts';
 import type { Job } from '../../lambdas/core/job.ts';
 import { systemClock, type ExtractionMessage } from '../../lambdas/core/ports.ts';
 import { createUpload, uploadArrived, uploadDeadline } from '../../lambdas/core/uploads.ts';
 import { countPages } from '../../lambdas/extract/engine/page-count.ts';
+import { formatNamed } from '../../lambdas/extract/engine/registry.ts';
 import { blobClient, skipWithoutEndpoint, startBackend, storeClient, type Backend } from '../support/aws-backend.ts';
 import { makePdf } from '../support/pdf-fixture.ts';
 
@@ -39,7 +40,7 @@ describe.skipIf(skipWithoutEndpoint())('the upload flow over the real store and 
   const remaining = async (p: Principal) => (await store.getApiKey(p.key_hash))?.pages_remaining;
   const create = (principal: Principal, body: object) =>
     createUpload({ ...portsOf(store), queue, urls: new S3UploadUrls(blobClient(backend), backend.bucket), clock: systemClock, intake: intake as never }, principal, JSON.stringify(body));
-  const arrivalDeps = () => ({ ...portsOf(store), blobs, queue, clock: systemClock, events, countPages: async (input: Parameters<typeof countPages>[0]) => countPages(input) });
+  const arrivalDeps = () => ({ ...portsOf(store), blobs, queue, clock: systemClock, events, countPages: async (input: Parameters<typeof countPages>[0]) => countPages(input), nameFormat: formatNamed });
 
   it('reserves a page per started MB, then settles to the counted pages when the document arrives, once', async () => {
     const principal = await sandbox(50);
@@ -53,7 +54,7 @@ describe.skipIf(skipWithoutEndpoint())('the upload flow over the real store and 
     await blobs.put(key, padded);
     await uploadArrived(arrivalDeps(), key, padded.byteLength);
     await uploadArrived(arrivalDeps(), key, padded.byteLength);
-    expect(await store.getJob(created.job_id)).toMatchObject({ status: 'pending', pages_reserved: 2 });
+    expect(await store.getJob(created.job_id)).toMatchObject({ status: 'pending', pages_reserved: 2, format_hint: 'pdf' });
     expect(await remaining(principal)).toBe(48);
     expect(sent.filter((s) => s.message.job_id === created.job_id && !s.message.kind)).toHaveLength(1);
   });

@@ -15,16 +15,6 @@ const CORE = path.join(ROOT, 'lambdas/core');
 const EXTRACT = path.join(ROOT, 'lambdas/extract');
 const FORMATS_DIR = path.join(EXTRACT, 'formats');
 
-/**
- * Core files that still name formats, and why. metrics.ts is imported by
- * nearly every API function: reading the registry there would put every
- * descriptor and page counter into their bundles.
- */
-const NAMING_FORMATS: Record<string, string> = {
-  // The format dimension of a job that ended without a result, from its filename's extension.
-  'metrics.ts': 'filename extensions to format names, for a bounded set of CloudWatch dimension values',
-};
-
 /** "text" and "markdown" are also the API's output modes (config.output), which core does name. */
 const OUTPUT_MODES = new Set(['text', 'markdown']);
 
@@ -139,7 +129,7 @@ const formatNames = new Set(FORMATS.map((f) => f.name).filter((n) => !OUTPUT_MOD
 
 describe('the architecture', () => {
   it('keeps format names out of core, which asks the registry what a format can do', () => {
-    const named = core.filter((s) => !(path.basename(s.file) in NAMING_FORMATS)).flatMap((s) => formatNamesIn(s, formatNames));
+    const named = core.flatMap((s) => formatNamesIn(s, formatNames));
     expect(named).toEqual([]);
   });
 

@@ -41,13 +41,15 @@ const CJK_CANDIDATES: CjkEncoding[] = ['shift_jis', 'euc-kr', 'gb18030', 'big5']
  * decoding of Chinese text is full of them, a wrong one (Big5 read as GBK,
  * Shift-JIS read as Big5) gives rare characters at random.
  */
-const COMMON_HAN = new Set(
+// Pure: a module-level `new Set` is otherwise kept as a side effect, with its characters, in every bundle that imports
+// this module for anything (the API functions reach it through page counting's error class).
+const COMMON_HAN = /* @__PURE__ */ new Set(
   '的一是不了在人有我他这个们中来上大为和国地到以说时要就出会可也你对生能而子那得于着下自之年过发后作里用道行所然家种事成方多经么去法学如都同现当没动面起看定天分还进好小部其些主样理心她本前开但因只从想实日' +
     '這個們來為國說時會對於著過發後裡種經麼學現當沒動還進樣開從實與關點電問給題體應無義',
 );
 
 /** The most frequent Hangul syllables: a wrong decoding into Hangul gives rare ones at random. */
-const COMMON_HANGUL = new Set(
+const COMMON_HANGUL = /* @__PURE__ */ new Set(
   '이다는의에을하고가서지기한로를어리대사으도자수있니아인시나해정게구보부들요만라장제위우전그것주국상내일적면였했습과와때미소생비성동원경말학문연중실계개거무분오년후더저운현데간회음발세관여공용모마신방유조단물된법및업영결본당각행치합민진화교통러같또없않까할할던바두러야며록금천명서울',
 );
 

@@ -18,7 +18,7 @@ import {
   type Table,
 } from './types.ts';
 import { ZIP_LIMITS, type InflateBudget } from '../containers/zip.ts';
-import { READERS } from './readers.ts';
+import { readerOf } from './readers.ts';
 import { descriptorOf } from './registry.ts';
 import { checkReadLimit } from './limits.ts';
 
@@ -54,7 +54,7 @@ async function extractWithin(input: ExtractInput, budget: InflateBudget, depth: 
   };
   // A chunk is held to the limit as a whole document is: each reads its own part of the document.
   if (depth === 0) checkReadLimit(format, descriptorOf(format).readLimit, input.bytes, budget);
-  const out = await READERS[format](input.bytes, ctx);
+  const out = await (await readerOf(format))(input.bytes, ctx);
   return assemble(format, mime_type, out, config);
 }
 

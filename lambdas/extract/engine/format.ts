@@ -4,11 +4,12 @@
 // engine's detection, page counting, chunk planning and merging read these;
 // none of them names a format.
 //
-// The reader is not in the descriptor: esbuild bundles every module a
-// literal import() names, so a descriptor that loaded its reader would put
-// every reader (PDFium, the HTML and e-mail parsers) into the API and
-// aggregation functions, which only detect, count and merge. readers.ts holds
-// the one lazy import per format, and only the extraction workers load it.
+// The reader is not in the descriptor: esbuild bundles every module an
+// import() names, so a descriptor that loaded its reader would put every
+// reader (PDFium, the HTML and e-mail parsers) into the API and aggregation
+// functions, which only detect, count and merge. The descriptor names its
+// family instead; the family folder's reader.ts holds its readers, and
+// engine/readers.ts, which only the extraction workers load, imports it.
 
 import type { CompoundFile } from '../containers/compound-file.ts';
 import type { SafeZip } from '../containers/zip.ts';
@@ -112,6 +113,15 @@ export interface ReadLimit {
 
 export interface FormatDescriptor<Name extends string = string> {
   name: Name;
+  /** The folder under formats/ that holds it: its reader is `readers[name]` of formats/<family>/reader.ts (engine/readers.ts). */
+  family: string;
+  /**
+   * Filename extensions that name the format besides its name and its
+   * signature's names (jpg for JPEG): what a job is counted as in the
+   * metrics when it ends before its bytes were read (registry.ts formatNamed).
+   * Detection never reads them.
+   */
+  extensions?: string[];
   mime_type: string;
   unit: PageUnit;
   signature: Signature;

@@ -3,7 +3,8 @@
 // main parts (DOCX, XLSX, PPTX before EPUB's container), the names that
 // decide text (Markdown, CSV, TSV before HTML and e-mail), the text
 // sniffers (flat ODT before HTML before e-mail). A new format is a folder
-// under formats/ and a line here (and its reader's line in readers.ts).
+// under formats/ (its descriptor in index.ts, naming the folder as its
+// family, and its reader in reader.ts) and its descriptor's line here.
 
 import { zip } from '../formats/archive/index.ts';
 import { png, jpeg, tiff } from '../formats/image/index.ts';
@@ -31,6 +32,19 @@ export function descriptorOf(format: Format): FormatDescriptor<Format> {
 
 /** How a large document of `format` is split, or undefined when it is extracted whole (and for a name that is no format). */
 export const splitOf = (format: string): SplitCapability | undefined => find(format)?.split;
+
+/**
+ * The format a filename's extension names, or "other" (so a client's
+ * filename cannot mint new values): the metric dimension of a job that
+ * ends before its bytes are read (core/metrics.ts). Detection reads the
+ * bytes; this never decides how a document is read.
+ */
+export function formatNamed(filename: string): string {
+  const dot = filename.lastIndexOf('.');
+  if (dot < 0) return 'other';
+  const ext = filename.slice(dot + 1).toLowerCase();
+  return FORMATS.find((d: FormatDescriptor) => d.name === ext || d.extensions?.includes(ext) || d.signature.names?.extensions.includes(ext))?.name ?? 'other';
+}
 
 /**
  * How the page view shows a document of these bytes, or null when it has no

@@ -55,18 +55,18 @@ describe('metrics from the extraction worker', () => {
     expect(points.find((p) => p.name === 'JobsFinished')?.dimensions).toEqual({ status: 'partial_success', format: 'pdf' });
   });
 
-  it('a failed job records only its status, with the format its filename names', async () => {
-    const points = await run(makeJob({ filename: 'Scan.JPG' }), async () => {
+  it('a failed job records only its status, with the format its filename named when the document was taken in', async () => {
+    const points = await run(makeJob({ filename: 'Scan.JPG', format_hint: 'jpeg' }), async () => {
       throw new ExtractionError('corrupt_file', 'The image is damaged.');
     });
     expect(points).toEqual([{ name: 'JobsFinished', unit: 'Count', value: 1, dimensions: { status: 'failed', format: 'jpeg' } }]);
   });
 
-  it('a filename outside the known formats does not mint a dimension value', async () => {
-    const points = await run(makeJob({ filename: 'x.unheard-of' }), async () => {
+  it('a job whose document was never taken in (an upload that did not arrive) counts as unknown, whatever its filename', async () => {
+    const points = await run(makeJob({ filename: 'report.pdf' }), async () => {
       throw new ExtractionError('unsupported_format', 'Not a document.');
     });
-    expect(points[0]!.dimensions.format).toBe('other');
+    expect(points[0]!.dimensions.format).toBe('unknown');
   });
 });
 

@@ -1,13 +1,25 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FORMATS, pageViewOf, splitOf } from '../../../lambdas/extract/engine/registry.ts';
-import { READERS } from '../../../lambdas/extract/engine/readers.ts';
+import { FORMATS, formatNamed, pageViewOf, splitOf } from '../../../lambdas/extract/engine/registry.ts';
+import { type FormatReaders, readerOf } from '../../../lambdas/extract/engine/readers.ts';
 
 describe('the format registry', () => {
-  it('holds one descriptor per format, each with its own MIME type and a reader', () => {
+  it('holds one descriptor per format, each with its own MIME type and a reader', async () => {
     const names = FORMATS.map((d) => d.name);
     expect(new Set(names).size).toBe(names.length);
     expect(new Set(FORMATS.map((d) => d.mime_type)).size).toBe(names.length);
-    expect(Object.keys(READERS).sort()).toEqual([...names].sort());
+    for (const name of names) expect(typeof (await readerOf(name)), name).toBe('function');
+  });
+
+  it('finds each format\'s reader in its family\'s folder, and every reader there is of a format of that family', async () => {
+    const formatsDir = path.resolve(import.meta.dirname, '../../../lambdas/extract/formats');
+    const families = fs.readdirSync(formatsDir).filter((f) => fs.existsSync(path.join(formatsDir, f, 'reader.ts')));
+    expect(families.sort()).toEqual([...new Set(FORMATS.map((d) => d.family))].sort());
+    for (const family of families) {
+      const { readers } = (await import(`../../../lambdas/extract/formats/${family}/reader.ts`)) as { readers: FormatReaders };
+      expect(Object.keys(readers).sort(), family).toEqual(FORMATS.filter((d) => d.family === family).map((d) => d.name).sort());
+    }
   });
 
   it('can recognise every format it holds: each descriptor has a signature', () => {
@@ -23,6 +35,11 @@ describe('the format registry', () => {
     expect(['pdf', 'pptx', 'ppt', 'xlsx', 'xls', 'ods'].map(pageSeparatorOf)).toEqual(Array(6).fill('\n\n'));
     expect(['csv', 'tsv'].map(pageSeparatorOf)).toEqual(['\n', '\n']);
     expect(['text', 'markdown', 'docx', 'no-such-format'].map(pageSeparatorOf)).toEqual(['', '', '', '']);
+  });
+
+  it('names a format from a filename for the metrics, and never mints a name from a client\'s extension', () => {
+    const named = ['Scan.JPG', 'a.tif', 'notes.TXT', 'flat.fodt', 'page.htm', 'data.tab', 'README.md', 'deck.pptx', 'mail.eml', 'x.unheard-of', 'no-extension', 'constructor.'].map(formatNamed);
+    expect(named).toEqual(['jpeg', 'tiff', 'text', 'odt', 'html', 'tsv', 'markdown', 'pptx', 'eml', 'other', 'other', 'other']);
   });
 
   it('shows pages of PDFs (rendered, even after a little junk) and images (as they are), of nothing else', () => {

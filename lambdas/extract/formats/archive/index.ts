@@ -6,6 +6,7 @@ import { ARCHIVE_ADVICE, MB } from '../../engine/limits.ts';
 
 export const zip: FormatDescriptor<'zip'> = {
   name: 'zip',
+  family: 'archive',
   mime_type: 'application/zip',
   unit: 'page',
   signature: { anyZip: true },

@@ -2,8 +2,10 @@
 
 import type { FormatDescriptor } from '../../engine/format.ts';
 
-const image = <Name extends string>(name: Name, mime_type: string, magic: number[][]): FormatDescriptor<Name> => ({
+const image = <Name extends string>(name: Name, mime_type: string, magic: number[][], extensions?: string[]): FormatDescriptor<Name> => ({
   name,
+  family: 'image',
+  ...(extensions ? { extensions } : {}),
   mime_type,
   unit: 'page',
   signature: { magic },
@@ -12,8 +14,8 @@ const image = <Name extends string>(name: Name, mime_type: string, magic: number
 });
 
 export const png = /* @__PURE__ */ image('png', 'image/png', [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]]);
-export const jpeg = /* @__PURE__ */ image('jpeg', 'image/jpeg', [[0xff, 0xd8, 0xff]]);
+export const jpeg = /* @__PURE__ */ image('jpeg', 'image/jpeg', [[0xff, 0xd8, 0xff]], ['jpg']);
 export const tiff = /* @__PURE__ */ image('tiff', 'image/tiff', [
   [0x49, 0x49, 0x2a, 0x00],
   [0x4d, 0x4d, 0x00, 0x2a],
-]);
+], ['tif']);

@@ -10,6 +10,7 @@ import { DOCUMENT_ADVICE, MB, PRESENTATION_ADVICE, SHEET_LIMIT, SLIDE_LIMIT, WOR
 
 export const doc: FormatDescriptor<'doc'> = {
   name: 'doc',
+  family: 'legacy-office',
   mime_type: 'application/msword',
   unit: 'text_page',
   signature: { compoundStreams: (streams) => streams.has('WordDocument') },
@@ -19,6 +20,7 @@ export const doc: FormatDescriptor<'doc'> = {
 
 export const xls: FormatDescriptor<'xls'> = {
   name: 'xls',
+  family: 'legacy-office',
   mime_type: 'application/vnd.ms-excel',
   unit: 'sheet',
   // "Book" is the BIFF5 workbook stream; its name is too short to look for in a damaged file's raw bytes.
@@ -31,6 +33,7 @@ export const xls: FormatDescriptor<'xls'> = {
 
 export const ppt: FormatDescriptor<'ppt'> = {
   name: 'ppt',
+  family: 'legacy-office',
   mime_type: 'application/vnd.ms-powerpoint',
   unit: 'slide',
   signature: { compoundStreams: (streams) => streams.has('PowerPoint Document') },

@@ -9,6 +9,7 @@ import { textPages } from '../../engine/text-pages.ts';
 
 export const eml: FormatDescriptor<'eml'> = {
   name: 'eml',
+  family: 'mail',
   mime_type: 'message/rfc822',
   unit: 'text_page',
   signature: {
@@ -21,6 +22,7 @@ export const eml: FormatDescriptor<'eml'> = {
 
 export const msg: FormatDescriptor<'msg'> = {
   name: 'msg',
+  family: 'mail',
   mime_type: 'application/vnd.ms-outlook',
   unit: 'text_page',
   signature: { compoundStreams: (streams) => streams.hasPrefix('__substg1.0_') },

@@ -9,6 +9,8 @@ import { odsSheetSpans } from './ods-sheets.ts';
 
 export const odt: FormatDescriptor<'odt'> = {
   name: 'odt',
+  family: 'odf',
+  extensions: ['fodt'],
   mime_type: 'application/vnd.oasis.opendocument.text',
   unit: 'text_page',
   signature: {
@@ -22,6 +24,7 @@ export const odt: FormatDescriptor<'odt'> = {
 
 export const ods: FormatDescriptor<'ods'> = {
   name: 'ods',
+  family: 'odf',
   mime_type: 'application/vnd.oasis.opendocument.spreadsheet',
   unit: 'sheet',
   signature: { zipMimetype: 'application/vnd.oasis.opendocument.spreadsheet' },

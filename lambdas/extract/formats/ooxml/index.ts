@@ -10,6 +10,7 @@ import { partsTextPages } from '../../engine/text-pages.ts';
 
 export const docx: FormatDescriptor<'docx'> = {
   name: 'docx',
+  family: 'ooxml',
   mime_type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   unit: 'text_page',
   signature: { zipMembers: (zip) => zip.has('word/document.xml') },
@@ -19,6 +20,7 @@ export const docx: FormatDescriptor<'docx'> = {
 
 export const xlsx: FormatDescriptor<'xlsx'> = {
   name: 'xlsx',
+  family: 'ooxml',
   mime_type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   unit: 'sheet',
   signature: { zipMembers: (zip) => zip.has('xl/workbook.xml') },
@@ -29,6 +31,7 @@ export const xlsx: FormatDescriptor<'xlsx'> = {
 
 export const pptx: FormatDescriptor<'pptx'> = {
   name: 'pptx',
+  family: 'ooxml',
   mime_type: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
   unit: 'slide',
   signature: { zipMembers: (zip) => zip.has('ppt/presentation.xml') },

@@ -8,6 +8,7 @@ import { countPdfPages } from './page-count.ts';
 
 export const pdf: FormatDescriptor<'pdf'> = {
   name: 'pdf',
+  family: 'pdf',
   mime_type: 'application/pdf',
   unit: 'page',
   // Acrobat accepts the header anywhere in the first 1024 bytes.

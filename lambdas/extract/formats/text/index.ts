@@ -10,6 +10,7 @@ const textPageCount: FormatDescriptor['countPages'] = ({ codePoints }) => textPa
 
 export const markdown: FormatDescriptor<'markdown'> = {
   name: 'markdown',
+  family: 'text',
   mime_type: 'text/markdown',
   unit: 'text_page',
   signature: { names: { extensions: ['md', 'markdown'], contentTypes: ['text/markdown', 'text/x-markdown'], decides: true } },
@@ -21,6 +22,7 @@ export const markdown: FormatDescriptor<'markdown'> = {
 // A CSV or TSV file is one table: its chunks are runs of rows, joined again row by row.
 export const csv: FormatDescriptor<'csv'> = {
   name: 'csv',
+  family: 'text',
   mime_type: 'text/csv',
   unit: 'text_page',
   signature: { names: { extensions: ['csv'], contentTypes: ['text/csv'], decides: true } },
@@ -30,6 +32,7 @@ export const csv: FormatDescriptor<'csv'> = {
 
 export const tsv: FormatDescriptor<'tsv'> = {
   name: 'tsv',
+  family: 'text',
   mime_type: 'text/tab-separated-values',
   unit: 'text_page',
   signature: { names: { extensions: ['tsv', 'tab'], contentTypes: ['text/tab-separated-values'], decides: true } },
@@ -39,6 +42,7 @@ export const tsv: FormatDescriptor<'tsv'> = {
 
 export const rtf: FormatDescriptor<'rtf'> = {
   name: 'rtf',
+  family: 'text',
   mime_type: 'application/rtf',
   unit: 'text_page',
   signature: { magic: [[0x7b, 0x5c, 0x72, 0x74, 0x66]] },
@@ -48,6 +52,8 @@ export const rtf: FormatDescriptor<'rtf'> = {
 
 export const text: FormatDescriptor<'text'> = {
   name: 'text',
+  family: 'text',
+  extensions: ['txt'],
   mime_type: 'text/plain',
   unit: 'text_page',
   signature: { anyText: true },

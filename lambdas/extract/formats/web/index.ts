@@ -8,6 +8,7 @@ import { markupTextLength, partsTextPages, textPages } from '../../engine/text-p
 
 export const epub: FormatDescriptor<'epub'> = {
   name: 'epub',
+  family: 'web',
   mime_type: 'application/epub+zip',
   unit: 'text_page',
   signature: {
@@ -21,6 +22,7 @@ export const epub: FormatDescriptor<'epub'> = {
 
 export const html: FormatDescriptor<'html'> = {
   name: 'html',
+  family: 'web',
   mime_type: 'text/html',
   unit: 'text_page',
   signature: {

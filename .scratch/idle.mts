@@ -1,0 +1,10 @@
+import { startLocalServer } from '../lib/local/server.ts';
+import fs from 'node:fs'; import os from 'node:os'; import path from 'node:path';
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'idle-'));
+const rss = () => Math.round(process.memoryUsage().rss / 2**20);
+console.log('before', rss(), process.memoryUsage());
+const s = await startLocalServer({ port: 0, dataDir: dir, timeScale: 1, workers: Number(process.env.W ?? 2) });
+await new Promise(r => setTimeout(r, 8000));
+const m = process.memoryUsage();
+console.log('after', rss(), Object.fromEntries(Object.entries(m).map(([k,v]) => [k, Math.round(v/2**20)])));
+await s.close(); process.exit(0);

@@ -1,0 +1,10 @@
+import fs from 'node:fs';
+import v8 from 'node:v8';
+import { extract } from '../lambdas/extract/engine/extract.ts';
+import { DEFAULT_CONFIG } from '../lambdas/extract/engine/types.ts';
+const bytes = new Uint8Array(fs.readFileSync(process.argv[2]!));
+const r = await extract({ bytes, filename: process.argv[2]!.split('/').pop()!, config: { ...DEFAULT_CONFIG, ocr: 'never' } });
+(globalThis as any).gc();
+console.log('heap after gc', Math.round(process.memoryUsage().heapUsed / 2**20), 'peak', Math.round(process.resourceUsage().maxRSS / 1024));
+if (process.env.SNAP) v8.writeHeapSnapshot(process.env.SNAP);
+(globalThis as any).keep = r;
