@@ -6,12 +6,9 @@
 // it was not). Each format's descriptor names its limit; this module loads no
 // format's reader, so the functions that only plan and aggregate can read it.
 
-import type { InflateBudget } from '../containers/zip.ts';
-import { isZip } from '../containers/zip.ts';
+import { isZip, type InflateBudget } from '../containers/zip.ts';
 import type { ReadLimit, UnitLimit } from './format.ts';
 import { ExtractionError } from './types.ts';
-
-export const MB = 1_000_000;
 
 // What to do with a document over its format's read limit (format.ts ReadLimit); the limits are
 // in the descriptors, as `npm run bench:memory` measured them.

@@ -2,7 +2,7 @@
 // per member; the members' own pages are counted when they are extracted.
 
 import type { FormatDescriptor } from '../../engine/format.ts';
-import { ARCHIVE_ADVICE, MB } from '../../engine/limits.ts';
+import { ARCHIVE_ADVICE } from '../../engine/limits.ts';
 
 export const zip: FormatDescriptor<'zip'> = {
   name: 'zip',
@@ -11,5 +11,5 @@ export const zip: FormatDescriptor<'zip'> = {
   unit: 'page',
   signature: { anyZip: true },
   countPages: ({ zip }) => Math.max(1, zip().entries.filter((e) => !e.isDirectory).length),
-  readLimit: { bytes: 160 * MB, advice: ARCHIVE_ADVICE },
+  readLimit: { bytes: 160_000_000, advice: ARCHIVE_ADVICE },
 };

@@ -6,7 +6,7 @@
 import { countWorkbookSheets } from './biff.ts';
 import { pptDocument, pptSlideList } from './ppt-records.ts';
 import type { FormatDescriptor } from '../../engine/format.ts';
-import { DOCUMENT_ADVICE, MB, PRESENTATION_ADVICE, SHEET_LIMIT, SLIDE_LIMIT, WORKBOOK_ADVICE } from '../../engine/limits.ts';
+import { DOCUMENT_ADVICE, PRESENTATION_ADVICE, SHEET_LIMIT, SLIDE_LIMIT, WORKBOOK_ADVICE } from '../../engine/limits.ts';
 
 export const doc: FormatDescriptor<'doc'> = {
   name: 'doc',
@@ -15,7 +15,7 @@ export const doc: FormatDescriptor<'doc'> = {
   unit: 'text_page',
   signature: { compoundStreams: (streams) => streams.has('WordDocument') },
   countPages: () => 1,
-  readLimit: { bytes: 130 * MB, advice: DOCUMENT_ADVICE },
+  readLimit: { bytes: 130_000_000, advice: DOCUMENT_ADVICE },
 };
 
 export const xls: FormatDescriptor<'xls'> = {
@@ -26,7 +26,7 @@ export const xls: FormatDescriptor<'xls'> = {
   // "Book" is the BIFF5 workbook stream; its name is too short to look for in a damaged file's raw bytes.
   signature: { compoundStreams: (streams) => streams.has('Workbook') || (streams.directory && streams.has('Book')) },
   countPages: ({ compound }) => countWorkbookSheets(compound('The workbook')),
-  readLimit: { bytes: 60 * MB, advice: WORKBOOK_ADVICE },
+  readLimit: { bytes: 60_000_000, advice: WORKBOOK_ADVICE },
   limit: SHEET_LIMIT,
   split: { chunks: 'pages', separator: '\n\n' },
 };
@@ -41,7 +41,7 @@ export const ppt: FormatDescriptor<'ppt'> = {
     const presentation = pptDocument(compound('The presentation'));
     return Math.max(1, presentation ? pptSlideList(presentation, 0).length : 1);
   },
-  readLimit: { bytes: 230 * MB, advice: PRESENTATION_ADVICE },
+  readLimit: { bytes: 230_000_000, advice: PRESENTATION_ADVICE },
   limit: SLIDE_LIMIT,
   split: { chunks: 'pages', separator: '\n\n' },
 };

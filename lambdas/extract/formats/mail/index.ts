@@ -4,7 +4,7 @@
 // rest settled when the job finishes.
 
 import type { FormatDescriptor } from '../../engine/format.ts';
-import { MAIL_ADVICE, MB } from '../../engine/limits.ts';
+import { MAIL_ADVICE } from '../../engine/limits.ts';
 import { textPages } from '../../engine/text-pages.ts';
 
 export const eml: FormatDescriptor<'eml'> = {
@@ -17,7 +17,7 @@ export const eml: FormatDescriptor<'eml'> = {
     sniff: (head, hinted) => looksLikeEmail(head) || (hinted && /^[\w-]+:/m.test(head)),
   },
   countPages: ({ codePoints }) => textPages(codePoints()),
-  readLimit: { bytes: 60 * MB, advice: MAIL_ADVICE },
+  readLimit: { bytes: 60_000_000, advice: MAIL_ADVICE },
 };
 
 export const msg: FormatDescriptor<'msg'> = {
@@ -27,7 +27,7 @@ export const msg: FormatDescriptor<'msg'> = {
   unit: 'text_page',
   signature: { compoundStreams: (streams) => streams.hasPrefix('__substg1.0_') },
   countPages: () => 1,
-  readLimit: { bytes: 70 * MB, advice: MAIL_ADVICE },
+  readLimit: { bytes: 70_000_000, advice: MAIL_ADVICE },
 };
 
 const MAIL_HEADER = /^(from|to|cc|subject|date|received|return-path|mime-version|message-id|delivered-to|reply-to|content-type|x-[\w-]+):/i;

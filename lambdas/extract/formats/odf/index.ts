@@ -3,7 +3,7 @@
 // sheets are found by a scan of content.xml, as the reader finds them.
 
 import type { FormatDescriptor } from '../../engine/format.ts';
-import { DOCUMENT_ADVICE, MB, WORKBOOK_ADVICE } from '../../engine/limits.ts';
+import { DOCUMENT_ADVICE, WORKBOOK_ADVICE } from '../../engine/limits.ts';
 import { partsTextPages } from '../../engine/text-pages.ts';
 import { odsSheetSpans } from './ods-sheets.ts';
 
@@ -19,7 +19,7 @@ export const odt: FormatDescriptor<'odt'> = {
     sniff: (head) => /<office:document[\s>]/.test(head) && /office:mimetype="application\/vnd\.oasis\.opendocument\.text"/.test(head),
   },
   countPages: (doc) => partsTextPages(doc, () => ['content.xml']),
-  readLimit: { bytes: 80 * MB, advice: DOCUMENT_ADVICE },
+  readLimit: { bytes: 80_000_000, advice: DOCUMENT_ADVICE },
 };
 
 export const ods: FormatDescriptor<'ods'> = {
@@ -29,6 +29,6 @@ export const ods: FormatDescriptor<'ods'> = {
   unit: 'sheet',
   signature: { zipMimetype: 'application/vnd.oasis.opendocument.spreadsheet' },
   countPages: ({ zip }) => Math.max(1, odsSheetSpans(zip().readText('content.xml') ?? '').length),
-  readLimit: { bytes: 70 * MB, advice: WORKBOOK_ADVICE },
+  readLimit: { bytes: 70_000_000, advice: WORKBOOK_ADVICE },
   split: { chunks: 'pages', separator: '\n\n' },
 };

@@ -5,7 +5,7 @@
 // pages are estimated from its text.
 
 import type { FormatDescriptor } from '../../engine/format.ts';
-import { DOCUMENT_ADVICE, MB, PRESENTATION_ADVICE, SLIDE_LIMIT, WORKBOOK_ADVICE } from '../../engine/limits.ts';
+import { DOCUMENT_ADVICE, PRESENTATION_ADVICE, SLIDE_LIMIT, WORKBOOK_ADVICE } from '../../engine/limits.ts';
 import { partsTextPages } from '../../engine/text-pages.ts';
 
 export const docx: FormatDescriptor<'docx'> = {
@@ -15,7 +15,7 @@ export const docx: FormatDescriptor<'docx'> = {
   unit: 'text_page',
   signature: { zipMembers: (zip) => zip.has('word/document.xml') },
   countPages: (doc) => partsTextPages(doc, () => ['word/document.xml']),
-  readLimit: { bytes: 80 * MB, advice: DOCUMENT_ADVICE },
+  readLimit: { bytes: 80_000_000, advice: DOCUMENT_ADVICE },
 };
 
 export const xlsx: FormatDescriptor<'xlsx'> = {
@@ -25,7 +25,7 @@ export const xlsx: FormatDescriptor<'xlsx'> = {
   unit: 'sheet',
   signature: { zipMembers: (zip) => zip.has('xl/workbook.xml') },
   countPages: ({ zip }) => listed(zip().readText('xl/workbook.xml'), /<(?:[\w.-]+:)?sheet[\s/>]/g) ?? count(zip().names(), /^xl\/worksheets\/[^/]+\.xml$/),
-  readLimit: { bytes: 140 * MB, advice: WORKBOOK_ADVICE },
+  readLimit: { bytes: 140_000_000, advice: WORKBOOK_ADVICE },
   split: { chunks: 'pages', separator: '\n\n' },
 };
 
@@ -36,7 +36,7 @@ export const pptx: FormatDescriptor<'pptx'> = {
   unit: 'slide',
   signature: { zipMembers: (zip) => zip.has('ppt/presentation.xml') },
   countPages: ({ zip }) => listed(zip().readText('ppt/presentation.xml'), /<(?:[\w.-]+:)?sldId[\s/>]/g) ?? count(zip().names(), /^ppt\/slides\/slide\d+\.xml$/),
-  readLimit: { bytes: 230 * MB, advice: PRESENTATION_ADVICE },
+  readLimit: { bytes: 230_000_000, advice: PRESENTATION_ADVICE },
   limit: SLIDE_LIMIT,
   split: { chunks: 'pages', separator: '\n\n' },
 };

@@ -3,7 +3,7 @@
 // by its leading "{\rtf". A text page is 3,000 characters (text-pages.ts).
 
 import type { FormatDescriptor } from '../../engine/format.ts';
-import { DOCUMENT_ADVICE, MB } from '../../engine/limits.ts';
+import { DOCUMENT_ADVICE } from '../../engine/limits.ts';
 import { textPages } from '../../engine/text-pages.ts';
 
 const textPageCount: FormatDescriptor['countPages'] = ({ codePoints }) => textPages(codePoints());
@@ -47,7 +47,7 @@ export const rtf: FormatDescriptor<'rtf'> = {
   unit: 'text_page',
   signature: { magic: [[0x7b, 0x5c, 0x72, 0x74, 0x66]] },
   countPages: textPageCount,
-  readLimit: { bytes: 130 * MB, advice: DOCUMENT_ADVICE },
+  readLimit: { bytes: 130_000_000, advice: DOCUMENT_ADVICE },
 };
 
 export const text: FormatDescriptor<'text'> = {

@@ -3,7 +3,7 @@
 // estimated from their text.
 
 import type { FormatDescriptor } from '../../engine/format.ts';
-import { DOCUMENT_ADVICE, MB } from '../../engine/limits.ts';
+import { DOCUMENT_ADVICE } from '../../engine/limits.ts';
 import { markupTextLength, partsTextPages, textPages } from '../../engine/text-pages.ts';
 
 export const epub: FormatDescriptor<'epub'> = {
@@ -17,7 +17,7 @@ export const epub: FormatDescriptor<'epub'> = {
     zipMembers: (zip) => zip.has('META-INF/container.xml') && zip.names().some((n) => n.endsWith('.opf')),
   },
   countPages: (doc) => partsTextPages(doc, (names) => names.filter((n) => /\.x?html?$/i.test(n))),
-  readLimit: { bytes: 110 * MB, advice: DOCUMENT_ADVICE },
+  readLimit: { bytes: 110_000_000, advice: DOCUMENT_ADVICE },
 };
 
 export const html: FormatDescriptor<'html'> = {
@@ -30,7 +30,7 @@ export const html: FormatDescriptor<'html'> = {
     sniff: (head, hinted) => looksLikeHtml(head) || (hinted && /<[a-z!]/i.test(head)),
   },
   countPages: ({ text }) => textPages(markupTextLength(text())),
-  readLimit: { bytes: 60 * MB, advice: DOCUMENT_ADVICE },
+  readLimit: { bytes: 60_000_000, advice: DOCUMENT_ADVICE },
 };
 
 function looksLikeHtml(head: string): boolean {
