@@ -25,7 +25,8 @@ import { functions } from '../lib/wiring.ts';
 import { createExtractorPool } from '../lambdas/extract/engine/pool.ts';
 import { countPages } from '../lambdas/extract/engine/page-count.ts';
 import { DEFAULT_CONFIG } from '../lambdas/extract/engine/types.ts';
-import { mergeParts, type Part } from '../lambdas/extract/engine/merge.ts';
+import { mergeParts, mergeRulesOf, type Part } from '../lambdas/extract/engine/merge.ts';
+import { splitOf } from '../lambdas/extract/engine/registry.ts';
 import type { ExtractionResult } from '../lambdas/extract/engine/types.ts';
 import { startServer, waitFor } from '../test/support/local-server.ts';
 
@@ -289,7 +290,7 @@ for (const [i, range] of plan.entries()) {
   parts.push({ ...range, ok: true, result: JSON.parse(fs.readFileSync(m.out, 'utf8')) as ExtractionResult });
 }
 const mergeStarted = performance.now();
-const merged = mergeParts(parts)!;
+const merged = mergeParts(parts, mergeRulesOf(splitOf('pdf')!))!;
 const mergeSeconds = (performance.now() - mergeStarted) / 1000;
 const sum = chunkTimes.reduce((a, b) => a + b, 0);
 console.log(

@@ -56,7 +56,7 @@ export interface Records
     Usage {}
 
 /** The extraction engine as the pipeline uses it: extracting, and cutting PDFs and row files into chunks. */
-export type Engine = WorkerDeps['extractor'] & NonNullable<SplitSettings['pdf']> & NonNullable<SplitSettings['rows']>;
+export type Engine = WorkerDeps['extractor'] & NonNullable<SplitSettings['pdf']> & NonNullable<SplitSettings['ranges']>;
 
 type CountPages = (input: { bytes: Uint8Array; filename: string; contentType: string | null }) => Promise<number>;
 
@@ -194,7 +194,7 @@ export function compose(parts: Partial<Infrastructure>, settings: Settings = { s
         extractor: engine,
         log,
         // The same engine cuts a large PDF into one PDF per chunk, so each chunk worker reads only its pages.
-        split: { queue: part('chunkQueue'), splitBytes: settings.splitBytes, pagesPerChunk: limits.chunkPages, pdf: engine, rows: engine },
+        split: { queue: part('chunkQueue'), splitBytes: settings.splitBytes, pagesPerChunk: limits.chunkPages, pdf: engine, ranges: engine },
         maxReceiveCount: queues.extraction.maxReceiveCount,
       };
     },

@@ -5,7 +5,7 @@
 // keeps answering meanwhile. In AWS, aggregate-finish is its own Lambda and
 // calls it directly.
 
-import { mergeParts, type Part } from '../extract/engine/merge.ts';
+import { mergeParts, type MergeRules, type Part } from '../extract/engine/merge.ts';
 import { describeRanges } from './chunk-plan.ts';
 import type { OriginalMetadata } from './job.ts';
 import { resultJson } from './job-result.ts';
@@ -24,17 +24,17 @@ export type MergeOutcome =
   | { ok: false; message: string };
 
 export interface PartMerger {
-  merge(parts: PartInput[], documentMetadata: OriginalMetadata | null): Promise<MergeOutcome>;
+  merge(parts: PartInput[], documentMetadata: OriginalMetadata | null, rules: MergeRules): Promise<MergeOutcome>;
 }
 
 /** The merged result as JSON bytes, or why there is none (no part could be extracted). */
-export function mergeStoredParts(inputs: PartInput[], documentMetadata: OriginalMetadata | null): MergeOutcome {
+export function mergeStoredParts(inputs: PartInput[], documentMetadata: OriginalMetadata | null, rules: MergeRules): MergeOutcome {
   const parts: Part[] = inputs.map(({ ref, bytes, error }): Part => {
     if (error !== undefined) return { ...ref, ok: false, error };
     const stored = readPart(ref, bytes);
     return stored.ok ? { ...ref, ok: true, result: stored.result } : { ...ref, ok: false, error: stored.error };
   });
-  const merged = mergeParts(parts);
+  const merged = mergeParts(parts, rules);
   if (!merged) {
     const first = parts.find((p): p is Extract<Part, { ok: false }> => !p.ok);
     return { ok: false, message: `No chunk of the document could be extracted (pages ${describeRanges(parts)}): ${first?.error ?? 'unknown error'}` };
@@ -57,4 +57,4 @@ export function readPart(ref: PartRef, bytes: Uint8Array | null): StoredPart {
 }
 
 /** The merge in the calling thread: aggregate-finish in AWS, which has its Lambda to itself. */
-export const inProcessMerger: PartMerger = { merge: async (parts, metadata) => mergeStoredParts(parts, metadata) };
+export const inProcessMerger: PartMerger = { merge: async (parts, metadata, rules) => mergeStoredParts(parts, metadata, rules) };

@@ -142,7 +142,9 @@ export async function aggregateFinish(deps: FinishDeps, event: FinishEvent): Pro
       return { ref, bytes: await deps.blobs.get(ref.key) };
     }),
   );
-  const merged = await (deps.merger ?? inProcessMerger).merge(inputs, job.document_metadata ?? null);
+  // Planned before the rules were recorded on the job (a deployment in between): the merge cannot know how the parts join.
+  if (!job.merge_rules) throw new Error(`job ${job.id} has no merge rules; it was planned by an older version. Submit the document again.`);
+  const merged = await (deps.merger ?? inProcessMerger).merge(inputs, job.document_metadata ?? null, job.merge_rules);
   const outcome = merged.ok ? await complete(deps, job, merged) : await fail(deps, job, merged.message);
   await cleanUp(deps, job);
   if (outcome) await deps.events.jobFinished(outcome);

@@ -124,14 +124,14 @@ describe('extractor pool', () => {
       // Stored for other pages than the plan says: reported, not merged.
       { ...(await part(3, 9, 'stray')), ref: { index: 3, first_page: 4, last_page: 4, key: 'parts/p/j/3.json' } },
     ];
-    const here = mergeStoredParts(inputs, { title: 'The original' });
-    const there = await pool.merge(inputs, { title: 'The original' });
+    const here = mergeStoredParts(inputs, { title: 'The original' }, { separator: '' });
+    const there = await pool.merge(inputs, { title: 'The original' }, { separator: '' });
     expect(there).toEqual(here);
     expect(here.ok && JSON.parse(Buffer.from(here.json).toString())).toMatchObject({
       content: 'first part, with wordsthird part',
       metadata: { title: 'The original', failed_page_ranges: [{ first_page: 2, last_page: 2 }, { first_page: 4, last_page: 4, error: expect.stringContaining('covers other pages') }] },
     });
-    expect(await pool.merge([inputs[1]!], null)).toEqual({ ok: false, message: expect.stringContaining('No chunk of the document could be extracted (pages 2): Pages 2-2 could not be read.') });
+    expect(await pool.merge([inputs[1]!], null, { separator: '' })).toEqual({ ok: false, message: expect.stringContaining('No chunk of the document could be extracted (pages 2): Pages 2-2 could not be read.') });
   });
 
   it('rejects work after close', async () => {
