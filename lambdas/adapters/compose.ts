@@ -11,7 +11,6 @@
 
 import type { FunctionName } from '../../lib/wiring.ts';
 import { queues } from '../../lib/wiring.ts';
-import type { PartMerger } from '../core/aggregate-merge.ts';
 import type { PageRenderer } from '../core/job-pages.ts';
 import type { SplitSettings } from '../core/large-document.ts';
 import { limits } from '../core/limits.ts';
@@ -84,8 +83,6 @@ export interface Infrastructure {
   engine(): Engine;
   renderer(): PageRenderer;
   countPages(): CountPages;
-  /** Where the parts of a large document are merged; without it, in the calling thread. */
-  merger?(): PartMerger;
 }
 
 export interface Settings {
@@ -215,7 +212,6 @@ export function compose(parts: Partial<Infrastructure>, settings: Settings = { s
       clock,
       events: jobEvents(),
       log,
-      merger: parts.merger ? part('merger') : undefined,
     }),
     'aggregate-fail': () => ({ jobs: records(), quotas: records(), blobs: part('blobs'), clock, events: jobEvents(), log }),
     site: () => ({}),

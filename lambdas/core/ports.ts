@@ -215,6 +215,13 @@ export interface Usage {
 
 export interface Blobs {
   put(key: string, bytes: Uint8Array, contentType?: string): Promise<void>;
+  /**
+   * Writes an object from pieces of text (UTF-8) as they come, holding only a
+   * few megabytes of them at a time (an S3 multipart upload), so an object
+   * larger than memory, or than a string can be, is never whole in memory.
+   * The object appears only once complete. Returns its size in bytes.
+   */
+  putStream(key: string, pieces: AsyncIterable<string>, contentType?: string): Promise<number>;
   get(key: string): Promise<Uint8Array | null>;
   /** Bytes `start` to `end` (exclusive) of an object, or null when there is no such object. */
   getRange(key: string, start: number, end: number): Promise<Uint8Array | null>;

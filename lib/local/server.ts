@@ -169,7 +169,6 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       engine: () => extractor,
       renderer: () => ({ renderPage: (b, p, w) => extractor.renderPage!(b, p, w) }),
       countPages: () => (upload) => pageCounter.count(upload),
-      merger: () => extractor,
     },
     { splitBytes: options.splitBytes ?? limits.splitBytes, eventRequeueAfterMs: EVENT_REQUEUE_AFTER_MS * timeScale },
   );

@@ -82,9 +82,11 @@ export function mergeParts(parts: Part[], split: MergeRules, { joinSeams = true 
   // Rendered once, when all the rows are in: per part, the rendering and the copying grew with the square of the file.
   if (rows && good.length > 1) for (const table of tables) finishRows(table);
   const content = contents.join(separator);
-  // A part's chunks knew only the headings of their own part.
-  const paths = headingPaths(elements);
-  for (const chunk of chunks) chunk.headings = paths.at(chunk.char_start);
+  // A part's chunks knew only the headings of their own part; without elements (config.elements off) they keep those.
+  if (first.elements) {
+    const paths = headingPaths(elements);
+    for (const chunk of chunks) chunk.headings = paths.at(chunk.char_start);
+  }
   const failed: FailedPageRange[] = ordered
     .filter((p): p is Extract<Part, { ok: false }> => !p.ok)
     .map((p) => ({ first_page: p.first_page, last_page: p.last_page, error: p.error }));
@@ -130,7 +132,7 @@ function appendRows(before: Table[], after: Table[]): Table[] {
 }
 
 /** Rows equal once the shorter is padded with empty cells to the longer's width. */
-function samePadded(a: string[], b: string[]): boolean {
+export function samePadded(a: string[], b: string[]): boolean {
   for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? '') !== (b[i] ?? '')) return false;
   return true;
 }

@@ -10,10 +10,6 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { engineMemoryBytes } from './memory.ts';
 import type { RangePlan, RangeSlice } from './byte-ranges.ts';
-import type { MergeOutcome, PartInput } from '../../core/aggregate-merge.ts';
-import type { MergeRules } from './merge.ts';
-import type { OriginalMetadata } from '../../core/job.ts';
-import type { PartRef } from '../../core/ports.ts';
 import type { StoredResult } from '../../core/job-result.ts';
 import { DEFAULT_CONFIG, ExtractionError, type ExtractionConfig, type ExtractionErrorCode, type ExtractInput, type ExtractionResult } from './types.ts';
 
@@ -30,8 +26,6 @@ export interface Extractor {
   splitPdf(bytes: Uint8Array, pageLists: number[][]): Promise<Array<Uint8Array | null>>;
   /** Where each run of pages lies in a text file's bytes (range-planners.ts), in a worker; the buffer is taken over. */
   planRanges(bytes: Uint8Array, format: string, runs: Array<{ first_page: number; last_page: number }>): Promise<RangePlan | null>;
-  /** A large document's parts merged into its result JSON (core/aggregate-merge.ts), in a worker: the local server's API thread keeps answering meanwhile. */
-  merge(parts: PartInput[], documentMetadata: OriginalMetadata | null, rules: MergeRules): Promise<MergeOutcome>;
   /** A PDF's document metadata (title, author, subject, keywords, creator, producer, dates) as PDFium reads it, in a worker; the buffer is taken over. */
   pdfMetadata?(bytes: Uint8Array): Promise<PdfDocumentMetadata>;
   /** Page `page` of a PDF as a colour PNG `width` pixels wide (page-image.ts), in a worker; png is null for a page the PDF does not have. The buffer is taken over. */
@@ -77,7 +71,6 @@ export interface WorkerData {
 
 type Task =
   | { op: 'extract'; filename: string; contentType: string | null; config: ExtractionConfig | null; range?: RangeSlice; stored?: boolean }
-  | { op: 'merge'; parts: Array<{ ref: PartRef; offset: number; length: number; present: boolean; error?: string }>; metadata: OriginalMetadata | null; rules: MergeRules }
   | { op: 'plan-ranges'; format: string; runs: Array<{ first_page: number; last_page: number }> }
   | { op: 'split'; pageLists: number[][] }
   | { op: 'count'; filename: string; contentType: string | null }
@@ -136,18 +129,6 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
     extract: pool.extract,
     extractStored: pool.extractStored,
     splitPdf: pool.splitPdf,
-    merge: (parts, metadata, rules) => {
-      // One buffer for all the parts, moved to the worker rather than copied per part.
-      const bytes = new Uint8Array(parts.reduce((n, p) => n + (p.bytes?.byteLength ?? 0), 0));
-      let offset = 0;
-      const layout = parts.map(({ ref, bytes: b, error }) => {
-        if (b) bytes.set(b, offset);
-        const at = { ref, offset, length: b?.byteLength ?? 0, present: b !== null, ...(error !== undefined ? { error } : {}) };
-        offset += at.length;
-        return at;
-      });
-      return pool.run<MergeOutcome>(bytes, { op: 'merge', parts: layout, metadata, rules });
-    },
     planRanges: (bytes, format, runs) => pool.run<RangePlan | null>(bytes, { op: 'plan-ranges', format, runs }),
     pdfMetadata: (bytes) => pool.run<PdfDocumentMetadata>(bytes, { op: 'metadata' }),
     // A page image is wanted while someone waits: a minute at most, whatever the pool's limit for extractions.
@@ -461,13 +442,6 @@ export async function runWorker(port: NonNullable<typeof parentPort>, data: Work
         const { splitPdf } = await import('../formats/pdf/split.ts');
         const parts = await splitPdf(req.bytes, req.pageLists);
         port.postMessage({ type: 'done', id: req.id, result: parts, engineBytes: engineMemoryBytes() } satisfies Reply, parts.flatMap((p) => (p ? [p.buffer as ArrayBuffer] : [])));
-        return;
-      }
-      if (req.op === 'merge') {
-        const { mergeStoredParts } = await import('../../core/aggregate-merge.ts');
-        const inputs = req.parts.map((p) => ({ ref: p.ref, bytes: p.present ? req.bytes.subarray(p.offset, p.offset + p.length) : null, ...(p.error !== undefined ? { error: p.error } : {}) }));
-        const outcome = mergeStoredParts(inputs, req.metadata, req.rules);
-        port.postMessage({ type: 'done', id: req.id, result: outcome, engineBytes: engineMemoryBytes() } satisfies Reply, outcome.ok ? [outcome.json.buffer as ArrayBuffer] : []);
         return;
       }
       if (req.op === 'plan-ranges') {
