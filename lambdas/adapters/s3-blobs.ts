@@ -65,7 +65,20 @@ export class S3Blobs implements Blobs {
   async get(key: string): Promise<Uint8Array | null> {
     try {
       const object = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      return object.Body ? await object.Body.transformToByteArray() : null;
+      if (!object.Body) return null;
+      // Read into one buffer of the object's length: collecting the chunks and joining them held a large document twice.
+      const length = object.ContentLength;
+      const body = object.Body as unknown as AsyncIterable<Uint8Array>;
+      if (length === undefined || typeof body[Symbol.asyncIterator] !== 'function') return await object.Body.transformToByteArray();
+      const bytes = new Uint8Array(length);
+      let at = 0;
+      for await (const chunk of body) {
+        if (at + chunk.byteLength > length) throw new Error(`${key} is longer than the ${length} bytes S3 announced`);
+        bytes.set(chunk, at);
+        at += chunk.byteLength;
+      }
+      if (at !== length) throw new Error(`${key} ended after ${at} of the ${length} bytes S3 announced`);
+      return bytes;
     } catch (error) {
       if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
       throw error;

@@ -142,9 +142,10 @@ export interface PageCounter {
    * countPagesWithin (page-count.ts) in a worker thread, off the caller's
    * event loop: the pages, or a PageCountBudgetExceeded rejection when the
    * document is over the budget, took longer than it allows, or needed more
-   * than the worker's memory. The bytes are copied, never taken over.
+   * than the worker's memory. The bytes are copied, unless `release` says the
+   * caller is done with them: then their buffer is taken over.
    */
-  count(input: { bytes: Uint8Array; filename: string; contentType: string | null }): Promise<number>;
+  count(input: { bytes: Uint8Array; filename: string; contentType: string | null; release?: true }): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -152,13 +153,13 @@ export interface PageCounter {
 export function createPageCounter(opts: { size: number; maxMemoryMb: number; prewarm?: boolean }): PageCounter {
   const pool = createPool({ size: opts.size, maxMemoryMb: opts.maxMemoryMb, prewarm: opts.prewarm, timeoutMs: 60_000, counter: true });
   return {
-    async count({ bytes, filename, contentType }) {
+    async count({ bytes, filename, contentType, release }) {
       const { countBudgetFor, PageCountBudgetExceeded } = await import('./page-count.ts');
       // The worker keeps to the budget's time itself; this is the backstop for one that cannot (a stuck regex).
       const timeoutMs = countBudgetFor(bytes.byteLength).timeMs + 5000;
       let answer: CountAnswer;
       try {
-        answer = await pool.run<CountAnswer>(new Uint8Array(bytes), { op: 'count', filename, contentType }, timeoutMs);
+        answer = await pool.run<CountAnswer>(release ? bytes : new Uint8Array(bytes), { op: 'count', filename, contentType }, timeoutMs);
       } catch (error) {
         if (error instanceof ExtractionError && error.code === 'timeout') throw new PageCountBudgetExceeded(`counting took longer than ${Math.round(timeoutMs / 1000)} s`);
         if (error instanceof ExtractionError && error.code === 'out_of_memory') throw new PageCountBudgetExceeded(`counting needed more than ${opts.maxMemoryMb} MB of memory`);
