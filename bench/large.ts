@@ -80,6 +80,7 @@ async function endToEnd(file: string, workers: number): Promise<{ seconds: numbe
     // The server's resident memory by the job's status, sampled twice a second: which step holds the most.
     let status = 'uploading';
     const byStatus = new Map<string, number>();
+    const reached = new Map<string, number>();
     const sampler = setInterval(() => {
       const { rssMb } = memoryOf(server.pid);
       byStatus.set(status, Math.max(byStatus.get(status) ?? 0, rssMb));
@@ -216,6 +217,7 @@ async function uploadEndToEnd(bytes: Buffer<ArrayBuffer>, file: { filename: stri
     // The server's resident memory by the job's status, sampled twice a second: which step holds the most.
     let status = 'uploading';
     const byStatus = new Map<string, number>();
+    const reached = new Map<string, number>();
     const sampler = setInterval(() => {
       const { rssMb } = memoryOf(server.pid);
       byStatus.set(status, Math.max(byStatus.get(status) ?? 0, rssMb));
@@ -233,6 +235,7 @@ async function uploadEndToEnd(bytes: Buffer<ArrayBuffer>, file: { filename: stri
       const asked = Date.now();
       try {
         const job = (await (await fetch(`${server.url}/v1/jobs/${created.job_id}`, { headers })).json()) as Record<string, any>;
+        if (job.status && job.status !== status) reached.set(job.status, (Date.now() - started) / 1000);
         status = job.status ?? status;
         return job;
       } catch {
@@ -256,7 +259,7 @@ async function uploadEndToEnd(bytes: Buffer<ArrayBuffer>, file: { filename: stri
         `server RSS ${before.rssMb} MB before, peak ${peak} MB (${((peak - before.rssMb) / mb).toFixed(1)}x the document above the idle server; the goal, 2x + 300 MB, is ${Math.round(2 * mb + 300)} MB), ${after} MB 5 s after` +
         (done.status === 'failed' ? `: ${done.error_message}` : ''),
     );
-    console.log(`  highest RSS sampled while the job was ${[...byStatus].map(([s, mb]) => `${s} ${mb} MB`).join(', ')}`);
+    console.log(`  highest RSS sampled while the job was ${[...byStatus].map(([s, mb]) => `${s} ${mb} MB`).join(', ')}; seen ${[...reached].map(([s, t]) => `${s} at ${t.toFixed(0)} s`).join(', ')}`);
   } finally {
     await server.stop();
   }

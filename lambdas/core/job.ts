@@ -4,7 +4,7 @@
 // out of a terminal status.
 
 import type { DocumentMetadata, ExtractionConfig } from '../extract/engine/types.ts';
-import type { ByteRun, RangeLayout } from '../extract/engine/byte-ranges.ts';
+import type { RangeLayout } from '../extract/engine/byte-ranges.ts';
 import type { MergeRules } from '../extract/engine/merge.ts';
 
 export const JOB_STATUSES = [
@@ -99,7 +99,7 @@ export interface Job {
    * merged result reports these.
    */
   document_metadata?: OriginalMetadata;
-  /** A text file split into chunks by byte ranges (ByteRun): its format, encoding and text pages (and a CSV's delimiter and header row). */
+  /** A text file split into chunks by byte ranges: its format, encoding and text pages (and a CSV's delimiter and header row). Each chunk's ByteRun is in its message and in the bucket (rangesKey). */
   range_layout?: RangeLayout;
   /** How the parts of a split document join (its format's split rules), recorded when it was planned so the merge reads no registry. */
   merge_rules?: MergeRules;
@@ -133,8 +133,6 @@ export interface ChunkRange {
    * the pages could not be cut out (the worker reads the whole document).
    */
   source?: { key: string; pages_total: number };
-  /** A text file's chunk: where its text lies in the file (extract/engine/byte-ranges.ts, ByteRun), read with the job's range_layout. */
-  run?: ByteRun;
 }
 
 /** How long job records and results live. */

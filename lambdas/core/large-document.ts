@@ -41,6 +41,8 @@ export interface PdfSplitter {
 
 export const partKey = (projectId: string, jobId: string, index: number) => `parts/${projectId}/${jobId}/${index}.json`;
 export const manifestKey = (projectId: string, jobId: string) => `parts/${projectId}/${jobId}/manifest.json`;
+/** The ByteRun of each chunk of a file split by byte ranges, in plan order: what a re-sent chunk message carries. */
+export const rangesKey = (projectId: string, jobId: string) => `parts/${projectId}/${jobId}/ranges.json`;
 /** What one Map iteration measured: the summaries of its batch of parts (aggregate.ts). */
 export const measuredKey = (projectId: string, jobId: string, first: number) => `parts/${projectId}/${jobId}/measured-${first}.json`;
 
@@ -63,6 +65,7 @@ export const jobObjectKeys = (job: Job): string[] => [
   ...(job.chunk_plan ?? []).flatMap((range) => (range.source ? [range.source.key] : [])),
   ...partRefs(job).map((ref) => ref.key),
   ...(job.chunk_plan ? [manifestKey(job.project_id, job.id), ...aggregationBatches(job.chunk_plan.length).map(([first]) => measuredKey(job.project_id, job.id, first))] : []),
+  ...(job.range_layout ? [rangesKey(job.project_id, job.id)] : []),
 ];
 
 /** A chunk's part object: its pages' result, or why they could not be extracted. */
@@ -86,7 +89,8 @@ export async function splitIfLarge(
   bytes: Uint8Array,
 ): Promise<Uint8Array | null> {
   if (job.status === 'chunking') {
-    await fanOut(deps.split.queue, job, (job.chunk_plan ?? []).filter((r) => !isRecorded(job, r.index)));
+    const runs = job.range_layout ? await storedRuns(deps.blobs, job) : null;
+    await fanOut(deps.split.queue, job, (job.chunk_plan ?? []).filter((r) => !isRecorded(job, r.index)), runs);
     return null;
   }
   if (job.status !== 'pending' || bytes.byteLength <= deps.split.splitBytes) return bytes;
@@ -115,7 +119,8 @@ export async function splitIfLarge(
   const metadata = cuts && deps.split.pdf?.pdfMetadata ? await deps.split.pdf.pdfMetadata(new Uint8Array(bytes)).catch(() => null) : null;
   let plan = cuts && deps.split.pdf ? await cutPdf(deps, deps.split.pdf, job, bytes, planned, pagesTotal) : planned;
   const ranges = split.chunks === 'ranges' && deps.split.ranges ? await planRanges(deps, deps.split.ranges, job, bytes, format, planned) : null;
-  if (ranges) plan = planned.map((range, i) => ({ ...range, run: ranges.runs[i]! }));
+  // Stored before the job moves on, so a fan-out cut short can be sent again with them; a crash in between writes the same again.
+  if (ranges) await deps.blobs.put(rangesKey(job.project_id, job.id), Buffer.from(JSON.stringify(ranges.runs)), 'application/json');
   const cut = plan.some((r) => r.source);
   const chunking = await deps.jobs.transitionJob(
     job.id,
@@ -133,14 +138,15 @@ export async function splitIfLarge(
     ['pending'],
   );
   if (!chunking) {
-    // Cancelled (or taken by another delivery) meanwhile: what this attempt cut is nobody's.
+    // Cancelled (or taken by another delivery) meanwhile: what this attempt cut or stored is nobody's.
     await Promise.all(plan.flatMap((r) => (r.source ? [deps.blobs.delete(r.source.key).catch(() => undefined)] : [])));
+    if (ranges && !(await deps.jobs.getJob(job.id))?.range_layout) await deps.blobs.delete(rangesKey(job.project_id, job.id)).catch(() => undefined);
     const now = await deps.jobs.getJob(job.id);
     if (now && isTerminal(now.status)) await deps.events.jobFinished(now);
     return null;
   }
   deps.log?.('split large document', { job_id: job.id, format, bytes: job.size, chunks: plan.length });
-  await fanOut(deps.split.queue, chunking, plan);
+  await fanOut(deps.split.queue, chunking, plan, ranges?.runs ?? null);
   return null;
 }
 
@@ -195,9 +201,15 @@ async function planRanges(
   }
 }
 
-async function fanOut(queue: ChunkQueue, job: Job, ranges: ChunkRange[]): Promise<void> {
+async function fanOut(queue: ChunkQueue, job: Job, ranges: ChunkRange[], runs: ByteRun[] | null): Promise<void> {
   if (ranges.length === 0) return;
-  await queue.send(ranges.map((r): ChunkMessage => ({ job_id: job.id, project_id: job.project_id, index: r.index })));
+  await queue.send(ranges.map((r): ChunkMessage => ({ job_id: job.id, project_id: job.project_id, index: r.index, ...(runs?.[r.index] ? { run: runs[r.index] } : {}) })));
+}
+
+/** The runs planning stored; null when they are gone (the chunks then read the whole file). */
+async function storedRuns(blobs: Blobs, job: Job): Promise<ByteRun[] | null> {
+  const bytes = await blobs.get(rangesKey(job.project_id, job.id));
+  return bytes ? (JSON.parse(Buffer.from(bytes).toString('utf8')) as ByteRun[]) : null;
 }
 
 export interface ChunkWorkerDeps {
@@ -232,7 +244,7 @@ export async function processChunk(
 
   let part: StoredPart;
   try {
-    part = await extractChunk(deps, job, range);
+    part = await extractChunk(deps, job, range, message.run ?? null);
   } catch (error) {
     if (delivery.receiveCount < delivery.maxReceiveCount) throw error;
     deps.log?.('giving up on chunk after last delivery', { job_id: job.id, index: range.index, error: String(error) });
@@ -247,14 +259,14 @@ export async function processChunk(
   if (current) await finishIfLast(deps, current);
 }
 
-async function extractChunk(deps: ChunkWorkerDeps, job: Job, range: ChunkRange): Promise<StoredPart> {
+async function extractChunk(deps: ChunkWorkerDeps, job: Job, range: ChunkRange, run: ByteRun | null): Promise<StoredPart> {
   const config = job.config ?? DEFAULT_CONFIG;
   const pages = chunkPages(range, config.pages);
   const { source, ...plain } = range;
   const own = source ? await deps.blobs.get(source.key) : null;
   try {
-    if (range.run && job.range_layout && job.document.kind === 's3') {
-      const slice = await readRange(deps.blobs, job.document.key, job.range_layout, range.run);
+    if (run && job.range_layout && job.document.kind === 's3') {
+      const slice = await readRange(deps.blobs, job.document.key, job.range_layout, run);
       if (!slice) return { ...plain, ok: false, error: 'The uploaded document could not be found (it may have expired).' };
       const result = await deps.extractor.extract({ bytes: slice.bytes, filename: job.filename, contentType: job.content_type, config: { ...config, pages }, range: slice.range });
       return { ...plain, ok: true, result };
