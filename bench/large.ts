@@ -25,7 +25,8 @@ import { functions } from '../lib/wiring.ts';
 import { createExtractorPool } from '../lambdas/extract/engine/pool.ts';
 import { countPages } from '../lambdas/extract/engine/page-count.ts';
 import { DEFAULT_CONFIG } from '../lambdas/extract/engine/types.ts';
-import { mergeParts, type Part } from '../lambdas/extract/engine/merge.ts';
+import { mergeParts, mergeRulesOf, type Part } from '../lambdas/extract/engine/merge.ts';
+import { splitOf } from '../lambdas/extract/engine/registry.ts';
 import type { ExtractionResult } from '../lambdas/extract/engine/types.ts';
 import { startServer, waitFor } from '../test/support/local-server.ts';
 
@@ -76,6 +77,14 @@ async function endToEnd(file: string, workers: number): Promise<{ seconds: numbe
     const bytes = fs.readFileSync(file);
     const headers = { authorization: `Bearer ${api_key}`, 'content-type': 'application/json' };
     const started = Date.now();
+    // The server's resident memory by the job's status, sampled twice a second: which step holds the most.
+    let status = 'uploading';
+    const byStatus = new Map<string, number>();
+    const reached = new Map<string, number>();
+    const sampler = setInterval(() => {
+      const { rssMb } = memoryOf(server.pid);
+      byStatus.set(status, Math.max(byStatus.get(status) ?? 0, rssMb));
+    }, 500);
     const created = (await (await fetch(`${server.url}/v1/uploads`, {
       method: 'POST',
       headers,
@@ -205,6 +214,14 @@ async function uploadEndToEnd(bytes: Buffer<ArrayBuffer>, file: { filename: stri
     const headers = { authorization: `Bearer ${api_key}`, 'content-type': 'application/json' };
     const before = memoryOf(server.pid);
     const started = Date.now();
+    // The server's resident memory by the job's status, sampled twice a second: which step holds the most.
+    let status = 'uploading';
+    const byStatus = new Map<string, number>();
+    const reached = new Map<string, number>();
+    const sampler = setInterval(() => {
+      const { rssMb } = memoryOf(server.pid);
+      byStatus.set(status, Math.max(byStatus.get(status) ?? 0, rssMb));
+    }, 500);
     const created = (await (await fetch(`${server.url}/v1/uploads`, {
       method: 'POST',
       headers,
@@ -218,6 +235,8 @@ async function uploadEndToEnd(bytes: Buffer<ArrayBuffer>, file: { filename: stri
       const asked = Date.now();
       try {
         const job = (await (await fetch(`${server.url}/v1/jobs/${created.job_id}`, { headers })).json()) as Record<string, any>;
+        if (job.status && job.status !== status) reached.set(job.status, (Date.now() - started) / 1000);
+        status = job.status ?? status;
         return job;
       } catch {
         // A poll the server did not answer (connection reset while its thread was busy) is what a user sees too: counted, and polled again.
@@ -229,6 +248,7 @@ async function uploadEndToEnd(bytes: Buffer<ArrayBuffer>, file: { filename: stri
     };
     const done = await waitFor(get, (j) => ['completed', 'partial_success', 'failed'].includes(j.status), { timeoutMs: 3_600_000, intervalMs: 1000 });
     const seconds = (Date.parse(done.updated_at) - started) / 1000;
+    clearInterval(sampler);
     const peak = memoryOf(server.pid).peakMb;
     await new Promise((r) => setTimeout(r, 5000));
     const after = memoryOf(server.pid).rssMb;
@@ -239,6 +259,7 @@ async function uploadEndToEnd(bytes: Buffer<ArrayBuffer>, file: { filename: stri
         `server RSS ${before.rssMb} MB before, peak ${peak} MB (${((peak - before.rssMb) / mb).toFixed(1)}x the document above the idle server; the goal, 2x + 300 MB, is ${Math.round(2 * mb + 300)} MB), ${after} MB 5 s after` +
         (done.status === 'failed' ? `: ${done.error_message}` : ''),
     );
+    console.log(`  highest RSS sampled while the job was ${[...byStatus].map(([s, mb]) => `${s} ${mb} MB`).join(', ')}; seen ${[...reached].map(([s, t]) => `${s} at ${t.toFixed(0)} s`).join(', ')}`);
   } finally {
     await server.stop();
   }
@@ -289,7 +310,7 @@ for (const [i, range] of plan.entries()) {
   parts.push({ ...range, ok: true, result: JSON.parse(fs.readFileSync(m.out, 'utf8')) as ExtractionResult });
 }
 const mergeStarted = performance.now();
-const merged = mergeParts(parts)!;
+const merged = mergeParts(parts, mergeRulesOf(splitOf('pdf')!))!;
 const mergeSeconds = (performance.now() - mergeStarted) / 1000;
 const sum = chunkTimes.reduce((a, b) => a + b, 0);
 console.log(

@@ -12,7 +12,6 @@
 
 import type { FunctionName } from '../../lib/wiring.ts';
 import { maxReceiveCount } from '../../lib/wiring-runtime.ts';
-import type { PartMerger } from '../core/aggregate-merge.ts';
 import type { PageRenderer } from '../core/job-pages.ts';
 import type { SplitSettings } from '../core/large-document.ts';
 import { limits } from '../core/limits.ts';
@@ -58,7 +57,7 @@ export interface Records
     Usage {}
 
 /** The extraction engine as the pipeline uses it: extracting, and cutting PDFs and row files into chunks. */
-export type Engine = WorkerDeps['extractor'] & NonNullable<SplitSettings['pdf']> & NonNullable<SplitSettings['rows']>;
+export type Engine = WorkerDeps['extractor'] & NonNullable<SplitSettings['pdf']> & NonNullable<SplitSettings['ranges']>;
 
 type CountPages = (input: { bytes: Uint8Array; filename: string; contentType: string | null }) => Promise<number>;
 
@@ -97,8 +96,6 @@ export interface Infrastructure {
   countPages(): CountPages;
   /** The format a filename names (the engine registry's formatNamed), for the functions that take documents in. */
   formatNames(): (filename: string) => string;
-  /** Where the parts of a large document are merged; without it, in the calling thread. */
-  merger?(): PartMerger;
 }
 
 export interface Settings {
@@ -125,7 +122,6 @@ export const recordParts = (records: Records) =>
 /** The parts a function's builder takes its dependencies from, each made once. */
 export interface Composition {
   part<K extends keyof Infrastructure>(name: K): ReturnType<NonNullable<Infrastructure[K]>>;
-  has(name: keyof Infrastructure): boolean;
   settings: Settings;
   /** The announcer of terminal jobs, made by the first function that announces (jobEvents). */
   events?: WebhookEvents;
@@ -139,7 +135,6 @@ export function compose(parts: Partial<Infrastructure>, settings: Settings = { s
   const made = new Map<keyof Infrastructure, unknown>();
   return {
     settings,
-    has: (name) => parts[name] !== undefined,
     part<K extends keyof Infrastructure>(name: K): ReturnType<NonNullable<Infrastructure[K]>> {
       if (!made.has(name)) {
         const make = parts[name] as (() => unknown) | undefined;
@@ -239,7 +234,7 @@ export const extractWorkerDeps = (c: Composition) => {
     extractor: engine,
     log,
     // The same engine cuts a large PDF into one PDF per chunk, so each chunk worker reads only its pages.
-    split: { queue: c.part('chunkQueue'), splitBytes: c.settings.splitBytes, pagesPerChunk: limits.chunkPages, pdf: engine, rows: engine },
+    split: { queue: c.part('chunkQueue'), splitBytes: c.settings.splitBytes, pagesPerChunk: limits.chunkPages, pdf: engine, ranges: engine },
     maxReceiveCount: maxReceiveCount.extraction,
   };
 };
@@ -260,7 +255,6 @@ export const aggregateFinishDeps = (c: Composition) => ({
   clock,
   events: jobEvents(c),
   log,
-  merger: c.has('merger') ? c.part('merger') : undefined,
 });
 export const aggregateFailDeps = (c: Composition) => ({ jobs: c.part('jobs'), quotas: c.part('quotas'), blobs: c.part('blobs'), clock, events: jobEvents(c), log });
 export const siteDeps = (_: Composition) => ({});

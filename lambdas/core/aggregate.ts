@@ -5,8 +5,11 @@
 import type { Table } from '../extract/engine/types.ts';
 import { cellLimitMessage, MAX_CELLS } from '../extract/engine/limits.ts';
 import { isTerminal, type Job } from './job.ts';
-import { inProcessMerger, readPart, type PartInput, type PartMerger } from './aggregate-merge.ts';
-import { completion, putResultJson, shortfallRefused } from './job-result.ts';
+import type { Part } from '../extract/engine/merge.ts';
+import { mergedJson, planMerge, type PartSource } from '../extract/engine/merge-stream.ts';
+import { describeRanges } from './chunk-plan.ts';
+import { completion, resultKey, shortfallRefused } from './job-result.ts';
+import { RESULT_RETENTION_MS, type ResultRef } from './job.ts';
 import { jobObjectKeys, measuredKey, partRefs, type StoredPart } from './large-document.ts';
 import { formatHint, recordJobFinished } from './metrics.ts';
 import type { Blobs, Clock, JobEvents, Jobs, PartRef, Quotas } from './ports.ts';
@@ -85,6 +88,17 @@ async function loadPart(blobs: Blobs, ref: PartRef): Promise<StoredPart> {
   return readPart(ref, await blobs.get(ref.key));
 }
 
+/** A stored part, checked to be the part the plan names. */
+export function readPart(ref: PartRef, bytes: Uint8Array | null): StoredPart {
+  const missing = (why: string): StoredPart => ({ ...ref, ok: false, error: why });
+  if (!bytes) return missing(`The part for pages ${ref.first_page}-${ref.last_page} is missing.`);
+  const stored = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as StoredPart;
+  if (stored.index !== ref.index || stored.first_page !== ref.first_page || stored.last_page !== ref.last_page) {
+    return missing(`The part stored for pages ${ref.first_page}-${ref.last_page} covers other pages (${stored.first_page}-${stored.last_page}).`);
+  }
+  return stored;
+}
+
 /** The execution's state after the Map: its input, and each batch's summary at `measured`. */
 export interface FinishEvent {
   job_id: string;
@@ -99,8 +113,6 @@ export interface FinishDeps {
   clock: Clock;
   events: JobEvents;
   log?: (message: string, fields?: Record<string, unknown>) => void;
-  /** Where the parts are parsed and merged; by default in the calling thread. */
-  merger?: PartMerger;
 }
 
 /**
@@ -134,16 +146,32 @@ export async function aggregateFinish(deps: FinishDeps, event: FinishEvent): Pro
     if (!bytes) throw new Error(`the measurements ${batch.key} are missing; the job may have ended (cancelled) meanwhile`);
     for (const s of JSON.parse(Buffer.from(bytes).toString('utf8')) as PartSummary[]) summaries.set(s.index, s);
   }
-  // The parts' bytes only: parsing and merging them is the merger's (a worker thread, locally).
-  const inputs: PartInput[] = await Promise.all(
-    partRefs(job).map(async (ref): Promise<PartInput> => {
+  // Planned before the rules were recorded on the job (a deployment in between): how its parts join is not known here.
+  if (!job.merge_rules) throw new Error(`job ${job.id} has no merge rules: it was planned by an older version; submit the document again`);
+
+  // The parts are read one at a time, once for the plan and again for each section of the result, which is written out
+  // as it is made: holding every part and the merged result made memory grow with many times the document.
+  const refs = partRefs(job);
+  let firstError: string | null = null;
+  const source: PartSource = {
+    count: refs.length,
+    async read(position) {
+      const ref = refs[position]!;
       const summary = summaries.get(ref.index);
-      if (summary && !summary.ok) return { ref, bytes: null, error: summary.error ?? 'The part could not be read.' };
-      return { ref, bytes: await deps.blobs.get(ref.key) };
-    }),
-  );
-  const merged = await (deps.merger ?? inProcessMerger).merge(inputs, job.document_metadata ?? null);
-  const outcome = merged.ok ? await complete(deps, job, merged) : await fail(deps, job, merged.message);
+      const stored = summary && !summary.ok ? { ok: false as const, error: summary.error ?? 'The part could not be read.' } : await loadPart(deps.blobs, ref);
+      if (!stored.ok) firstError ??= stored.error;
+      return stored.ok ? { first_page: ref.first_page, last_page: ref.last_page, ok: true, result: stored.result } : ({ first_page: ref.first_page, last_page: ref.last_page, ok: false, error: stored.error } satisfies Part);
+    },
+  };
+  const plan = await planMerge(source, job.merge_rules, job.document_metadata ?? null);
+  let outcome: Job | null;
+  if (!plan) outcome = await fail(deps, job, `No chunk of the document could be extracted (pages ${describeRanges(refs)}): ${firstError ?? 'unknown error'}`);
+  else {
+    const key = resultKey(job.project_id, job.id);
+    const size = await deps.blobs.putStream(key, mergedJson(source, plan), 'application/json');
+    const now = deps.clock.now();
+    outcome = await complete(deps, job, { ref: { key, size, expires_at: Math.floor((now + RESULT_RETENTION_MS) / 1000) }, pages: plan.pages, partial: plan.partial, now });
+  }
   await cleanUp(deps, job);
   if (outcome) await deps.events.jobFinished(outcome);
   const now = outcome ?? (await deps.jobs.getJob(job.id));
@@ -184,11 +212,9 @@ export async function aggregateFailed(deps: FinishDeps, event: FailedEvent): Pro
   return { job_id: job.id, status: now?.status ?? 'missing' };
 }
 
-async function complete(deps: FinishDeps, job: Job, result: { json: Uint8Array; pages: number; partial: boolean }): Promise<Job | null> {
+async function complete(deps: FinishDeps, job: Job, result: { ref: ResultRef; pages: number; partial: boolean; now: number }): Promise<Job | null> {
   // Charged as extracted, as for a whole document (process-job.ts): failed chunks cost nothing.
-  const { pages, partial } = result;
-  const now = deps.clock.now();
-  const result_ref = await putResultJson(deps.blobs, job, result.json, now);
+  const { pages, partial, now, ref: result_ref } = result;
   // One write for the transition, the quota and the usage (Jobs.finishJob): a redelivered Finish charges nothing twice.
   const done = await deps.jobs.finishJob(completion(job, partial ? 'partial_success' : 'completed', ['aggregating'], pages, result_ref, now));
   if (done === 'insufficient') {

@@ -4,7 +4,8 @@
 // out of a terminal status.
 
 import type { DocumentMetadata, ExtractionConfig } from '../extract/engine/types.ts';
-import type { RowLayout, RowRun } from '../extract/engine/row-ranges.ts';
+import type { RangeLayout } from '../extract/engine/byte-ranges.ts';
+import type { MergeRules } from '../extract/engine/merge.ts';
 
 export const JOB_STATUSES = [
   'awaiting_upload',
@@ -104,8 +105,10 @@ export interface Job {
    * merged result reports these.
    */
   document_metadata?: OriginalMetadata;
-  /** A CSV or TSV file split into chunks with RowRuns: its encoding, delimiter, text pages and header row. */
-  row_layout?: RowLayout;
+  /** A text file split into chunks by byte ranges: its format, encoding and text pages (and a CSV's delimiter and header row). Each chunk's ByteRun is in its message and in the bucket (rangesKey). */
+  range_layout?: RangeLayout;
+  /** How the parts of a split document join (its format's split rules), recorded when it was planned so the merge reads no registry. */
+  merge_rules?: MergeRules;
 }
 
 /** The document-level metadata fields a cut PDF does not keep. */
@@ -136,8 +139,6 @@ export interface ChunkRange {
    * the pages could not be cut out (the worker reads the whole document).
    */
   source?: { key: string; pages_total: number };
-  /** A CSV or TSV file's chunk: where its rows lie in the file (extract/engine/row-ranges.ts, RowRun), read with the job's row_layout. */
-  rows?: RowRun;
 }
 
 /** How long job records and results live. */

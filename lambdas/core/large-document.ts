@@ -8,7 +8,8 @@ import { detect } from '../extract/engine/detect.ts';
 import { countPages } from '../extract/engine/page-count.ts';
 import { inOriginalPages } from '../extract/engine/page-numbers.ts';
 import { DEFAULT_CONFIG, ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/engine/types.ts';
-import type { RowLayout, RowPlan, RowRun, RowSlice } from '../extract/engine/row-ranges.ts';
+import type { ByteRun, RangeLayout, RangePlan, RangeSlice } from '../extract/engine/byte-ranges.ts';
+import { mergeRulesOf } from '../extract/engine/merge.ts';
 import { checkUnitLimit } from '../extract/engine/limits.ts';
 import { descriptorOf, type Format } from '../extract/engine/registry.ts';
 import { chunkPages, planChunks, plannedPages } from './chunk-plan.ts';
@@ -22,13 +23,13 @@ export interface SplitSettings {
   pagesPerChunk: number;
   /** Cuts a PDF into one PDF per chunk (the extractor pool, which parses it under the usual limits); without it, chunk workers read the whole document. */
   pdf?: PdfSplitter;
-  /** Finds where each chunk's rows lie in a CSV or TSV file (the extractor pool); without it, chunk workers read the whole file. */
-  rows?: RowPlanner;
+  /** Finds where each chunk's text lies in a text file's bytes (the extractor pool); without it, chunk workers read the whole file. */
+  ranges?: RangePlanner;
 }
 
-export interface RowPlanner {
-  /** csv.ts planRowRuns, off the caller's thread. Takes the buffer over. */
-  planRows(bytes: Uint8Array, format: RowLayout['format'], runs: ChunkRange[]): Promise<RowPlan | null>;
+export interface RangePlanner {
+  /** The format's planner (engine/range-planners.ts), off the caller's thread. Takes the buffer over. */
+  planRanges(bytes: Uint8Array, format: string, runs: ChunkRange[]): Promise<RangePlan | null>;
 }
 
 export interface PdfSplitter {
@@ -40,6 +41,8 @@ export interface PdfSplitter {
 
 export const partKey = (projectId: string, jobId: string, index: number) => `parts/${projectId}/${jobId}/${index}.json`;
 export const manifestKey = (projectId: string, jobId: string) => `parts/${projectId}/${jobId}/manifest.json`;
+/** The ByteRun of each chunk of a file split by byte ranges, in plan order: what a re-sent chunk message carries. */
+export const rangesKey = (projectId: string, jobId: string) => `parts/${projectId}/${jobId}/ranges.json`;
 /** What one Map iteration measured: the summaries of its batch of parts (aggregate.ts). */
 export const measuredKey = (projectId: string, jobId: string, first: number) => `parts/${projectId}/${jobId}/measured-${first}.json`;
 
@@ -62,6 +65,7 @@ export const jobObjectKeys = (job: Job): string[] => [
   ...(job.chunk_plan ?? []).flatMap((range) => (range.source ? [range.source.key] : [])),
   ...partRefs(job).map((ref) => ref.key),
   ...(job.chunk_plan ? [manifestKey(job.project_id, job.id), ...aggregationBatches(job.chunk_plan.length).map(([first]) => measuredKey(job.project_id, job.id, first))] : []),
+  ...(job.range_layout ? [rangesKey(job.project_id, job.id)] : []),
 ];
 
 /** A chunk's part object: its pages' result, or why they could not be extracted. */
@@ -85,7 +89,8 @@ export async function splitIfLarge(
   bytes: Uint8Array,
 ): Promise<Uint8Array | null> {
   if (job.status === 'chunking') {
-    await fanOut(deps.split.queue, job, (job.chunk_plan ?? []).filter((r) => !isRecorded(job, r.index)));
+    const runs = job.range_layout ? await storedRuns(deps.blobs, job) : null;
+    await fanOut(deps.split.queue, job, (job.chunk_plan ?? []).filter((r) => !isRecorded(job, r.index)), runs);
     return null;
   }
   if (job.status !== 'pending' || bytes.byteLength <= deps.split.splitBytes) return bytes;
@@ -113,8 +118,9 @@ export async function splitIfLarge(
   const cuts = split.chunks === 'cut' && deps.split.pdf;
   const metadata = cuts && deps.split.pdf?.pdfMetadata ? await deps.split.pdf.pdfMetadata(new Uint8Array(bytes)).catch(() => null) : null;
   let plan = cuts && deps.split.pdf ? await cutPdf(deps, deps.split.pdf, job, bytes, planned, pagesTotal) : planned;
-  const rows = split.chunks === 'rows' && deps.split.rows ? await planRows(deps, deps.split.rows, job, bytes, format as RowLayout['format'], planned) : null;
-  if (rows) plan = planned.map((range, i) => ({ ...range, rows: rows.runs[i]! }));
+  const ranges = split.chunks === 'ranges' && deps.split.ranges ? await planRanges(deps, deps.split.ranges, job, bytes, format, planned) : null;
+  // Stored before the job moves on, so a fan-out cut short can be sent again with them; a crash in between writes the same again.
+  if (ranges) await deps.blobs.put(rangesKey(job.project_id, job.id), Buffer.from(JSON.stringify(ranges.runs)), 'application/json');
   const cut = plan.some((r) => r.source);
   const chunking = await deps.jobs.transitionJob(
     job.id,
@@ -126,19 +132,21 @@ export async function splitIfLarge(
       attempts: job.attempts + 1,
       updated_at: deps.clock.now(),
       ...(cut && metadata ? { document_metadata: metadata } : {}),
-      ...(rows ? { row_layout: rows.layout } : {}),
+      ...(ranges ? { range_layout: ranges.layout } : {}),
+      merge_rules: mergeRulesOf(split),
     },
     ['pending'],
   );
   if (!chunking) {
-    // Cancelled (or taken by another delivery) meanwhile: what this attempt cut is nobody's.
+    // Cancelled (or taken by another delivery) meanwhile: what this attempt cut or stored is nobody's.
     await Promise.all(plan.flatMap((r) => (r.source ? [deps.blobs.delete(r.source.key).catch(() => undefined)] : [])));
+    if (ranges && !(await deps.jobs.getJob(job.id))?.range_layout) await deps.blobs.delete(rangesKey(job.project_id, job.id)).catch(() => undefined);
     const now = await deps.jobs.getJob(job.id);
     if (now && isTerminal(now.status)) await deps.events.jobFinished(now);
     return null;
   }
   deps.log?.('split large document', { job_id: job.id, format, bytes: job.size, chunks: plan.length });
-  await fanOut(deps.split.queue, chunking, plan);
+  await fanOut(deps.split.queue, chunking, plan, ranges?.runs ?? null);
   return null;
 }
 
@@ -172,30 +180,36 @@ async function cutPdf(
   );
 }
 
-async function planRows(
+async function planRanges(
   deps: { log?: (m: string, f?: Record<string, unknown>) => void },
-  planner: RowPlanner,
+  planner: RangePlanner,
   job: Job,
   bytes: Uint8Array,
-  format: RowLayout['format'],
+  format: string,
   plan: ChunkRange[],
-): Promise<RowPlan | null> {
+): Promise<RangePlan | null> {
   try {
     // The pool takes the buffer over; nothing here needs it after.
-    const rows = await planner.planRows(bytes, format, plan);
-    if (!rows) deps.log?.('rows not located in the file (its encoding); each chunk reads the whole file', { job_id: job.id });
-    return rows;
+    const ranges = await planner.planRanges(bytes, format, plan);
+    if (!ranges) deps.log?.('chunks not located in the file (its encoding); each chunk reads the whole file', { job_id: job.id });
+    return ranges;
   } catch (error) {
-    // Over the worker's time or memory: the chunks still extract, each reading the whole file, as they did before rows were located.
+    // Over the worker's time or memory: the chunks still extract, each reading the whole file, as they did before ranges were located.
     if (!(error instanceof ExtractionError)) throw error;
-    deps.log?.('could not locate the rows of the chunks', { job_id: job.id, error: error.message });
+    deps.log?.('could not locate the chunks in the file', { job_id: job.id, error: error.message });
     return null;
   }
 }
 
-async function fanOut(queue: ChunkQueue, job: Job, ranges: ChunkRange[]): Promise<void> {
+async function fanOut(queue: ChunkQueue, job: Job, ranges: ChunkRange[], runs: ByteRun[] | null): Promise<void> {
   if (ranges.length === 0) return;
-  await queue.send(ranges.map((r): ChunkMessage => ({ job_id: job.id, project_id: job.project_id, index: r.index })));
+  await queue.send(ranges.map((r): ChunkMessage => ({ job_id: job.id, project_id: job.project_id, index: r.index, ...(runs?.[r.index] ? { run: runs[r.index] } : {}) })));
+}
+
+/** The runs planning stored; null when they are gone (the chunks then read the whole file). */
+async function storedRuns(blobs: Blobs, job: Job): Promise<ByteRun[] | null> {
+  const bytes = await blobs.get(rangesKey(job.project_id, job.id));
+  return bytes ? (JSON.parse(Buffer.from(bytes).toString('utf8')) as ByteRun[]) : null;
 }
 
 export interface ChunkWorkerDeps {
@@ -230,7 +244,7 @@ export async function processChunk(
 
   let part: StoredPart;
   try {
-    part = await extractChunk(deps, job, range);
+    part = await extractChunk(deps, job, range, message.run ?? null);
   } catch (error) {
     if (delivery.receiveCount < delivery.maxReceiveCount) throw error;
     deps.log?.('giving up on chunk after last delivery', { job_id: job.id, index: range.index, error: String(error) });
@@ -245,16 +259,16 @@ export async function processChunk(
   if (current) await finishIfLast(deps, current);
 }
 
-async function extractChunk(deps: ChunkWorkerDeps, job: Job, range: ChunkRange): Promise<StoredPart> {
+async function extractChunk(deps: ChunkWorkerDeps, job: Job, range: ChunkRange, run: ByteRun | null): Promise<StoredPart> {
   const config = job.config ?? DEFAULT_CONFIG;
   const pages = chunkPages(range, config.pages);
   const { source, ...plain } = range;
   const own = source ? await deps.blobs.get(source.key) : null;
   try {
-    if (range.rows && job.row_layout && job.document.kind === 's3') {
-      const slice = await readRows(deps.blobs, job.document.key, job.row_layout, range.rows);
+    if (run && job.range_layout && job.document.kind === 's3') {
+      const slice = await readRange(deps.blobs, job.document.key, job.range_layout, run);
       if (!slice) return { ...plain, ok: false, error: 'The uploaded document could not be found (it may have expired).' };
-      const result = await deps.extractor.extract({ bytes: slice.bytes, filename: job.filename, contentType: job.content_type, config: { ...config, pages }, rows: slice.rows });
+      const result = await deps.extractor.extract({ bytes: slice.bytes, filename: job.filename, contentType: job.content_type, config: { ...config, pages }, range: slice.range });
       return { ...plain, ok: true, result };
     }
     if (source && own) {
@@ -276,16 +290,22 @@ async function extractChunk(deps: ChunkWorkerDeps, job: Job, range: ChunkRange):
   }
 }
 
-/** A chunk's rows, after the file's header row when that lies before them (the chunk's table keeps the file's header). */
-async function readRows(blobs: Blobs, key: string, layout: RowLayout, run: RowRun): Promise<{ bytes: Uint8Array; rows: RowSlice } | null> {
-  const [start, end] = run;
-  const header = layout.header && layout.header[0] < start ? await blobs.getRange(key, layout.header[0], layout.header[1]) : new Uint8Array(0);
-  const rows = await blobs.getRange(key, start, end);
+/**
+ * A chunk's bytes: its run's (up to where its last block ends), after the
+ * file's header row when the file has one before them (a CSV chunk's table
+ * keeps the file's header).
+ */
+async function readRange(blobs: Blobs, key: string, layout: RangeLayout, run: ByteRun): Promise<{ bytes: Uint8Array; range: RangeSlice } | null> {
+  const [start, end, , , readEnd = end] = run;
+  const headerAt = 'header' in layout ? layout.header : null;
+  const header = headerAt && headerAt[0] < start ? await blobs.getRange(key, headerAt[0], headerAt[1]) : new Uint8Array(0);
+  const rows = await blobs.getRange(key, start, readEnd);
   if (!header || !rows) return null;
+  if (header.byteLength === 0) return { bytes: rows, range: { layout, run, header_bytes: 0 } };
   const bytes = new Uint8Array(header.byteLength + rows.byteLength);
   bytes.set(header, 0);
   bytes.set(rows, header.byteLength);
-  return { bytes, rows: { layout, run, header_bytes: header.byteLength } };
+  return { bytes, range: { layout, run, header_bytes: header.byteLength } };
 }
 
 /** When every chunk is recorded: one conditional write moves the job to `aggregating`, then the aggregation starts. */

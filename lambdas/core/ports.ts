@@ -2,6 +2,7 @@
 // over DynamoDB, S3 and SQS (lambdas/adapters); tests pass real local parts.
 
 import type { KeyTier } from './api-key.ts';
+import type { ByteRun } from '../extract/engine/byte-ranges.ts';
 import type { ChunkRange, Job, JobStatus, QuotaRef, WebhookEventKind } from './job.ts';
 import type { SealedSecret } from './webhook-secret.ts';
 
@@ -216,6 +217,13 @@ export interface Usage {
 
 export interface Blobs {
   put(key: string, bytes: Uint8Array, contentType?: string): Promise<void>;
+  /**
+   * Writes an object from pieces of text (UTF-8) as they come, holding only a
+   * few megabytes of them at a time (an S3 multipart upload), so an object
+   * larger than memory, or than a string can be, is never whole in memory.
+   * The object appears only once complete. Returns its size in bytes.
+   */
+  putStream(key: string, pieces: AsyncIterable<string>, contentType?: string): Promise<number>;
   get(key: string): Promise<Uint8Array | null>;
   /** Bytes `start` to `end` (exclusive) of an object, or null when there is no such object. */
   getRange(key: string, start: number, end: number): Promise<Uint8Array | null>;
@@ -239,6 +247,12 @@ export interface ChunkMessage {
   job_id: string;
   project_id: string;
   index: number;
+  /**
+   * Where the chunk's text lies in the file, when planning found it: in the
+   * message, not on the job record, whose every write and read would carry
+   * thousands of them (3,334 for a 500 MB text file, doubling the item).
+   */
+  run?: ByteRun;
 }
 
 export interface ChunkQueue {

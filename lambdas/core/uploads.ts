@@ -109,8 +109,11 @@ export interface ArrivalDeps {
   queue: ExtractionQueue;
   clock: Clock;
   events: JobEvents;
-  /** Within the counting budget (page-count.ts): rejects with PageCountBudgetExceeded past it, which fails the job. */
-  countPages: (input: { bytes: Uint8Array; filename: string; contentType: string | null }) => Promise<number>;
+  /**
+   * Within the counting budget (page-count.ts): rejects with PageCountBudgetExceeded past it, which fails the job.
+   * `release`: the caller is done with the bytes, so a counter in another thread may take them over rather than copy them.
+   */
+  countPages: (input: { bytes: Uint8Array; filename: string; contentType: string | null; release?: true }) => Promise<number>;
   /** The format a filename names, or "other" (the engine's registry): the job's metric dimension should it end without a result. */
   nameFormat: (filename: string) => string;
 }
@@ -143,7 +146,8 @@ export async function uploadArrived(deps: ArrivalDeps, key: string, size: number
 
   let counted: number;
   try {
-    counted = Math.max(1, await deps.countPages({ bytes, filename: job.filename, contentType: job.content_type }));
+    // Up to 500 MB: a second copy for the counter's thread was the largest thing the local server held for an upload.
+    counted = Math.max(1, await deps.countPages({ bytes, filename: job.filename, contentType: job.content_type, release: true }));
   } catch (error) {
     if (error instanceof PageCountBudgetExceeded) return failUpload(deps, job, error.message);
     throw error;

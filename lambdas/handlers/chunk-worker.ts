@@ -15,7 +15,9 @@ function parseMessage(record: SQSRecord): ChunkMessage | null {
   try {
     const body = JSON.parse(record.body) as Partial<ChunkMessage>;
     if (typeof body.job_id !== 'string' || typeof body.project_id !== 'string' || !Number.isInteger(body.index)) return null;
-    return { job_id: body.job_id, project_id: body.project_id, index: body.index! };
+    // A run that is not one reads the whole file instead, as a chunk planned without runs does.
+    const run = Array.isArray(body.run) && body.run.length >= 3 && body.run.every(Number.isInteger) ? body.run : undefined;
+    return { job_id: body.job_id, project_id: body.project_id, index: body.index!, ...(run ? { run } : {}) };
   } catch {
     return null;
   }

@@ -172,7 +172,6 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       renderer: () => ({ renderPage: (b, p, w) => extractor.renderPage!(b, p, w) }),
       countPages: () => (upload) => pageCounter.count(upload),
       formatNames: () => formatNamed,
-      merger: () => extractor,
     },
     { splitBytes: options.splitBytes ?? limits.splitBytes, eventRequeueAfterMs: EVENT_REQUEUE_AFTER_MS * timeScale },
   );

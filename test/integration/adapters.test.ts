@@ -183,6 +183,29 @@ describe.skipIf(skip)('DynamoDB and S3 adapters', () => {
     await blobs.delete('documents/p/j');
     expect(await blobs.get('documents/p/j')).toBeNull();
   });
+
+  it('writes an object from pieces, in parts once it is larger than one, and only once all of it is there', async () => {
+    // Three and a half parts of pieces with multi-byte characters, and a small object that needs no multipart upload.
+    const piece = `${'é'.repeat(40_000)}🙂\n`;
+    const count = Math.ceil((3.5 * S3Blobs.PART_BYTES) / Buffer.byteLength(piece));
+    async function* pieces(n: number, failAt?: number) {
+      for (let i = 0; i < n; i++) {
+        if (i === failAt) throw new Error('the merge failed');
+        yield piece;
+      }
+    }
+    const size = await blobs.putStream('results/p/large.json', pieces(count), 'application/json');
+    expect(size).toBe(count * Buffer.byteLength(piece));
+    const stored = Buffer.from((await blobs.get('results/p/large.json'))!);
+    expect(stored.byteLength).toBe(size);
+    expect(stored.toString('utf8', 0, Buffer.byteLength(piece) * 2)).toBe(piece + piece);
+    expect(stored.subarray(-Buffer.byteLength(piece)).toString()).toBe(piece);
+    expect(await blobs.putStream('results/p/small.json', pieces(2))).toBe(2 * Buffer.byteLength(piece));
+    expect(Buffer.from((await blobs.get('results/p/small.json'))!).toString()).toBe(piece + piece);
+    // A failure half way leaves no object behind.
+    await expect(blobs.putStream('results/p/failed.json', pieces(count, count - 2))).rejects.toThrow('the merge failed');
+    expect(await blobs.get('results/p/failed.json')).toBeNull();
+  });
 });
 
 const liveKey = (projectId: string) => ({

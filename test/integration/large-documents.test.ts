@@ -10,7 +10,7 @@ import { hashKey } from '../../lambdas/core/api-key.ts';
 import { aggregateFailed, aggregateFinish, aggregatePart, MERGE_FAILED_MESSAGE, type FailedEvent, type FinishEvent, type PartEvent } from '../../lambdas/core/aggregate.ts';
 import { aggregationDefinition } from '../../lambdas/core/aggregation-definition.ts';
 import type { ChunkRange, Job } from '../../lambdas/core/job.ts';
-import { planRowRuns } from '../../lambdas/extract/formats/text/csv.ts';
+import { planRanges } from '../../lambdas/extract/engine/range-planners.ts';
 import { countPages } from '../../lambdas/extract/engine/page-count.ts';
 import { processChunk } from '../../lambdas/core/large-document.ts';
 import { systemClock, type ChunkMessage, type WebhookMessage } from '../../lambdas/core/ports.ts';
@@ -78,7 +78,7 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
         queue: { send: async (m: ChunkMessage[]) => void sent.push(...m) },
         splitBytes: 1000,
         pagesPerChunk: 2,
-        rows: { planRows: async (bytes: Uint8Array, format: 'csv' | 'tsv', runs: ChunkRange[]) => planRowRuns(bytes, format, runs) },
+        ranges: { planRanges: async (bytes: Uint8Array, format: string, runs: ChunkRange[]) => planRanges(bytes, format, runs) },
       },
     };
     return { finished, sent, announced, machine, chunkDeps, workerDeps };
@@ -247,8 +247,8 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
     expect(result.tables[0]!.rows[0]).toEqual(['id', 'name', 'comment']);
     expect(result.content.match(/^id\tname/gm)).toHaveLength(1);
     // Each chunk read its rows' bytes only, located when the file was planned.
-    expect(planned.row_layout).toMatchObject({ format: 'csv', encoding: 'utf-8', delimiter: ',', header: [0, 16] });
-    expect(planned.chunk_plan!.every((r) => r.rows && r.rows[1] - r.rows[0] < csv.byteLength / 2)).toBe(true);
+    expect(planned.range_layout).toMatchObject({ format: 'csv', encoding: 'utf-8', delimiter: ',', header: [0, 16] });
+    expect(p.sent.every((m) => m.run && m.run[1] - m.run[0] < csv.byteLength / 2)).toBe(true);
   });
 
   it('reads a UTF-16 TSV chunk by chunk from its rows and merges it as a whole read gives it', async () => {
@@ -259,7 +259,7 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
 
     await processJob(p.workerDeps, { job_id: job.id, project_id: job.project_id }, null, once);
     const planned = (await store.getJob(job.id))!;
-    expect(planned.row_layout).toMatchObject({ format: 'tsv', encoding: 'utf-16le' });
+    expect(planned.range_layout).toMatchObject({ format: 'tsv', encoding: 'utf-16le' });
     expect(planned.chunk_plan!.length).toBeGreaterThan(3);
     for (const m of p.sent) await processChunk(p.chunkDeps, m, once);
     await p.machine.idle();
@@ -271,6 +271,37 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
     expect(result.tables).toEqual(whole.tables);
     // The file's own text pages, as counted for the quota (a whole read pages its rendered table instead).
     expect(result.metadata).toMatchObject({ pages: countPages({ bytes: tsv, filename: 'large.tsv' }), encoding: 'utf-16le' });
+  });
+
+  it('reads a large text file chunk by chunk from its own bytes and merges it as a whole read gives it', async () => {
+    const p = pipeline();
+    const text = Array.from({ length: 400 }, (_, i) => `Paragraph ${i}: ${'naïve café 🙂 '.repeat(5 + (i % 60))}`).join('\n\n');
+    const bytes = new Uint8Array(Buffer.from(text));
+    const job = await storedJob(bytes, 'notes.txt');
+
+    await processJob(p.workerDeps, { job_id: job.id, project_id: job.project_id }, null, once);
+    const planned = (await store.getJob(job.id))!;
+    expect(planned.range_layout).toEqual({ format: 'text', encoding: 'utf-8', pages_total: countPages({ bytes, filename: 'notes.txt' }) });
+    expect(planned.merge_rules).toEqual({ separator: '' });
+    // Each chunk's bytes are its pages' (and no more: a paragraph running on over its end is cut there, as a whole read of its pages cuts it),
+    // carried by its message; the job record keeps none of them.
+    expect(p.sent.every((m) => m.run && m.run[4] === m.run[1] && m.run[1] - m.run[0] < bytes.byteLength / 4)).toBe(true);
+    expect(JSON.stringify(planned.chunk_plan)).not.toContain('run');
+    // A redelivered extraction message sends the chunks not yet recorded again, with the same runs.
+    const sent = [...p.sent];
+    await processChunk(p.chunkDeps, sent[0]!, once);
+    p.sent.length = 0;
+    await processJob(p.workerDeps, { job_id: job.id, project_id: job.project_id }, null, once);
+    expect(p.sent).toEqual(sent.slice(1));
+    for (const m of p.sent) await processChunk(p.chunkDeps, m, once);
+    await p.machine.idle();
+
+    expect((await store.getJob(job.id))?.status).toBe('completed');
+    const result = await resultOf(job);
+    const whole = await extract({ bytes, filename: 'notes.txt' });
+    expect(result.content).toBe(whole.content);
+    expect(result.chunks).toEqual(whole.chunks);
+    expect({ ...result.metadata, failed_page_ranges: [] }).toEqual({ ...whole.metadata, failed_page_ranges: [] });
   });
 
   it('fails a large PDF over the page limit when planning, with the whole-document error, and sends no chunk', async () => {

@@ -36,13 +36,13 @@ export async function extract(input: ExtractInput): Promise<ExtractionResult> {
 
 async function extractWithin(input: ExtractInput, budget: InflateBudget, depth: number): Promise<ExtractionResult> {
   const config = input.config ?? DEFAULT_CONFIG;
-  // A chunk's rows are not a file to detect: any row may start with a signature of another format.
-  const { format, mime_type } = input.rows && depth === 0 ? { format: input.rows.layout.format, mime_type: descriptorOf(input.rows.layout.format).mime_type } : detect(input);
+  // A chunk's bytes are not a file to detect: any row or page may start with a signature of another format.
+  const { format, mime_type } = input.range && depth === 0 ? { format: input.range.layout.format, mime_type: descriptorOf(input.range.layout.format).mime_type } : detect(input);
   const ctx: FormatContext = {
     config,
     budget,
     depth,
-    ...(input.rows && depth === 0 ? { rows: input.rows } : {}),
+    ...(input.range && depth === 0 ? { range: input.range } : {}),
     sub: (inner) => {
       if (depth + 1 > MAX_NESTING) {
         return Promise.reject(new ExtractionError('refused_file', `Refused: documents are nested more than ${MAX_NESTING} levels deep.`));
@@ -60,8 +60,9 @@ async function extractWithin(input: ExtractInput, budget: InflateBudget, depth: 
 
 function assemble(format: Format, mime_type: string, out: FormatOutput, config: ExtractionConfig): ExtractionResult {
   const placed = placeBlocks(out, config.keep_page_furniture);
-  const total = out.pagesSelected?.total ?? placed.pages.length;
-  const allNumbers = out.pagesSelected?.kept ?? placed.pages.map((_, i) => i + 1);
+  const total = out.pagesSelected?.total ?? out.pageRun?.total ?? placed.pages.length;
+  const first = out.pageRun?.first ?? 1;
+  const allNumbers = out.pagesSelected?.kept ?? placed.pages.map((_, i) => first + i);
   // Indexes into placed.pages of the pages kept.
   let kept = placed.pages.map((_, i) => i);
   let tables: Table[] = out.tables ?? [];

@@ -81,17 +81,23 @@ export interface CountMeter {
 /**
  * How a large document of the format is cut into chunks (DESIGN.md section
  * 4), each chunk a run of its pages, and how the parts join again.
- *   pages  the reader honours config.pages by reading only those pages
- *   cut    as pages, and the document is first cut into one small document per
- *          chunk (a PDF, by PDFium in the extractor pool: large-document.ts PdfSplitter)
- *   rows   as pages, and each chunk reads only its rows' bytes (one table, row by row)
+ *   pages   the reader honours config.pages by reading only those pages
+ *   cut     as pages, and the document is first cut into one small document per
+ *           chunk (a PDF, by PDFium in the extractor pool: large-document.ts PdfSplitter)
+ *   ranges  as pages, and where each chunk's text lies in the file's bytes is
+ *           found once when planning (range-planners.ts), so a chunk reads and
+ *           decodes its own bytes only (byte-ranges.ts)
+ * The separator and the table joining are the merge's rules (merge.ts
+ * MergeRules); planning records them on the job, so the merge needs no registry.
  */
 export interface SplitCapability {
-  chunks: 'pages' | 'cut' | 'rows';
+  chunks: 'pages' | 'cut' | 'ranges';
   /** What joins two parts' content: the separator the reader puts between its pages. */
   separator: string;
   /** A table that runs over a seam between parts is joined again (PDF tables continued on the next page). */
   joinTablesAtSeams?: true;
+  /** The document is one table whose rows the parts share: they join row by row, its header once (CSV, TSV). */
+  oneTable?: true;
 }
 
 /** Refuses a document with more of its units than the format allows, before any of it is read. */

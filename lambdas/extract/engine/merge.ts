@@ -3,30 +3,41 @@
 // with the format's page separator, chunk offsets and indexes continued
 // across seams, and a table cut by a seam joined again: a table that
 // continues on the next page, or the one table a file split by rows is. The
-// format's split capability (format.ts) says which.
+// format's split capability (format.ts) says which, recorded on the job when
+// it was planned (MergeRules): the merge reads no registry, so the
+// aggregation function does not load every format's descriptor.
 
 import { tableMarkdown } from './blocks.ts';
 import { codePointLength } from './text-stats.ts';
 import { headingPaths } from './chunks.ts';
-import { splitOf } from './registry.ts';
+import type { SplitCapability } from './format.ts';
 import type { Chunk, Element, ExtractionResult, FailedPageRange, PageSize, Table } from './types.ts';
 
 export type Part =
   | { first_page: number; last_page: number; ok: true; result: ExtractionResult }
   | { first_page: number; last_page: number; ok: false; error: string };
 
+/** How a format's parts join: its split capability without the planning. */
+export type MergeRules = Pick<SplitCapability, 'separator' | 'joinTablesAtSeams' | 'oneTable'>;
+
+/** The rules of a split capability, as planning records them on the job. */
+export const mergeRulesOf = ({ separator, joinTablesAtSeams, oneTable }: SplitCapability): MergeRules => ({
+  separator,
+  ...(joinTablesAtSeams ? { joinTablesAtSeams } : {}),
+  ...(oneTable ? { oneTable } : {}),
+});
+
 /**
  * Parts in page order; null when no part succeeded. `joinSeams: false` keeps
  * a PDF table that runs over a seam as the two tables a whole read gives.
  */
-export function mergeParts(parts: Part[], { joinSeams = true } = {}): ExtractionResult | null {
+export function mergeParts(parts: Part[], split: MergeRules, { joinSeams = true } = {}): ExtractionResult | null {
   const ordered = [...parts].sort((a, b) => a.first_page - b.first_page);
   const good = ordered.filter((p): p is Extract<Part, { ok: true }> => p.ok);
   if (good.length === 0) return null;
   const first = good[0]!.result;
-  const split = splitOf(first.metadata.format);
-  const separator = split?.separator ?? '';
-  const rows = split?.chunks === 'rows';
+  const { separator } = split;
+  const rows = split.oneTable === true;
   const sepLength = codePointLength(separator);
 
   const contents: string[] = [];
@@ -36,8 +47,11 @@ export function mergeParts(parts: Part[], { joinSeams = true } = {}): Extraction
   let tables: Table[] = [];
   let offset = 0;
   let previous: Extract<Part, { ok: true }> | null = null;
+  // A word a seam cuts in two (text pages are cut mid-text) was counted by both parts.
+  let wordsCut = 0;
   for (const part of good) {
     const { result } = part;
+    if (previous && separator === '' && cutsWord(previous.result.content, result.content)) wordsCut++;
     // Pages may be empty and still be joined (an empty slide keeps its place); a part with no rows adds no row break.
     const joins = !rows || result.content !== '';
     if (joins && contents.length > 0) offset += sepLength;
@@ -49,7 +63,7 @@ export function mergeParts(parts: Part[], { joinSeams = true } = {}): Extraction
     if (!previous) tables = [...result.tables];
     else if (rows) tables = appendRows(tables, result.tables);
     // Slides and sheets are never one table across a seam; only a PDF table runs on over a page break.
-    else if (split?.joinTablesAtSeams && joinSeams) tables = joinAtSeam(tables, result.tables, previous.last_page, part.first_page);
+    else if (split.joinTablesAtSeams && joinSeams) tables = joinAtSeam(tables, result.tables, previous.last_page, part.first_page);
     else tables = [...tables, ...result.tables];
     // The part's first table was joined to the one before the seam when the count grew by one fewer.
     const tableShift = before - (before + result.tables.length - tables.length);
@@ -68,9 +82,11 @@ export function mergeParts(parts: Part[], { joinSeams = true } = {}): Extraction
   // Rendered once, when all the rows are in: per part, the rendering and the copying grew with the square of the file.
   if (rows && good.length > 1) for (const table of tables) finishRows(table);
   const content = contents.join(separator);
-  // A part's chunks knew only the headings of their own part.
-  const paths = headingPaths(elements);
-  for (const chunk of chunks) chunk.headings = paths.at(chunk.char_start);
+  // A part's chunks knew only the headings of their own part; without elements (config.elements off) they keep those.
+  if (first.elements) {
+    const paths = headingPaths(elements);
+    for (const chunk of chunks) chunk.headings = paths.at(chunk.char_start);
+  }
   const failed: FailedPageRange[] = ordered
     .filter((p): p is Extract<Part, { ok: false }> => !p.ok)
     .map((p) => ({ first_page: p.first_page, last_page: p.last_page, error: p.error }));
@@ -83,7 +99,7 @@ export function mergeParts(parts: Part[], { joinSeams = true } = {}): Extraction
       pages: sum((r) => r.metadata.pages),
       language: good.map((p) => p.result.metadata.language).find((l) => l) ?? null,
       char_count: codePointLength(content),
-      word_count: sum((r) => r.metadata.word_count),
+      word_count: sum((r) => r.metadata.word_count) - wordsCut,
       ocr_pages: good.flatMap((p) => p.result.metadata.ocr_pages),
       failed_sections: good.flatMap((p) => p.result.metadata.failed_sections ?? []),
       failed_page_ranges: failed,
@@ -94,6 +110,9 @@ export function mergeParts(parts: Part[], { joinSeams = true } = {}): Extraction
     ...(first.elements ? { elements } : {}),
   };
 }
+
+/** The text before a seam ends inside a word that the text after it goes on with (wordCount's words: runs of non-whitespace). */
+export const cutsWord = (before: string, after: string) => before !== '' && after !== '' && /\S/.test(before.at(-1)!) && /\S/.test(after[0]!);
 
 /**
  * The parts of a CSV or TSV file are runs of its one table's rows, each
@@ -113,7 +132,7 @@ function appendRows(before: Table[], after: Table[]): Table[] {
 }
 
 /** Rows equal once the shorter is padded with empty cells to the longer's width. */
-function samePadded(a: string[], b: string[]): boolean {
+export function samePadded(a: string[], b: string[]): boolean {
   for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? '') !== (b[i] ?? '')) return false;
   return true;
 }

@@ -9,10 +9,7 @@
 
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { engineMemoryBytes } from './memory.ts';
-import type { RowPlan, RowSlice } from './row-ranges.ts';
-import type { MergeOutcome, PartInput } from '../../core/aggregate-merge.ts';
-import type { OriginalMetadata } from '../../core/job.ts';
-import type { PartRef } from '../../core/ports.ts';
+import type { RangePlan, RangeSlice } from './byte-ranges.ts';
 import type { StoredResult } from '../../core/job-result.ts';
 import { DEFAULT_CONFIG, ExtractionError, type ExtractionConfig, type ExtractionErrorCode, type ExtractInput, type ExtractionResult } from './types.ts';
 
@@ -27,10 +24,8 @@ export interface Extractor {
   extractStored(input: ExtractInput): Promise<StoredResult>;
   /** One PDF per list of page numbers, or null where those pages cannot be copied (formats/pdf/split.ts), in a worker under the same limits as an extraction. */
   splitPdf(bytes: Uint8Array, pageLists: number[][]): Promise<Array<Uint8Array | null>>;
-  /** Where each run of pages' rows lie in a CSV or TSV file (csv.ts, planRowRuns), in a worker; the buffer is taken over. */
-  planRows(bytes: Uint8Array, format: 'csv' | 'tsv', runs: Array<{ first_page: number; last_page: number }>): Promise<RowPlan | null>;
-  /** A large document's parts merged into its result JSON (core/aggregate-merge.ts), in a worker: the local server's API thread keeps answering meanwhile. */
-  merge(parts: PartInput[], documentMetadata: OriginalMetadata | null): Promise<MergeOutcome>;
+  /** Where each run of pages lies in a text file's bytes (range-planners.ts), in a worker; the buffer is taken over. */
+  planRanges(bytes: Uint8Array, format: string, runs: Array<{ first_page: number; last_page: number }>): Promise<RangePlan | null>;
   /** A PDF's document metadata (title, author, subject, keywords, creator, producer, dates) as PDFium reads it, in a worker; the buffer is taken over. */
   pdfMetadata?(bytes: Uint8Array): Promise<PdfDocumentMetadata>;
   /** Page `page` of a PDF as a colour PNG `width` pixels wide (page-image.ts), in a worker; png is null for a page the PDF does not have. The buffer is taken over. */
@@ -75,9 +70,8 @@ export interface WorkerData {
 }
 
 type Task =
-  | { op: 'extract'; filename: string; contentType: string | null; config: ExtractionConfig | null; rows?: RowSlice; stored?: boolean }
-  | { op: 'merge'; parts: Array<{ ref: PartRef; offset: number; length: number; present: boolean; error?: string }>; metadata: OriginalMetadata | null }
-  | { op: 'plan-rows'; format: 'csv' | 'tsv'; runs: Array<{ first_page: number; last_page: number }> }
+  | { op: 'extract'; filename: string; contentType: string | null; config: ExtractionConfig | null; range?: RangeSlice; stored?: boolean }
+  | { op: 'plan-ranges'; format: string; runs: Array<{ first_page: number; last_page: number }> }
   | { op: 'split'; pageLists: number[][] }
   | { op: 'count'; filename: string; contentType: string | null }
   | { op: 'metadata' }
@@ -135,19 +129,7 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
     extract: pool.extract,
     extractStored: pool.extractStored,
     splitPdf: pool.splitPdf,
-    merge: (parts, metadata) => {
-      // One buffer for all the parts, moved to the worker rather than copied per part.
-      const bytes = new Uint8Array(parts.reduce((n, p) => n + (p.bytes?.byteLength ?? 0), 0));
-      let offset = 0;
-      const layout = parts.map(({ ref, bytes: b, error }) => {
-        if (b) bytes.set(b, offset);
-        const at = { ref, offset, length: b?.byteLength ?? 0, present: b !== null, ...(error !== undefined ? { error } : {}) };
-        offset += at.length;
-        return at;
-      });
-      return pool.run<MergeOutcome>(bytes, { op: 'merge', parts: layout, metadata });
-    },
-    planRows: (bytes, format, runs) => pool.run<RowPlan | null>(bytes, { op: 'plan-rows', format, runs }),
+    planRanges: (bytes, format, runs) => pool.run<RangePlan | null>(bytes, { op: 'plan-ranges', format, runs }),
     pdfMetadata: (bytes) => pool.run<PdfDocumentMetadata>(bytes, { op: 'metadata' }),
     // A page image is wanted while someone waits: a minute at most, whatever the pool's limit for extractions.
     renderPage: (bytes, page, width) => pool.run<{ pages: number; png: Uint8Array | null }>(bytes, { op: 'render', page, width }, Math.min(opts.timeoutMs, 60_000)),
@@ -160,9 +142,10 @@ export interface PageCounter {
    * countPagesWithin (page-count.ts) in a worker thread, off the caller's
    * event loop: the pages, or a PageCountBudgetExceeded rejection when the
    * document is over the budget, took longer than it allows, or needed more
-   * than the worker's memory. The bytes are copied, never taken over.
+   * than the worker's memory. The bytes are copied, unless `release` says the
+   * caller is done with them: then their buffer is taken over.
    */
-  count(input: { bytes: Uint8Array; filename: string; contentType: string | null }): Promise<number>;
+  count(input: { bytes: Uint8Array; filename: string; contentType: string | null; release?: true }): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -170,13 +153,13 @@ export interface PageCounter {
 export function createPageCounter(opts: { size: number; maxMemoryMb: number; prewarm?: boolean }): PageCounter {
   const pool = createPool({ size: opts.size, maxMemoryMb: opts.maxMemoryMb, prewarm: opts.prewarm, timeoutMs: 60_000, counter: true });
   return {
-    async count({ bytes, filename, contentType }) {
+    async count({ bytes, filename, contentType, release }) {
       const { countBudgetFor, PageCountBudgetExceeded } = await import('./page-count.ts');
       // The worker keeps to the budget's time itself; this is the backstop for one that cannot (a stuck regex).
       const timeoutMs = countBudgetFor(bytes.byteLength).timeMs + 5000;
       let answer: CountAnswer;
       try {
-        answer = await pool.run<CountAnswer>(new Uint8Array(bytes), { op: 'count', filename, contentType }, timeoutMs);
+        answer = await pool.run<CountAnswer>(release ? bytes : new Uint8Array(bytes), { op: 'count', filename, contentType }, timeoutMs);
       } catch (error) {
         if (error instanceof ExtractionError && error.code === 'timeout') throw new PageCountBudgetExceeded(`counting took longer than ${Math.round(timeoutMs / 1000)} s`);
         if (error instanceof ExtractionError && error.code === 'out_of_memory') throw new PageCountBudgetExceeded(`counting needed more than ${opts.maxMemoryMb} MB of memory`);
@@ -306,15 +289,15 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
 
   if (opts.prewarm) for (let i = 0; i < opts.size; i++) spawn();
 
-  const extractOne = ({ bytes, filename, contentType, config, rows }: ExtractInput) =>
-    run<ExtractionResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null, ...(rows ? { rows } : {}) });
+  const extractOne = ({ bytes, filename, contentType, config, range }: ExtractInput) =>
+    run<ExtractionResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null, ...(range ? { range } : {}) });
 
   /** The runs of pages a long PDF is spread over (spread.ts), or null to read it in one worker. */
   async function spreadRuns(input: ExtractInput): Promise<number[][] | null> {
     if (isDetached(input.bytes)) throw detachedError();
     const { spreadPlan } = await import('./spread.ts');
-    // A chunk's rows are no PDF, whatever their first bytes look like.
-    return input.rows ? null : spreadPlan(input, opts.size);
+    // A chunk's own bytes are no PDF, whatever their first bytes look like.
+    return input.range ? null : spreadPlan(input, opts.size);
   }
 
   /** Each run in a worker of its own, merged here; anything unusual falls back to one worker's whole read. */
@@ -345,8 +328,8 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
       const { storedResult } = await import('../../core/job-result.ts');
       return storedResult(await extractSpread(input, runs));
     }
-    const { bytes, filename, contentType, config, rows } = input;
-    return run<StoredResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null, ...(rows ? { rows } : {}), stored: true });
+    const { bytes, filename, contentType, config, range } = input;
+    return run<StoredResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null, ...(range ? { range } : {}), stored: true });
   }
 
   return {
@@ -462,16 +445,9 @@ export async function runWorker(port: NonNullable<typeof parentPort>, data: Work
         port.postMessage({ type: 'done', id: req.id, result: parts, engineBytes: engineMemoryBytes() } satisfies Reply, parts.flatMap((p) => (p ? [p.buffer as ArrayBuffer] : [])));
         return;
       }
-      if (req.op === 'merge') {
-        const { mergeStoredParts } = await import('../../core/aggregate-merge.ts');
-        const inputs = req.parts.map((p) => ({ ref: p.ref, bytes: p.present ? req.bytes.subarray(p.offset, p.offset + p.length) : null, ...(p.error !== undefined ? { error: p.error } : {}) }));
-        const outcome = mergeStoredParts(inputs, req.metadata);
-        port.postMessage({ type: 'done', id: req.id, result: outcome, engineBytes: engineMemoryBytes() } satisfies Reply, outcome.ok ? [outcome.json.buffer as ArrayBuffer] : []);
-        return;
-      }
-      if (req.op === 'plan-rows') {
-        const { planRowRuns } = await import('../formats/text/csv.ts');
-        port.postMessage({ type: 'done', id: req.id, result: planRowRuns(req.bytes, req.format, req.runs), engineBytes: engineMemoryBytes() } satisfies Reply);
+      if (req.op === 'plan-ranges') {
+        const { planRanges } = await import('./range-planners.ts');
+        port.postMessage({ type: 'done', id: req.id, result: await planRanges(req.bytes, req.format, req.runs), engineBytes: engineMemoryBytes() } satisfies Reply);
         return;
       }
       if (req.op === 'count') throw new Error('page counts run in a page counter (createPageCounter)');
@@ -489,7 +465,7 @@ export async function runWorker(port: NonNullable<typeof parentPort>, data: Work
         return;
       }
       beforeExtract?.(req.filename);
-      const result = await extract({ bytes: req.bytes, filename: req.filename, contentType: req.contentType, config: req.config, ...(req.rows ? { rows: req.rows } : {}) });
+      const result = await extract({ bytes: req.bytes, filename: req.filename, contentType: req.contentType, config: req.config, ...(req.range ? { range: req.range } : {}) });
       if (req.stored) {
         const { storedResult } = await import('../../core/job-result.ts');
         const stored = storedResult(result);

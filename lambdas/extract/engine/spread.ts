@@ -5,8 +5,9 @@
 
 import { detect } from './detect.ts';
 import { detectLanguage } from './language.ts';
-import { mergeParts } from './merge.ts';
+import { mergeParts, mergeRulesOf } from './merge.ts';
 import { countPages } from './page-count.ts';
+import { splitOf } from './registry.ts';
 import type { ExtractInput, ExtractionResult } from './types.ts';
 
 /** Fewer pages than this per worker would cost more in parsing the document again than the second core gives back. */
@@ -34,7 +35,7 @@ export function spreadPlan(input: ExtractInput, workers: number): number[][] | n
 
 /** The results of the runs, in order, as one. */
 export function mergeSpread(runs: number[][], results: ExtractionResult[]): ExtractionResult {
-  const merged = mergeParts(runs.map((pages, i) => ({ first_page: pages[0]!, last_page: pages.at(-1)!, ok: true, result: results[i]! })), { joinSeams: false })!;
+  const merged = mergeParts(runs.map((pages, i) => ({ first_page: pages[0]!, last_page: pages.at(-1)!, ok: true, result: results[i]! })), mergeRulesOf(splitOf(results[0]!.metadata.format)!), { joinSeams: false })!;
   const { failed_page_ranges: _none, ...metadata } = merged.metadata;
   return { ...merged, metadata: { ...metadata, language: detectLanguage(merged.content) } };
 }

@@ -2,7 +2,7 @@
 // `result` in GET /v1/jobs/{id}; the README documents them field by field.
 
 import type { InflateBudget } from '../containers/zip.ts';
-import type { RowSlice } from './row-ranges.ts';
+import type { RangeSlice } from './byte-ranges.ts';
 
 export interface ExtractInput {
   bytes: Uint8Array;
@@ -10,8 +10,8 @@ export interface ExtractInput {
   /** The content type the client sent with the file part, if any. Detection does not trust it. */
   contentType?: string | null;
   config?: ExtractionConfig | null;
-  /** A chunk of a large CSV or TSV file: `bytes` are the chunk's rows only (row-ranges.ts, RowSlice), not the file. */
-  rows?: RowSlice;
+  /** A chunk of a large text file: `bytes` are the chunk's own bytes only (byte-ranges.ts, RangeSlice), not the file. */
+  range?: RangeSlice;
 }
 
 export interface DocumentMetadata {
@@ -230,6 +230,8 @@ export interface FormatOutput {
   tables?: Table[];
   /** Set when the format module already dropped the pages `config.pages` did not select. */
   pagesSelected?: { total: number; kept: number[] };
+  /** The pages are the document's from page `first` on, of `total` (a chunk read from its own bytes); `config.pages` selects from them as from a whole read. */
+  pageRun?: { first: number; total: number };
   metadata: Partial<
     Pick<
       DocumentMetadata,
@@ -268,8 +270,8 @@ export interface FormatContext {
   /** Inflation budget shared by an archive and everything inside it. */
   budget: InflateBudget;
   depth: number;
-  /** The rows of a chunk of a large CSV or TSV file, when `bytes` are those rows only. */
-  rows?: RowSlice;
+  /** A chunk of a large text file, when `bytes` are its own bytes only. */
+  range?: RangeSlice;
   /** Extracts an embedded document (an archive member, an attachment). */
   sub(input: ExtractInput): Promise<ExtractionResult>;
 }

@@ -33,7 +33,8 @@ describe('chunk planning', () => {
     const splits = (format: string) => splitOf(format) !== undefined;
     expect(['pdf', 'pptx', 'ppt', 'xlsx', 'xls', 'ods', 'csv', 'tsv', 'text', 'markdown'].every(splits)).toBe(true);
     expect(['docx', 'odt', 'epub', 'html', 'doc', 'rtf', 'zip', 'eml', 'msg', 'png', 'jpeg', 'tiff'].some(splits)).toBe(false);
-    expect(['pdf', 'csv', 'pptx'].map((f) => splitOf(f)?.chunks)).toEqual(['cut', 'rows', 'pages']);
+    expect(['pdf', 'csv', 'text', 'pptx'].map((f) => splitOf(f)?.chunks)).toEqual(['cut', 'ranges', 'ranges', 'pages']);
+    expect(splitOf('csv')?.oneTable).toBe(true);
   });
 
   it('names page ranges the way users read them', () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { chunkPages, planChunks } from '../../../lambdas/core/chunk-plan.ts';
-import type { RowPlan } from '../../../lambdas/extract/engine/row-ranges.ts';
+import type { ByteRun, RowLayout } from '../../../lambdas/extract/engine/byte-ranges.ts';
 import { extractCsv, extractCsvRows, planRowRuns } from '../../../lambdas/extract/formats/text/csv.ts';
-import { mergeParts, type Part } from '../../../lambdas/extract/engine/merge.ts';
+import { mergeParts, mergeRulesOf, type Part } from '../../../lambdas/extract/engine/merge.ts';
+import { splitOf } from '../../../lambdas/extract/engine/registry.ts';
 import { extract } from '../../../lambdas/extract/engine/extract.ts';
 import { countPages } from '../../../lambdas/extract/engine/page-count.ts';
 import { DEFAULT_CONFIG } from '../../../lambdas/extract/engine/types.ts';
@@ -34,11 +35,11 @@ const cases: Array<[string, Uint8Array, 'csv' | 'tsv']> = [
   ['TSV', new Uint8Array(Buffer.from(rowsText(2500).replace(/,/g, '\t'))), 'tsv'],
 ];
 
-function slice(bytes: Uint8Array, plan: RowPlan, i: number) {
+function slice(bytes: Uint8Array, plan: { layout: RowLayout; runs: ByteRun[] }, i: number) {
   const run = plan.runs[i]!;
   const { header } = plan.layout;
   const head = header && header[0] < run[0] ? bytes.subarray(header[0], header[1]) : new Uint8Array(0);
-  return { bytes: new Uint8Array(Buffer.concat([head, bytes.subarray(run[0], run[1])])), rows: { layout: plan.layout, run, header_bytes: head.byteLength } };
+  return { bytes: new Uint8Array(Buffer.concat([head, bytes.subarray(run[0], run[1])])), range: { layout: plan.layout, run, header_bytes: head.byteLength } };
 }
 
 describe('a CSV chunk read from its rows only', () => {
@@ -54,7 +55,7 @@ describe('a CSV chunk read from its rows only', () => {
           const wanted = chunkPages(range, selected);
           const part = slice(bytes, rows, i);
           for (const mode of ['markdown', 'text'] as const) {
-            expect(extractCsvRows(part.bytes, mode, part.rows, wanted)).toEqual(extractCsv(bytes, mode, format, wanted));
+            expect(extractCsvRows(part.bytes, mode, part.range, wanted)).toEqual(extractCsv(bytes, mode, format, wanted));
           }
         }
       });
@@ -76,10 +77,10 @@ describe('a CSV chunk read from its rows only', () => {
     const parts: Part[] = [];
     for (const [i, range] of plan.entries()) {
       const part = slice(bytes, rows, i);
-      const result = await extract({ bytes: part.bytes, filename: 'data.csv', config: { ...DEFAULT_CONFIG, pages: chunkPages(range, null) }, rows: part.rows });
+      const result = await extract({ bytes: part.bytes, filename: 'data.csv', config: { ...DEFAULT_CONFIG, pages: chunkPages(range, null) }, range: part.range });
       parts.push({ ...range, ok: true, result });
     }
-    const merged = mergeParts(parts)!;
+    const merged = mergeParts(parts, mergeRulesOf(splitOf('csv')!))!;
     const whole = await extract({ bytes, filename: 'data.csv' });
     expect(merged.content).toBe(whole.content);
     expect(merged.tables).toEqual(whole.tables);

@@ -26,7 +26,7 @@ async function run(job: Job, extracted: ExtractionResult) {
     {
       jobs,
       quotas: unlimitedQuotas,
-      blobs: { put: async () => {}, get: async () => null, getRange: async () => null, delete: async () => {} },
+      blobs: { put: async () => {}, putStream: async () => 0, get: async () => null, getRange: async () => null, delete: async () => {} },
       clock: { now: () => Date.now() },
       events: { jobFinished: async (j) => void finished.push(j) },
       extractor: {

@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createExtractorPool, type Extractor } from '../../../lambdas/extract/engine/pool.ts';
 import { spreadPlan } from '../../../lambdas/extract/engine/spread.ts';
-import { mergeStoredParts } from '../../../lambdas/core/aggregate-merge.ts';
-import { extract } from '../../../lambdas/extract/engine/extract.ts';
 import { DEFAULT_CONFIG, ExtractionError } from '../../../lambdas/extract/engine/types.ts';
 import { makePdf } from '../../support/pdf-fixture.ts';
 import { faultyPool } from '../../support/fault-worker.ts';
@@ -109,29 +107,6 @@ describe('extractor pool', () => {
     const err = await failure(pool.extract({ bytes: utf8('x'), filename: 'docex-fault:oom' }));
     expect(err.code).toBe('out_of_memory');
     expect((await pool.extract({ bytes: utf8('after the crash'), filename: 'a.txt' })).content).toBe('after the crash');
-  });
-
-  it('merges a large document\'s stored parts in a worker into the very JSON the calling thread would write', async () => {
-    pool = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256 });
-    const part = async (index: number, first: number, text: string) => {
-      const result = await extract({ bytes: utf8(text), filename: 'a.txt' });
-      return { ref: { index, first_page: first, last_page: first, key: `parts/p/j/${index}.json` }, bytes: utf8(JSON.stringify({ index, first_page: first, last_page: first, ok: true, result })) };
-    };
-    const inputs = [
-      await part(0, 1, 'first part, with words'),
-      { ref: { index: 1, first_page: 2, last_page: 2, key: 'parts/p/j/1.json' }, bytes: null, error: 'Pages 2-2 could not be read.' },
-      await part(2, 3, 'third part'),
-      // Stored for other pages than the plan says: reported, not merged.
-      { ...(await part(3, 9, 'stray')), ref: { index: 3, first_page: 4, last_page: 4, key: 'parts/p/j/3.json' } },
-    ];
-    const here = mergeStoredParts(inputs, { title: 'The original' });
-    const there = await pool.merge(inputs, { title: 'The original' });
-    expect(there).toEqual(here);
-    expect(here.ok && JSON.parse(Buffer.from(here.json).toString())).toMatchObject({
-      content: 'first part, with wordsthird part',
-      metadata: { title: 'The original', failed_page_ranges: [{ first_page: 2, last_page: 2 }, { first_page: 4, last_page: 4, error: expect.stringContaining('covers other pages') }] },
-    });
-    expect(await pool.merge([inputs[1]!], null)).toEqual({ ok: false, message: expect.stringContaining('No chunk of the document could be extracted (pages 2): Pages 2-2 could not be read.') });
   });
 
   it('rejects work after close', async () => {

@@ -5,13 +5,15 @@
 
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/engine/extract.ts';
-import { mergeParts, type Part } from '../../../lambdas/extract/engine/merge.ts';
+import { mergeParts, mergeRulesOf, type Part } from '../../../lambdas/extract/engine/merge.ts';
+import { splitOf } from '../../../lambdas/extract/engine/registry.ts';
 import { countPages } from '../../../lambdas/extract/engine/page-count.ts';
 import { DEFAULT_CONFIG, type ExtractionConfig, type ExtractionResult } from '../../../lambdas/extract/engine/types.ts';
 import { biff, makePpt, makeXls } from '../../support/cfb-fixture.ts';
 import { makeOdf, makePptx, makeXlsx } from '../../support/office-fixture.ts';
 
 const markdown: ExtractionConfig = { ...DEFAULT_CONFIG, output: 'markdown' };
+const rulesOf = (format: string) => mergeRulesOf(splitOf(format)!);
 const range = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, i) => first + i);
 const read = (bytes: Uint8Array, filename: string, pages: number[] | null, config: ExtractionConfig = DEFAULT_CONFIG) =>
   extract({ bytes: bytes.slice(), filename, config: { ...config, pages } });
@@ -21,7 +23,7 @@ async function inChunks(bytes: Uint8Array, filename: string, ranges: [number, nu
   const parts = await Promise.all(
     ranges.map(async ([first, last]): Promise<Part> => ({ first_page: first, last_page: last, ok: true, result: await read(bytes, filename, range(first, last), config) })),
   );
-  return mergeParts(parts)!;
+  return mergeParts(parts, rulesOf(parts.flatMap((p) => (p.ok ? [p.result.metadata.format] : []))[0]!))!;
 }
 
 /** Not well-formed: reading this part fails the whole document. */
@@ -197,7 +199,7 @@ describe('CSV row selection', () => {
     const merged = mergeParts([
       { first_page: 1, last_page: 1, ok: false, error: 'lost' },
       { first_page: 2, last_page: 3, ok: true, result: second },
-    ])!;
+    ], rulesOf('tsv'))!;
     expect(merged.tables[0]!.rows[0]).toEqual(['a', 'b']);
     expect(merged.metadata.failed_page_ranges).toEqual([{ first_page: 1, last_page: 1, error: 'lost' }]);
   });

@@ -11,16 +11,16 @@
 import { Blocks, markdownRow, markdownRule, normaliseRows, tableMarkdown, type OutputMode } from '../../engine/blocks.ts';
 import { TEXT_PAGE_CHARS } from '../../engine/text-pages.ts';
 import { decodeAs, decodeText, detectEncoding } from '../../containers/text-decoding.ts';
-import type { RowPlan, RowRun, RowSlice } from '../../engine/row-ranges.ts';
+import type { ByteRun, RangeSlice, RowLayout } from '../../engine/byte-ranges.ts';
 import type { ExtractionConfig, FormatOutput, Table } from '../../engine/types.ts';
 
 const CANDIDATES = [',', ';', '\t', '|'];
 
-/** The format module: a chunk's rows when given them (RowSlice), else the file. */
-export function extractDelimited(bytes: Uint8Array, ctx: { config: ExtractionConfig; rows?: RowSlice }, hint: 'csv' | 'tsv'): FormatOutput {
-  if (!ctx.rows) return extractCsv(bytes, ctx.config.output, hint, ctx.config.pages);
+/** The format module: a chunk's rows when given them (RangeSlice), else the file. */
+export function extractDelimited(bytes: Uint8Array, ctx: { config: ExtractionConfig; range?: RangeSlice }, hint: 'csv' | 'tsv'): FormatOutput {
+  if (!ctx.range) return extractCsv(bytes, ctx.config.output, hint, ctx.config.pages);
   if (!ctx.config.pages) throw new Error('a chunk of rows is read for its pages; config.pages is missing');
-  return extractCsvRows(bytes, ctx.config.output, ctx.rows, ctx.config.pages);
+  return extractCsvRows(bytes, ctx.config.output, ctx.range, ctx.config.pages);
 }
 
 /** `pages`: 1-based text pages of the file whose rows to read (config.pages); null for the whole file. */
@@ -47,7 +47,7 @@ export function planRowRuns(
   bytes: Uint8Array,
   hint: 'csv' | 'tsv',
   runs: Array<{ first_page: number; last_page: number }>,
-): RowPlan | null {
+): { layout: RowLayout; runs: ByteRun[] } | null {
   const { encoding, bomLength } = detectEncoding(bytes);
   const width = UNIT_BYTES[encoding as keyof typeof UNIT_BYTES];
   if (width === undefined) return null;
@@ -70,15 +70,15 @@ export function planRowRuns(
   const byte = (unit: number) => bomLength + at.get(unit)!.bytes;
   return {
     layout: { format: hint, encoding, delimiter, pages_total: pageStarts.length, header: header ? [byte(header.start), byte(header.end)] : null },
-    runs: cut.map((c): RowRun => [byte(c.start), byte(c.end), at.get(c.start)!.codePoints]),
+    runs: cut.map((c): ByteRun => [byte(c.start), byte(c.end), at.get(c.start)!.codePoints]),
   };
 }
 
 /** Bytes per UTF-16 code unit of the text an encoding decodes to; 0 for UTF-8 (measured), -1 for UTF-32 (4 per code point). */
-const UNIT_BYTES = { 'utf-8': 0, 'utf-16le': 2, 'utf-16be': 2, 'utf-32le': -1, 'utf-32be': -1, 'windows-1252': 1 } as const;
+export const UNIT_BYTES = { 'utf-8': 0, 'utf-16le': 2, 'utf-16be': 2, 'utf-32le': -1, 'utf-32be': -1, 'windows-1252': 1 } as const;
 
 /** Bytes and code points before each of the ascending UTF-16 offsets, in one walk. */
-function byteOffsets(text: string, ascending: number[], width: number): Map<number, { bytes: number; codePoints: number }> {
+export function byteOffsets(text: string, ascending: number[], width: number): Map<number, { bytes: number; codePoints: number }> {
   const out = new Map<number, { bytes: number; codePoints: number }>();
   let unit = 0;
   let bytes = 0;
@@ -94,7 +94,7 @@ function byteOffsets(text: string, ascending: number[], width: number): Map<numb
   return out;
 }
 
-function codePointCount(text: string): number {
+export function codePointCount(text: string): number {
   let n = text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -106,9 +106,10 @@ function codePointCount(text: string): number {
   return n;
 }
 
-/** A chunk's rows from its RowSlice (the bytes the chunk worker fetched), as selectedRows reads them from the whole file. */
-export function extractCsvRows(bytes: Uint8Array, mode: OutputMode, slice: RowSlice, pages: number[]): FormatOutput {
-  const { layout, run } = slice;
+/** A chunk's rows from its RangeSlice (the bytes the chunk worker fetched), as selectedRows reads them from the whole file. */
+export function extractCsvRows(bytes: Uint8Array, mode: OutputMode, slice: RangeSlice, pages: number[]): FormatOutput {
+  const { run } = slice;
+  const layout = slice.layout as RowLayout;
   const text = decodeAs(bytes.subarray(slice.header_bytes), layout.encoding);
   let header: Frame['header'] = null;
   if (layout.header && slice.header_bytes > 0) {

@@ -16,7 +16,7 @@ export const markdown: FormatDescriptor<'markdown'> = {
   signature: { names: { extensions: ['md', 'markdown'], contentTypes: ['text/markdown', 'text/x-markdown'], decides: true } },
   countPages: textPageCount,
   // Text pages are cut mid-text: nothing joins them.
-  split: { chunks: 'pages', separator: '' },
+  split: { chunks: 'ranges', separator: '' },
 };
 
 // A CSV or TSV file is one table: its chunks are runs of rows, joined again row by row.
@@ -27,7 +27,7 @@ export const csv: FormatDescriptor<'csv'> = {
   unit: 'text_page',
   signature: { names: { extensions: ['csv'], contentTypes: ['text/csv'], decides: true } },
   countPages: textPageCount,
-  split: { chunks: 'rows', separator: '\n' },
+  split: { chunks: 'ranges', separator: '\n', oneTable: true },
 };
 
 export const tsv: FormatDescriptor<'tsv'> = {
@@ -37,7 +37,7 @@ export const tsv: FormatDescriptor<'tsv'> = {
   unit: 'text_page',
   signature: { names: { extensions: ['tsv', 'tab'], contentTypes: ['text/tab-separated-values'], decides: true } },
   countPages: textPageCount,
-  split: { chunks: 'rows', separator: '\n' },
+  split: { chunks: 'ranges', separator: '\n', oneTable: true },
 };
 
 export const rtf: FormatDescriptor<'rtf'> = {
@@ -58,5 +58,5 @@ export const text: FormatDescriptor<'text'> = {
   unit: 'text_page',
   signature: { anyText: true },
   countPages: textPageCount,
-  split: { chunks: 'pages', separator: '' },
+  split: { chunks: 'ranges', separator: '' },
 };

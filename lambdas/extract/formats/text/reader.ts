@@ -8,6 +8,6 @@ export const readers: FormatReaders = {
   csv: async (bytes, ctx) => (await import('./csv.ts')).extractDelimited(bytes, ctx, 'csv'),
   tsv: async (bytes, ctx) => (await import('./csv.ts')).extractDelimited(bytes, ctx, 'tsv'),
   rtf: async (bytes, ctx) => (await import('./rtf.ts')).extractRtf(bytes, ctx.config.output),
-  text: async (bytes) => (await import('./plain.ts')).extractPlain(bytes),
-  markdown: async (bytes) => (await import('./plain.ts')).extractMarkdown(bytes),
+  text: async (bytes, ctx) => (await import('./plain.ts')).extractText(bytes, ctx, 'text'),
+  markdown: async (bytes, ctx) => (await import('./plain.ts')).extractText(bytes, ctx, 'markdown'),
 };
