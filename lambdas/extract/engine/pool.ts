@@ -312,10 +312,6 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
   /** The runs of pages a long PDF is spread over (spread.ts), or null to read it in one worker. */
   async function spreadRuns(input: ExtractInput): Promise<number[][] | null> {
     if (isDetached(input.bytes)) throw detachedError();
-    // Only onto an idle pool: while other jobs run or wait, every worker has work anyway, and a spread
-    // would parse the document once per run and merge the runs on this thread for nothing (counting
-    // its pages here as well).
-    if (queue.length > 0 || [...slots].some((s) => s.job)) return null;
     const { spreadPlan } = await import('./spread.ts');
     // A chunk's rows are no PDF, whatever their first bytes look like.
     return input.rows ? null : spreadPlan(input, opts.size);
