@@ -31,7 +31,6 @@ export interface Word extends TextRun {
 /** Per-character calls straight into the WebAssembly exports (the wrapped ones convert every argument). */
 interface TextExports {
   FPDFText_GetUnicode(textPage: number, index: number): number;
-  FPDFText_IsGenerated(textPage: number, index: number): number;
   FPDFText_GetLooseCharBox(textPage: number, index: number, rect: number): number;
   FPDFText_GetFontSize(textPage: number, index: number): number;
   FPDFText_GetFontWeight(textPage: number, index: number): number;
@@ -108,14 +107,12 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
         word = null;
         continue;
       }
+      // PDFium's own inferred spaces and line ends (the gap decides those) are the characters it
+      // generates, and it generates only U+0020, U+000D and U+000A (CPDF_TextPage), so this test
+      // takes them too, without asking FPDFText_IsGenerated of every character.
       if (code <= 0x20 || code === 0x7f || code === 0xa0 || code === 0xfffe) {
         word = null;
         spaced = true;
-        continue;
-      }
-      // PDFium's own inferred spaces and line ends: the gap decides those.
-      if (x.FPDFText_IsGenerated(textPage, i) === 1) {
-        word = null;
         continue;
       }
       // The loose box spans the glyph's advance and the font's ascent to descent, the same
