@@ -77,14 +77,6 @@ async function endToEnd(file: string, workers: number): Promise<{ seconds: numbe
     const bytes = fs.readFileSync(file);
     const headers = { authorization: `Bearer ${api_key}`, 'content-type': 'application/json' };
     const started = Date.now();
-    // The server's resident memory by the job's status, sampled twice a second: which step holds the most.
-    let status = 'uploading';
-    const byStatus = new Map<string, number>();
-    const reached = new Map<string, number>();
-    const sampler = setInterval(() => {
-      const { rssMb } = memoryOf(server.pid);
-      byStatus.set(status, Math.max(byStatus.get(status) ?? 0, rssMb));
-    }, 500);
     const created = (await (await fetch(`${server.url}/v1/uploads`, {
       method: 'POST',
       headers,
