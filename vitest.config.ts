@@ -13,8 +13,8 @@ export default defineConfig({
       include: ['lambdas/core/**/*.ts', 'lambdas/extract/**/*.ts'],
       reporter: ['text-summary', 'text', 'json-summary'],
       reportsDirectory: 'coverage',
-      // Measured 80.9 / 70.6 / 81.7 / 84.6 % (statements, branches, functions, lines) when set.
-      thresholds: { statements: 80.5, branches: 70, functions: 81, lines: 84 },
+      // Measured 82.0 / 71.6 / 82.4 / 85.6 % (statements, branches, functions, lines) when set.
+      thresholds: { statements: 81.5, branches: 71, functions: 82, lines: 85 },
     },
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 30_000 } },
