@@ -4,6 +4,7 @@
 
 import type { PlacedDraft } from './elements.ts';
 import type { Chunk, Element, ExtractionConfig, Table } from './types.ts';
+import { firstNotBefore } from './binary-search.ts';
 
 export interface JoinedPages {
   content: string;
@@ -133,13 +134,7 @@ export function headingPaths(elements: Element[]): { at(offset: number): string[
 /** The boxes of the elements that share text with [start, end), or that stand empty inside it (figures). */
 function boxesWithin(elements: Element[], start: number, end: number): Array<{ page: number; bbox: NonNullable<Element['bbox']> }> {
   const out: Array<{ page: number; bbox: NonNullable<Element['bbox']> }> = [];
-  let lo = 0;
-  let hi = elements.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (elements[mid]!.char_start < start) lo = mid + 1;
-    else hi = mid;
-  }
+  let lo = firstNotBefore(elements.length, (i) => elements[i]!.char_start < start);
   while (lo > 0 && elements[lo - 1]!.char_end > start) lo--;
   for (let i = lo; i < elements.length && elements[i]!.char_start < end; i++) {
     const e = elements[i]!;
@@ -206,14 +201,7 @@ export function toUtf16(s: string, offsets: number[]): number[] {
   if (pairs.length === 0) return offsets;
   return offsets.map((x) => {
     // Pairs that start before code point x: the j-th pair starts at code point pairs[j] - j.
-    let lo = 0;
-    let hi = pairs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (pairs[mid]! - mid < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return x + lo;
+    return x + firstNotBefore(pairs.length, (j) => pairs[j]! - j < x);
   });
 }
 
@@ -228,14 +216,5 @@ export function codePointOffsets(s: string): (utf16: number) => number {
     }
   }
   if (pairs.length === 0) return (x) => x;
-  return (x) => {
-    let lo = 0;
-    let hi = pairs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (pairs[mid]! < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return x - lo;
-  };
+  return (x) => x - firstNotBefore(pairs.length, (j) => pairs[j]! < x);
 }

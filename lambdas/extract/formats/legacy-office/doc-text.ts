@@ -12,6 +12,7 @@
 
 import { type CompoundFile, decodeCodepage } from '../../containers/compound-file.ts';
 import { ExtractionError } from '../../engine/types.ts';
+import { firstNotBefore } from '../../engine/binary-search.ts';
 
 export interface WordText {
   body: string;
@@ -294,14 +295,7 @@ interface Budget {
 
 function markFcRange(byFc: Piece[], codes: Uint16Array, fc: number, fcEnd: number, mark: (code: number) => number, budget: Budget): void {
   // The first piece that may end after fc; pieces are sorted by start and do not overlap in a sound file.
-  let lo = 0;
-  let hi = byFc.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const p = byFc[mid]!;
-    if (p.fc + (p.cpEnd - p.cp) * p.bpc <= fc) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = firstNotBefore(byFc.length, (i) => byFc[i]!.fc + (byFc[i]!.cpEnd - byFc[i]!.cp) * byFc[i]!.bpc <= fc);
   for (let i = Math.max(0, lo - 1); i < byFc.length && byFc[i]!.fc < fcEnd; i++) {
     const p = byFc[i]!;
     const pEnd = p.fc + (p.cpEnd - p.cp) * p.bpc;

@@ -13,6 +13,7 @@ import { TEXT_PAGE_CHARS } from '../../engine/text-pages.ts';
 import { decodeAs, decodeText, detectEncoding } from '../../containers/text-decoding.ts';
 import type { ByteRun, RangeSlice, RowLayout } from '../../engine/byte-ranges.ts';
 import type { ExtractionConfig, FormatOutput, Table } from '../../engine/types.ts';
+import { firstNotBefore } from '../../engine/binary-search.ts';
 
 const CANDIDATES = [',', ';', '\t', '|'];
 
@@ -256,14 +257,7 @@ export function rowStarts(text: string, delimiter: string): number[] {
 
 /** The first index whose value is at least `value` (the array is ascending). */
 function lowerBound(values: number[], value: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (values[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return firstNotBefore(values.length, (i) => values[i]! < value);
 }
 
 /** The candidate that splits the first lines into the most consistent number (> 1) of fields. */

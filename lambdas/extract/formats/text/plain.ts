@@ -14,6 +14,7 @@ import { splitByCodePoints } from '../../engine/text-stats.ts';
 import type { ByteRun, RangeSlice, TextLayout } from '../../engine/byte-ranges.ts';
 import type { DraftElement, FormatContext, FormatOutput } from '../../engine/types.ts';
 import { byteOffsets, UNIT_BYTES } from './csv.ts';
+import { firstNotBefore } from '../../engine/binary-search.ts';
 
 export function extractPlain(bytes: Uint8Array): FormatOutput {
   const { text, encoding } = decodeText(bytes);
@@ -247,14 +248,7 @@ function markdownRuns(bytes: Uint8Array, encoding: TextEncodingName, bomLength: 
   const resumes: number[] = [];
   const straddling = (cut: number) => {
     // Blocks are in order and do not overlap: the last that starts before the cut is the only one that can run over it.
-    let lo = 0;
-    let hi = blocks.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (blocks[mid]!.start < cut) lo = mid + 1;
-      else hi = mid;
-    }
-    const b = blocks[lo - 1];
+    const b = blocks[firstNotBefore(blocks.length, (i) => blocks[i]!.start < cut) - 1];
     return b && lineEndAfter(text, b.end) > cut ? b : null;
   };
   const unitsOut: number[] = [];
