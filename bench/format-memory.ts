@@ -29,11 +29,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { functions } from '../lib/wiring.ts';
 import { limits } from '../lambdas/core/limits.ts';
-import { createExtractorPool } from '../lambdas/extract/engine/pool.ts';
 import { descriptorOf, type Format } from '../lambdas/extract/engine/registry.ts';
-import { DEFAULT_CONFIG } from '../lambdas/extract/engine/types.ts';
 import { isZip, SafeZip } from '../lambdas/extract/containers/zip.ts';
 import { makeMsg } from '../test/support/msg-fixture.ts';
+import { extractFresh } from './fresh-extraction.ts';
 import { benchTools } from './tools.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -42,23 +41,6 @@ const MB = 1e6;
 const WORKER_MB = functions['extract-worker'].memoryMb;
 /** Of the worker's memory, what the limits leave unused: the measured documents are regular, real ones are not. */
 const USABLE = 0.8;
-
-if (process.env.DOCEX_MEMORY_CHILD) {
-  // One extraction in this fresh process, as the worker runs it.
-  const file = process.argv[2]!;
-  const pool = createExtractorPool({ size: 1, timeoutMs: 900_000, maxMemoryMb: WORKER_MB });
-  const started = Date.now();
-  let error = '';
-  try {
-    await pool.extract({ bytes: new Uint8Array(readFileSync(file)), filename: file.split('/').pop()!, config: { ...DEFAULT_CONFIG, ocr: 'never' } });
-  } catch (e) {
-    error = (e as Error).message;
-  }
-  const seconds = (Date.now() - started) / 1000;
-  await pool.close();
-  console.log(JSON.stringify({ seconds, peakMb: Math.round(process.resourceUsage().maxRSS / 1024), error }));
-  process.exit(0);
-}
 
 const { values: args } = parseArgs({ options: { only: { type: 'string' } } });
 const log = (s: string) => console.log(`bench:memory: ${s}`);
@@ -191,8 +173,8 @@ function prose(n: number): string[] {
 }
 
 function measure(file: string): { seconds: number; peakMb: number; error: string } {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', import.meta.filename, file], { env: { ...process.env, DOCEX_MEMORY_CHILD: '1' }, encoding: 'utf8', maxBuffer: 1 << 24 });
-  return JSON.parse(out.trim().split('\n').pop()!);
+  const { seconds, peakRssMb, error } = extractFresh(file, { memoryMb: WORKER_MB, timeoutMs: 900_000, config: { ocr: 'never' } });
+  return { seconds, peakMb: peakRssMb, error };
 }
 
 const samples = [...make('small'), ...make('large')].filter((s) => !args.only || s.format === args.only);
