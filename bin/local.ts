@@ -16,7 +16,11 @@ if (splitBytes !== undefined && !(Number.isInteger(splitBytes) && splitBytes > 0
 if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${process.env.PORT}"`);
 if (!(timeScale > 0)) throw new Error(`DOCEX_TIME_SCALE must be a positive number, got "${process.env.DOCEX_TIME_SCALE}"`);
 
-const server = await startLocalServer({ port, host: process.env.HOST, dataDir, timeScale, workers, splitBytes });
+// Set at compile time by bin/start.mjs (npm start): its worker threads then load the compiled worker
+// entry. Run as TypeScript (node --import tsx bin/local.ts), workers load pool.ts through tsx.
+const compiledWorker = process.env.DOCEX_COMPILED_WORKER;
+const workerModule = compiledWorker ? new URL(compiledWorker, import.meta.url) : undefined;
+const server = await startLocalServer({ port, host: process.env.HOST, dataDir, timeScale, workers, splitBytes, workerModule });
 console.log(`docex listening on ${server.url} (data in ${dataDir}, time scale ${timeScale})`);
 
 let stopping = false;

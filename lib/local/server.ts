@@ -66,6 +66,8 @@ export interface LocalServerOptions {
    * to limits.splitBytes (10 MB). Lowered only to test the pipeline quickly.
    */
   splitBytes?: number;
+  /** The module the pools' worker threads load (ExtractorPoolOptions.workerModule): bin/start.mjs's compiled worker-entry.ts. */
+  workerModule?: URL;
 }
 
 export interface LocalServer {
@@ -136,12 +138,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
 
   const workerSpec = functions['extract-worker'];
   const workers = options.workers ?? os.availableParallelism();
-  const extractor = createExtractorPool({ size: workers, timeoutMs: workerSpec.timeoutSeconds * 1000, maxMemoryMb: workerSpec.memoryMb, prewarm: true });
+  const extractor = createExtractorPool({ size: workers, timeoutMs: workerSpec.timeoutSeconds * 1000, maxMemoryMb: workerSpec.memoryMb, prewarm: true, workerModule: options.workerModule });
 
   // Page counting at submission and on an upload's arrival: in worker threads of their own, so a
   // hostile document costs a worker, never the event loop every project's requests share, and
   // never waits behind extractions.
-  const pageCounter = createPageCounter({ size: Math.max(1, Math.min(2, workers)), maxMemoryMb: 512, prewarm: true });
+  const pageCounter = createPageCounter({ size: Math.max(1, Math.min(2, workers)), maxMemoryMb: 512, prewarm: true, workerModule: options.workerModule });
 
   // The large-document pipeline: the chunk queue (with its DLQ) feeds the chunk
   // worker, which shares the extraction pool; the aggregation state machine is

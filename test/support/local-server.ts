@@ -29,7 +29,8 @@ export interface RunningServer {
 
 export async function startServer(opts: { dataDir?: string; port?: number; env?: Record<string, string> } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'docex-e2e-'));
-  const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), 'bin/local.ts'], {
+  // bin/start.mjs, as `npm start`: the server compiled, its workers without a TypeScript loader.
+  const child = spawn(process.execPath, ['bin/start.mjs'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(opts.port ?? 0), DOCEX_DATA_DIR: dataDir, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

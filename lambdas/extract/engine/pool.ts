@@ -41,10 +41,11 @@ export interface ExtractorPoolOptions {
   /** V8 old-generation heap limit per worker. */
   maxMemoryMb: number;
   /**
-   * Tests only: the module each worker loads instead of this one. It starts
-   * the worker itself with runWorker, and may pass a hook that makes chosen
-   * documents misbehave (test/support/fault-worker.ts): so those faults exist
-   * only in the tests, never in a Lambda bundle.
+   * The module each worker loads instead of this one; it starts the worker
+   * itself with runWorker. The compiled local server's worker-entry.ts
+   * (bin/start.mjs), and the tests' test/support/fault-worker.ts, which passes
+   * a hook that makes chosen documents misbehave: so those faults exist only
+   * in the tests, never in a Lambda bundle.
    */
   workerModule?: URL;
   /**
@@ -150,8 +151,8 @@ export interface PageCounter {
 }
 
 /** Workers that only count pages, for the API: a hostile document costs a worker thread, never the server's main thread. */
-export function createPageCounter(opts: { size: number; maxMemoryMb: number; prewarm?: boolean }): PageCounter {
-  const pool = createPool({ size: opts.size, maxMemoryMb: opts.maxMemoryMb, prewarm: opts.prewarm, timeoutMs: 60_000, counter: true });
+export function createPageCounter(opts: { size: number; maxMemoryMb: number; prewarm?: boolean; workerModule?: URL }): PageCounter {
+  const pool = createPool({ ...opts, timeoutMs: 60_000, counter: true });
   return {
     async count({ bytes, filename, contentType, release }) {
       const { countBudgetFor, PageCountBudgetExceeded } = await import('./page-count.ts');
