@@ -20,6 +20,7 @@ import { ATTEMPT_TIMEOUT_MS } from '../../lambdas/core/webhook-delivery.ts';
 import { EVENT_REQUEUE_AFTER_MS } from '../../lambdas/core/webhook-events.ts';
 import type { WebhookIntake } from '../../lambdas/core/webhook-target.ts';
 import { createExtractorPool, createPageCounter } from '../../lambdas/extract/engine/pool.ts';
+import { trimHeap } from '../../lambdas/extract/engine/heap-trim.ts';
 import { formatNamed } from '../../lambdas/extract/engine/registry.ts';
 import * as extractWorker from '../../lambdas/handlers/extract-worker.ts';
 import * as getJob from '../../lambdas/handlers/get-job.ts';
@@ -222,6 +223,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const mapping = startWiredMapping('extraction', extractionQueue, extractWorker.makeHandler(deps['extract-worker']()), workers * 4);
   const chunkMapping = startWiredMapping('chunks', chunkQueue, chunkWorker.makeHandler(deps['chunk-worker']()), workers);
   stateMachine.resume();
+  // The API thread's heap, grown by a large upload or merge, given back once it is over (heap-trim.ts).
+  const heapTrim = setInterval(() => trimHeap(), 5000).unref();
 
   const deliveryMapping = startWiredMapping('webhooks', webhookQueue, webhookDelivery.makeHandler(deps['webhook-delivery']()));
   // The bucket's lifecycle rules, as S3 applies them in AWS (documents, results, uploads, parts).
@@ -250,6 +253,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     port,
     close: async () => {
+      clearInterval(heapTrim);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
       await admin.close();
