@@ -5,7 +5,7 @@ import type { Job } from './job.ts';
 import { formatHint, recordJobFinished } from './metrics.ts';
 import { newJob } from './new-job.ts';
 import { limits } from './limits.ts';
-import { PageCountBudgetExceeded } from '../extract/engine/page-count.ts';
+import { OverReadLimit, PageCountBudgetExceeded } from '../extract/engine/page-count.ts';
 import type { Blobs, Clock, ExtractionQueue, Jobs, Quotas } from './ports.ts';
 import type { Submission, Upload } from './submission-form.ts';
 
@@ -123,7 +123,7 @@ async function countWithinBudget(deps: SubmitDeps, file: Upload): Promise<number
   try {
     return await deps.countPages(file);
   } catch (error) {
-    if (error instanceof PageCountBudgetExceeded) throw new ApiError(413, 'payload_too_large', `"${file.filename}": ${error.message}`);
+    if (error instanceof PageCountBudgetExceeded || error instanceof OverReadLimit) throw new ApiError(413, 'payload_too_large', `"${file.filename}": ${error.message}`);
     throw error;
   }
 }

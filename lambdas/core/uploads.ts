@@ -4,7 +4,7 @@
 // nothing arrived before the URL expired.
 
 import { randomUUID } from 'node:crypto';
-import { PageCountBudgetExceeded } from '../extract/engine/page-count.ts';
+import { OverReadLimit, PageCountBudgetExceeded } from '../extract/engine/page-count.ts';
 import type { Principal } from './auth.ts';
 import { ApiError } from './errors.ts';
 import { parseExtractionConfig } from './extraction-config.ts';
@@ -110,7 +110,7 @@ export interface ArrivalDeps {
   clock: Clock;
   events: JobEvents;
   /**
-   * Within the counting budget (page-count.ts): rejects with PageCountBudgetExceeded past it, which fails the job.
+   * Within the counting budget (page-count.ts): rejects with PageCountBudgetExceeded past it, or OverReadLimit for a document over its format's read limit; either fails the job.
    * `release`: the caller is done with the bytes, so a counter in another thread may take them over rather than copy them.
    */
   countPages: (input: { bytes: Uint8Array; filename: string; contentType: string | null; release?: true }) => Promise<number>;
@@ -149,7 +149,7 @@ export async function uploadArrived(deps: ArrivalDeps, key: string, size: number
     // Up to 500 MB: a second copy for the counter's thread was the largest thing the local server held for an upload.
     counted = Math.max(1, await deps.countPages({ bytes, filename: job.filename, contentType: job.content_type, release: true }));
   } catch (error) {
-    if (error instanceof PageCountBudgetExceeded) return failUpload(deps, job, error.message);
+    if (error instanceof PageCountBudgetExceeded || error instanceof OverReadLimit) return failUpload(deps, job, error.message);
     throw error;
   }
   const selected = job.config?.pages ?? null;

@@ -50,16 +50,28 @@ export const tooManyCells = (what: string) => new ExtractionError('too_many_page
  * now; a ZIP package's inflate budget is lowered to it, so the read stops
  * with this message when its parts inflate past it.
  */
+const mb = (n: number) => `${Math.round(n / 1e6).toLocaleString('en-US')} MB`;
+
 export function checkReadLimit(format: string, limit: ReadLimit | undefined, bytes: Uint8Array, budget: InflateBudget): void {
   if (!limit) return;
   const name = format.toUpperCase();
-  const mb = (n: number) => `${Math.round(n / 1e6).toLocaleString('en-US')} MB`;
   if (isZip(bytes)) {
     if (budget.remaining <= limit.bytes) return;
     budget.remaining = limit.bytes;
     budget.exceeded = () => new ExtractionError('out_of_memory', `This ${name}'s parts inflate past ${mb(limit.bytes)}, more than an extraction worker's memory holds while reading them. ${limit.advice}`);
     return;
   }
-  if (bytes.byteLength <= limit.bytes) return;
-  throw new ExtractionError('out_of_memory', `This ${name} is ${mb(bytes.byteLength)}; ${name} files are read whole, and the largest an extraction worker's memory holds is ${mb(limit.bytes)}. ${limit.advice}`);
+  const refusal = flatReadRefusal(format, limit, bytes);
+  if (refusal) throw new ExtractionError('out_of_memory', refusal);
+}
+
+/**
+ * Why a document that is not a ZIP package is over its format's read limit,
+ * or null. Its size alone says so, so page counting refuses it as soon as it
+ * arrives (page-count.ts), and the extraction would refuse it the same way.
+ */
+export function flatReadRefusal(format: string, limit: ReadLimit | undefined, bytes: Uint8Array): string | null {
+  if (!limit || bytes.byteLength <= limit.bytes || isZip(bytes)) return null;
+  const name = format.toUpperCase();
+  return `This ${name} is ${mb(bytes.byteLength)}; ${name} files are read whole, and the largest an extraction worker's memory holds is ${mb(limit.bytes)}. ${limit.advice}`;
 }

@@ -10,6 +10,7 @@ import { countDecodedCodePoints, decodeText } from '../containers/text-decoding.
 import { SafeZip } from '../containers/zip.ts';
 import { detect } from './detect.ts';
 import type { CountMeter, CountSource } from './format.ts';
+import { flatReadRefusal } from './limits.ts';
 import { descriptorOf } from './registry.ts';
 import type { ExtractInput } from './types.ts';
 
@@ -48,6 +49,19 @@ export class PageCountBudgetExceeded extends Error {
         'A well-formed document never needs this much; repair or re-save the file (for a PDF, print it to a new PDF) and submit it again.',
     );
     this.name = 'PageCountBudgetExceeded';
+  }
+}
+
+/**
+ * A document its format reads whole, larger than an extraction worker's
+ * memory holds (limits.ts flatReadRefusal): refused when it is counted, at
+ * submission or on an upload's arrival, rather than after it waited its turn
+ * to be extracted.
+ */
+export class OverReadLimit extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OverReadLimit';
   }
 }
 
@@ -103,9 +117,13 @@ export function countPages(input: ExtractInput, budget: CountBudget = WORKER_BUD
 export function countPagesWithin(input: ExtractInput, budget: CountBudget = countBudgetFor(input.bytes.byteLength)): number {
   const meter = new Meter(budget);
   try {
-    return descriptorOf(detect(input).format).countPages(countSource(input.bytes, meter));
+    const { format } = detect(input);
+    const descriptor = descriptorOf(format);
+    const refusal = flatReadRefusal(format, descriptor.readLimit, input.bytes);
+    if (refusal) throw new OverReadLimit(refusal);
+    return descriptor.countPages(countSource(input.bytes, meter));
   } catch (error) {
-    if (error instanceof PageCountBudgetExceeded) throw error;
+    if (error instanceof PageCountBudgetExceeded || error instanceof OverReadLimit) throw error;
     return 1;
   }
 }

@@ -82,8 +82,8 @@ type Task =
 /** The document-level fields of a PDF's metadata. */
 export type PdfDocumentMetadata = Partial<Record<'title' | 'author' | 'subject' | 'keywords' | 'creator' | 'producer' | 'created_at' | 'modified_at', string | null>>;
 const PDF_METADATA_FIELDS = ['title', 'author', 'subject', 'keywords', 'creator', 'producer', 'created_at', 'modified_at'] as const;
-/** What a count answers: the pages, or why the document is over the counting budget. */
-type CountAnswer = { pages: number } | { overBudget: string };
+/** What a count answers: the pages, why the document is over the counting budget, or why it is over its format's read limit. */
+type CountAnswer = { pages: number } | { overBudget: string } | { overReadLimit: string };
 type Request = Task & { id: number; bytes: Uint8Array };
 /** Sent to a worker the pool has nothing more for: collect what the jobs left, down to IDLE_HEAP_BYTES. */
 type Trim = { op: 'trim' };
@@ -164,7 +164,8 @@ export interface PageCounter {
    * countPagesWithin (page-count.ts) in a worker thread, off the caller's
    * event loop: the pages, or a PageCountBudgetExceeded rejection when the
    * document is over the budget, took longer than it allows, or needed more
-   * than the worker's memory. The bytes are copied, unless `release` says the
+   * than the worker's memory, or an OverReadLimit one when it is larger than
+   * its format's read limit. The bytes are copied, unless `release` says the
    * caller is done with them: then their buffer is taken over.
    */
   count(input: { bytes: Uint8Array; filename: string; contentType: string | null; release?: true }): Promise<number>;
@@ -176,7 +177,7 @@ export function createPageCounter(opts: { size: number; maxMemoryMb: number; pre
   const pool = createPool({ ...opts, timeoutMs: 60_000, counter: true });
   return {
     async count({ bytes, filename, contentType, release }) {
-      const { countBudgetFor, PageCountBudgetExceeded } = await import('./page-count.ts');
+      const { countBudgetFor, OverReadLimit, PageCountBudgetExceeded } = await import('./page-count.ts');
       // The worker keeps to the budget's time itself; this is the backstop for one that cannot (a stuck regex).
       const timeoutMs = countBudgetFor(bytes.byteLength).timeMs + 5000;
       let answer: CountAnswer;
@@ -188,6 +189,7 @@ export function createPageCounter(opts: { size: number; maxMemoryMb: number; pre
         throw error;
       }
       if ('overBudget' in answer) throw new PageCountBudgetExceeded(answer.overBudget);
+      if ('overReadLimit' in answer) throw new OverReadLimit(answer.overReadLimit);
       return answer.pages;
     },
     close: pool.close,
@@ -442,7 +444,7 @@ function workerError(code: ExtractionErrorCode | null, message: string): Extract
 // ---- Worker side ----------------------------------------------------------
 
 async function runCounter(port: NonNullable<typeof parentPort>): Promise<void> {
-  const { countPagesWithin, PageCountBudgetExceeded } = await import('./page-count.ts');
+  const { countPagesWithin, OverReadLimit, PageCountBudgetExceeded } = await import('./page-count.ts');
   port.on('message', (req: Request | Trim) => {
     if (req.op === 'trim') return trimHeap(IDLE_HEAP_BYTES);
     try {
@@ -451,8 +453,9 @@ async function runCounter(port: NonNullable<typeof parentPort>): Promise<void> {
       try {
         result = { pages: countPagesWithin({ bytes: req.bytes, filename: req.filename, contentType: req.contentType }) };
       } catch (err) {
-        if (!(err instanceof PageCountBudgetExceeded)) throw err;
-        result = { overBudget: err.reason };
+        if (err instanceof PageCountBudgetExceeded) result = { overBudget: err.reason };
+        else if (err instanceof OverReadLimit) result = { overReadLimit: err.message };
+        else throw err;
       }
       port.postMessage({ type: 'done', id: req.id, result, engineBytes: 0 } satisfies Reply);
     } catch (err) {

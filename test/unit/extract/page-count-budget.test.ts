@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { countPages, countPagesWithin, PageCountBudgetExceeded } from '../../../lambdas/extract/engine/page-count.ts';
+import { countPages, countPagesWithin, OverReadLimit, PageCountBudgetExceeded } from '../../../lambdas/extract/engine/page-count.ts';
 import { createPageCounter, type PageCounter } from '../../../lambdas/extract/engine/pool.ts';
 import { makePdf } from '../../support/pdf-fixture.ts';
 import { inflatingPdf, manyObjectsPdf } from '../../support/hostile-pdf.ts';
@@ -39,6 +39,27 @@ describe('page counting within a budget', () => {
   });
 });
 
+/** An HTML page of `mb` MB (HTML is read whole; its read limit is 60 MB). */
+const htmlOf = (mb: number) => {
+  const bytes = Buffer.alloc(mb * 1e6, 'word ');
+  bytes.write('<!DOCTYPE html><html><body><p>', 0);
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+};
+
+describe('read limits at counting', () => {
+  it('refuses a document read whole that is larger than its format\'s read limit, with what to do instead', () => {
+    let error: unknown;
+    try {
+      countPagesWithin({ bytes: htmlOf(61), filename: 'big.html' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(OverReadLimit);
+    expect((error as Error).message).toMatch(/This HTML is 61 MB; HTML files are read whole, and the largest .* is 60 MB\. Split the document/);
+    expect(countPagesWithin({ bytes: htmlOf(59), filename: 'big.html' })).toBeGreaterThan(0);
+  });
+});
+
 describe('page counter (worker threads)', () => {
   let counter: PageCounter | undefined;
   afterEach(async () => {
@@ -54,5 +75,10 @@ describe('page counter (worker threads)', () => {
     await expect(counter.count({ bytes: inflatingPdf(), filename: 'bomb.pdf', contentType: null })).rejects.toBeInstanceOf(PageCountBudgetExceeded);
     // The worker is still there for the next document.
     expect(await counter.count({ bytes: pdf, filename: 'x.pdf', contentType: null })).toBe(2);
+  });
+
+  it('rejects a document over its format\'s read limit as the count in this thread does', async () => {
+    counter = createPageCounter({ size: 1, maxMemoryMb: 512 });
+    await expect(counter.count({ bytes: htmlOf(61), filename: 'big.html', contentType: 'text/html', release: true })).rejects.toThrow(OverReadLimit);
   });
 });
