@@ -35,8 +35,8 @@ export interface RangePlanner {
 export interface PdfSplitter {
   /** One PDF per list of 1-based page numbers, or null for a list whose pages cannot be copied. */
   splitPdf(bytes: Uint8Array, pageLists: number[][]): Promise<Array<Uint8Array | null>>;
-  /** The PDF's own document metadata (title, author, dates, ...), which the cuts lose. Takes the buffer over. */
-  pdfMetadata?(bytes: Uint8Array): Promise<OriginalMetadata | null>;
+  /** The PDF as the engine opens it: its own document metadata (title, author, dates, ...), which the cuts lose, and its pages. Takes the buffer over. */
+  pdfDocument?(bytes: Uint8Array): Promise<{ metadata: OriginalMetadata; pages: number } | null>;
 }
 
 export const partKey = (projectId: string, jobId: string, index: number) => `parts/${projectId}/${jobId}/${index}.json`;
@@ -107,16 +107,19 @@ export async function splitIfLarge(
   if (!split) return bytes;
 
   const selected = job.config?.pages ?? null;
-  const pagesTotal = countPages(input);
+  // The original's metadata first (the cut takes the buffer over): each cut is a new PDF, with PDFium's.
+  const cuts = split.chunks === 'cut' && deps.split.pdf;
+  const opened = cuts && deps.split.pdf?.pdfDocument ? await deps.split.pdf.pdfDocument(new Uint8Array(bytes)).catch(() => null) : null;
+  const metadata = opened?.metadata ?? null;
+  // Planned over the pages the engine finds where it opened the document: the count at submission reads the
+  // file's structure without parsing it, and pages it missed would be missing from the result, not failed.
+  const pagesTotal = opened && opened.pages > 0 ? opened.pages : countPages(input);
   // Each chunk is held to the limits only over its own pages: the whole document is held to them here, with the same error.
   checkUnitLimit(limit, pagesTotal);
   const planned = planChunks(pagesTotal, selected, deps.split.pagesPerChunk);
   // Nothing selected exists (pages beyond the end): the whole-document path says so properly.
   if (planned.length === 0) return bytes;
   // Cut before the job moves on, so that every chunk message finds its PDF; a crash in between cuts again, to the same keys.
-  // The original's metadata first (the cut takes the buffer over): each cut is a new PDF, with PDFium's.
-  const cuts = split.chunks === 'cut' && deps.split.pdf;
-  const metadata = cuts && deps.split.pdf?.pdfMetadata ? await deps.split.pdf.pdfMetadata(new Uint8Array(bytes)).catch(() => null) : null;
   let plan = cuts && deps.split.pdf ? await cutPdf(deps, deps.split.pdf, job, bytes, planned, pagesTotal) : planned;
   const ranges = split.chunks === 'ranges' && deps.split.ranges ? await planRanges(deps, deps.split.ranges, job, bytes, format, planned) : null;
   // Stored before the job moves on, so a fan-out cut short can be sent again with them; a crash in between writes the same again.

@@ -18,6 +18,7 @@ import { processJob } from '../../lambdas/core/process-job.ts';
 import { WebhookEvents } from '../../lambdas/core/webhook-events.ts';
 import { extract, type ExtractionResult } from '../../lambdas/extract/engine/extract.ts';
 import { splitPdf } from '../../lambdas/extract/formats/pdf/split.ts';
+import { createExtractorPool } from '../../lambdas/extract/engine/pool.ts';
 import { DEFAULT_CONFIG } from '../../lambdas/extract/engine/types.ts';
 import { MAX_CELLS } from '../../lambdas/extract/engine/limits.ts';
 import { LocalAggregationStarter } from '../../lib/local/local-aggregation.ts';
@@ -178,6 +179,30 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
     expect(result.metadata).toMatchObject({ pages: 4, pages_total: 7 });
     // The chunks' PDFs go with the rest of the job's objects.
     for (const range of planned.chunk_plan!) expect(await blobs.get(range.source!.key)).toBeNull();
+  });
+
+  it('plans a large PDF over the pages the engine opens where the count at submission found others', async () => {
+    const p = pipeline();
+    const pool = createExtractorPool({ size: 1, timeoutMs: 60_000, maxMemoryMb: 1024 });
+    try {
+      const split = { ...p.workerDeps.split, pdf: { splitPdf, pdfDocument: pool.pdfDocument! } };
+      // The page tree has no /Count, and two page objects belong to no tree: the structural count finds 7, PDFium 5.
+      const source = Buffer.from(makePdf({ pages: pageTexts(5), padding: 2000 })).toString('latin1').replace(/\/Count 5/, '');
+      const at = source.lastIndexOf('xref');
+      const orphans = '80 0 obj\n<< /Type /Page /MediaBox [0 0 612 792] >>\nendobj\n81 0 obj\n<< /Type /Page /MediaBox [0 0 612 792] >>\nendobj\n';
+      const bytes = new Uint8Array(Buffer.from(source.slice(0, at) + orphans + source.slice(at), 'latin1'));
+      expect(countPages({ bytes, filename: 'large.pdf' })).toBe(7);
+      const job = await storedJob(bytes, 'large.pdf');
+      await processJob({ ...p.workerDeps, split }, { job_id: job.id, project_id: job.project_id }, null, once);
+      expect((await store.getJob(job.id))!.pages_total).toBe(5);
+      for (const m of p.sent) await processChunk(p.chunkDeps, m, once);
+      await p.machine.idle();
+      // Not partial_success with two pages that "could not be read".
+      expect(await store.getJob(job.id)).toMatchObject({ status: 'completed', pages: 5 });
+      expect((await resultOf(job)).content).toBe(pageTexts(5).join('\n\n'));
+    } finally {
+      await pool.close();
+    }
   });
 
   it('reads a chunk from the whole document when its own PDF is gone', async () => {

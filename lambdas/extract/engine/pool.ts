@@ -27,8 +27,12 @@ export interface Extractor {
   splitPdf(bytes: Uint8Array, pageLists: number[][]): Promise<Array<Uint8Array | null>>;
   /** Where each run of pages lies in a text file's bytes (range-planners.ts), in a worker; the buffer is taken over. */
   planRanges(bytes: Uint8Array, format: string, runs: Array<{ first_page: number; last_page: number }>): Promise<RangePlan | null>;
-  /** A PDF's document metadata (title, author, subject, keywords, creator, producer, dates) as PDFium reads it, in a worker; the buffer is taken over. */
-  pdfMetadata?(bytes: Uint8Array): Promise<PdfDocumentMetadata>;
+  /**
+   * A PDF as PDFium opens it, in a worker: its document metadata (title,
+   * author, subject, keywords, creator, producer, dates) and its pages. The
+   * buffer is taken over.
+   */
+  pdfDocument?(bytes: Uint8Array): Promise<{ metadata: PdfDocumentMetadata; pages: number }>;
   /** Page `page` of a PDF as a colour PNG `width` pixels wide (page-image.ts), in a worker; png is null for a page the PDF does not have. The buffer is taken over. */
   renderPage?(bytes: Uint8Array, page: number, width: number): Promise<{ pages: number; png: Uint8Array | null }>;
   close(): Promise<void>;
@@ -152,7 +156,7 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
     extractStored: pool.extractStored,
     splitPdf: pool.splitPdf,
     planRanges: (bytes, format, runs) => pool.run<RangePlan | null>(bytes, { op: 'plan-ranges', format, runs }),
-    pdfMetadata: (bytes) => pool.run<PdfDocumentMetadata>(bytes, { op: 'metadata' }),
+    pdfDocument: (bytes) => pool.run<{ metadata: PdfDocumentMetadata; pages: number }>(bytes, { op: 'metadata' }),
     // A page image is wanted while someone waits: a minute at most, whatever the pool's limit for extractions.
     renderPage: (bytes, page, width) => pool.run<{ pages: number; png: Uint8Array | null }>(bytes, { op: 'render', page, width }, Math.min(opts.timeoutMs, 60_000)),
     close: pool.close,
@@ -501,8 +505,9 @@ export async function runWorker(port: NonNullable<typeof parentPort>, data: Work
       if (req.op === 'metadata') {
         // The first page only, without OCR: what is wanted is the document's own metadata, which PDFium reads from the file.
         const first = await extract({ bytes: req.bytes, filename: 'document.pdf', contentType: 'application/pdf', config: { ...DEFAULT_CONFIG, pages: [1], ocr: 'never' } });
-        const picked = Object.fromEntries(PDF_METADATA_FIELDS.map((f) => [f, first.metadata[f] ?? null])) as PdfDocumentMetadata;
-        port.postMessage({ type: 'done', id: req.id, result: picked, engineBytes: engineMemoryBytes() } satisfies Reply);
+        const metadata = Object.fromEntries(PDF_METADATA_FIELDS.map((f) => [f, first.metadata[f] ?? null])) as PdfDocumentMetadata;
+        const result = { metadata, pages: first.metadata.pages_total ?? 0 };
+        port.postMessage({ type: 'done', id: req.id, result, engineBytes: engineMemoryBytes() } satisfies Reply);
         return;
       }
       beforeExtract?.(req.filename);

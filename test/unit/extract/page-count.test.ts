@@ -98,6 +98,21 @@ describe('countPages', () => {
     expect(countPages({ bytes: new Uint8Array(Buffer.from(original + update, 'latin1')), filename: 'x.pdf' })).toBe(3);
   });
 
+  it('skips an attached PDF stored uncompressed by its /Length, direct or indirect, not taking its page tree for the document\'s', () => {
+    // The attachment's objects have the outer file's numbers; its page tree has one page, the document three.
+    const outer = Buffer.from(makePdf({ pages: ['a', 'b', 'c'] })).toString('latin1');
+    // Written as many writers do, the page tree after the content streams.
+    const inner =
+      '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n4 0 obj\n<< /Length 44 >>\nstream\nBT /F1 12 Tf 72 712 Td (attached) Tj ET\n\nendstream\nendobj\n' +
+      '2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n3 0 obj\n<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n';
+    const beforeXref = outer.lastIndexOf('xref');
+    const attach = (length: string, extra = '') =>
+      `${outer.slice(0, beforeXref)}90 0 obj\n<< /Type /EmbeddedFile /Length ${length} >>\nstream\n${inner}\nendstream\nendobj\n${extra}${outer.slice(beforeXref)}`;
+    const count = (text: string) => countPages({ bytes: new Uint8Array(Buffer.from(text, 'latin1')), filename: 'x.pdf' });
+    expect(count(attach(String(inner.length + 1)))).toBe(3);
+    expect(count(attach('91 0 R', `91 0 obj\n${inner.length + 1}\nendobj\n`))).toBe(3);
+  });
+
   it('never throws on garbage: at least one page', () => {
     const inputs = [
       new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x37]), // "%PDF-1.7" and nothing else

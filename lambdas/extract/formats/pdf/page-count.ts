@@ -32,6 +32,7 @@ interface ObjectStreamRef {
 function collectObjects(src: string, meter: CountMeter): { objects: ObjectMap; objectStreams: ObjectStreamRef[] } {
   const objects: ObjectMap = new Map();
   const objectStreams: ObjectStreamRef[] = [];
+  const lengths = new IntegerObjects(src);
   const header = /(\d+)\s+\d+\s+obj\b/g;
   let m: RegExpExecArray | null;
   while ((m = header.exec(src))) {
@@ -45,15 +46,51 @@ function collectObjects(src: string, meter: CountMeter): { objects: ObjectMap; o
     objects.set(Number(m[1]), dict);
     if (end?.[1] !== undefined) {
       if (/\/Type\s*\/ObjStm\b/.test(dict)) objectStreams.push({ dict, dataStart: end.index + end[0].length });
-      // Skip the stream data so nothing inside it is taken for an object. /Length is not
-      // trusted: a wrong one would hide the rest of the file from the count.
-      const endstream = src.indexOf('endstream', end.index + end[0].length);
-      header.lastIndex = endstream < 0 ? src.length : endstream;
+      // Skip the stream data so nothing inside it is taken for an object.
+      header.lastIndex = streamEnd(src, dict, end.index + end[0].length, lengths);
     } else if (end) {
       header.lastIndex = end.index;
     }
   }
   return { objects, objectStreams };
+}
+
+/**
+ * Where a stream's data ends. Its /Length says so, but only where
+ * `endstream` follows that many bytes: a wrong /Length must not hide the rest
+ * of the file from the count. Without a usable one, the first `endstream`
+ * after the data, which is wrong only when the data holds that word, as an
+ * uncompressed PDF attached to the PDF does (the attachment's page tree was
+ * then read as the document's: half the pages of a 2,038-page file).
+ */
+function streamEnd(src: string, dict: string, dataStart: number, lengths: IntegerObjects): number {
+  const length = /\/Length\s+(\d+)(?:\s+(\d+)\s+R)?/.exec(dict);
+  const bytes = length ? (length[2] === undefined ? Number(length[1]) : lengths.get(Number(length[1]))) : undefined;
+  if (bytes !== undefined && dataStart + bytes <= src.length) {
+    const after = /\s*endstream/y;
+    after.lastIndex = dataStart + bytes;
+    if (after.test(src)) return dataStart + bytes;
+  }
+  const endstream = src.indexOf('endstream', dataStart);
+  return endstream < 0 ? src.length : endstream;
+}
+
+/**
+ * The values of objects that are a bare integer (`12 0 obj 3456 endobj`),
+ * as indirect stream lengths are written; read on first use, in one pass.
+ * One found inside stream data is a guess that streamEnd checks.
+ */
+class IntegerObjects {
+  private values: Map<number, number> | null = null;
+  constructor(private readonly src: string) {}
+
+  get(object: number): number | undefined {
+    if (!this.values) {
+      this.values = new Map();
+      for (const m of this.src.matchAll(/(\d+)\s+\d+\s+obj\s*(\d+)\s*endobj/g)) this.values.set(Number(m[1]), Number(m[2]));
+    }
+    return this.values.get(object);
+  }
 }
 
 function findCount(src: string, objects: ObjectMap): number | null {
