@@ -35,8 +35,12 @@ export interface RangePlanner {
 export interface PdfSplitter {
   /** One PDF per list of 1-based page numbers, or null for a list whose pages cannot be copied. */
   splitPdf(bytes: Uint8Array, pageLists: number[][]): Promise<Array<Uint8Array | null>>;
-  /** The PDF as the engine opens it: its own document metadata (title, author, dates, ...), which the cuts lose, and its pages. Takes the buffer over. */
-  pdfDocument?(bytes: Uint8Array): Promise<{ metadata: OriginalMetadata; pages: number } | null>;
+  /**
+   * The PDF as the engine opens it: its own document metadata (title, author,
+   * dates, ...), which the cuts lose, and its pages. Takes the buffer over and
+   * hands it back (`bytes`), so a large document is never copied for it.
+   */
+  pdfDocument?(bytes: Uint8Array): Promise<{ metadata: OriginalMetadata; pages: number; bytes: Uint8Array }>;
 }
 
 export const partKey = (projectId: string, jobId: string, index: number) => `parts/${projectId}/${jobId}/${index}.json`;
@@ -109,7 +113,19 @@ export async function splitIfLarge(
   const selected = job.config?.pages ?? null;
   // The original's metadata first (the cut takes the buffer over): each cut is a new PDF, with PDFium's.
   const cuts = split.chunks === 'cut' && deps.split.pdf;
-  const opened = cuts && deps.split.pdf?.pdfDocument ? await deps.split.pdf.pdfDocument(new Uint8Array(bytes)).catch(() => null) : null;
+  let opened: { metadata: OriginalMetadata; pages: number } | null = null;
+  if (cuts && deps.split.pdf?.pdfDocument) {
+    try {
+      const answer = await deps.split.pdf.pdfDocument(bytes);
+      opened = answer;
+      bytes = input.bytes = answer.bytes;
+    } catch {
+      // Not opened (the cut will say why, or the chunks will); the pool took the buffer, so the document is read again.
+      const again = job.document.kind === 's3' ? await deps.blobs.get(job.document.key) : null;
+      if (!again) throw new Error(`job ${job.id}: the document could not be read again after the engine failed to open it`);
+      bytes = input.bytes = again;
+    }
+  }
   const metadata = opened?.metadata ?? null;
   // Planned over the pages the engine finds where it opened the document: the count at submission reads the
   // file's structure without parsing it, and pages it missed would be missing from the result, not failed.

@@ -30,9 +30,9 @@ export interface Extractor {
   /**
    * A PDF as PDFium opens it, in a worker: its document metadata (title,
    * author, subject, keywords, creator, producer, dates) and its pages. The
-   * buffer is taken over.
+   * buffer is taken over and handed back, in `bytes` (never copied).
    */
-  pdfDocument?(bytes: Uint8Array): Promise<{ metadata: PdfDocumentMetadata; pages: number }>;
+  pdfDocument?(bytes: Uint8Array): Promise<{ metadata: PdfDocumentMetadata; pages: number; bytes: Uint8Array }>;
   /** Page `page` of a PDF as a colour PNG `width` pixels wide (page-image.ts), in a worker; png is null for a page the PDF does not have. The buffer is taken over. */
   renderPage?(bytes: Uint8Array, page: number, width: number): Promise<{ pages: number; png: Uint8Array | null }>;
   close(): Promise<void>;
@@ -156,7 +156,7 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
     extractStored: pool.extractStored,
     splitPdf: pool.splitPdf,
     planRanges: (bytes, format, runs) => pool.run<RangePlan | null>(bytes, { op: 'plan-ranges', format, runs }),
-    pdfDocument: (bytes) => pool.run<{ metadata: PdfDocumentMetadata; pages: number }>(bytes, { op: 'metadata' }),
+    pdfDocument: (bytes) => pool.run<{ metadata: PdfDocumentMetadata; pages: number; bytes: Uint8Array }>(bytes, { op: 'metadata' }),
     // A page image is wanted while someone waits: a minute at most, whatever the pool's limit for extractions.
     renderPage: (bytes, page, width) => pool.run<{ pages: number; png: Uint8Array | null }>(bytes, { op: 'render', page, width }, Math.min(opts.timeoutMs, 60_000)),
     close: pool.close,
@@ -506,8 +506,9 @@ export async function runWorker(port: NonNullable<typeof parentPort>, data: Work
         // The first page only, without OCR: what is wanted is the document's own metadata, which PDFium reads from the file.
         const first = await extract({ bytes: req.bytes, filename: 'document.pdf', contentType: 'application/pdf', config: { ...DEFAULT_CONFIG, pages: [1], ocr: 'never' } });
         const metadata = Object.fromEntries(PDF_METADATA_FIELDS.map((f) => [f, first.metadata[f] ?? null])) as PdfDocumentMetadata;
-        const result = { metadata, pages: first.metadata.pages_total ?? 0 };
-        port.postMessage({ type: 'done', id: req.id, result, engineBytes: engineMemoryBytes() } satisfies Reply);
+        // The document goes back as it came (moved, not copied): the caller cuts it next.
+        const result = { metadata, pages: first.metadata.pages_total ?? 0, bytes: req.bytes };
+        port.postMessage({ type: 'done', id: req.id, result, engineBytes: engineMemoryBytes() } satisfies Reply, [req.bytes.buffer as ArrayBuffer]);
         return;
       }
       beforeExtract?.(req.filename);
