@@ -1,21 +1,21 @@
 // V8 keeps the heap a large document grew, committed, long after its objects
 // are garbage: a pool worker that read a 3 MB PDF held 160-200 MB, and the
-// server's memory stayed near its peak after the job. A full collection once
-// such a job is answered gives the pages back (measured: 48 MB after it), for
-// a few milliseconds against the seconds the job took. Small jobs never grow
-// the heap this far and pay nothing.
+// server's memory stayed near its peak after the job. A full collection gives
+// the pages back (measured: 48 MB after it). Pool workers collect once they
+// have been idle a moment (IDLE_HEAP_BYTES, pool.ts), and right after a job
+// only past TRIM_HEAP_BYTES: collecting after every job over 96 MB cost a
+// batch of corpus PDFs 5-8% of its pages per second.
 
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-/** A thread whose committed heap is above this after a job collects it at once. */
-export const TRIM_HEAP_BYTES = 96 * 1024 * 1024;
+/** A thread whose committed heap is above this after a job collects it at once, busy or not. */
+export const TRIM_HEAP_BYTES = 256 * 1024 * 1024;
 
 /**
- * Once a pool worker has nothing more to do, it collects down from this: an
- * idle server's worker holds 10-20 MB of heap, and an idle moment costs
- * nothing to collect in, where a collection after every job would cost a
- * batch of small documents a few milliseconds each.
+ * Once a pool worker has had nothing to do for a moment, it collects down
+ * from this: an idle server's worker holds 10-20 MB of heap, and an idle
+ * moment costs no job anything.
  */
 export const IDLE_HEAP_BYTES = 32 * 1024 * 1024;
 
