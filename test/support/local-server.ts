@@ -12,6 +12,9 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 // process, which a SIGKILL of the first would leave running.
 const NODE_TSX = [process.execPath, '--import', 'tsx'] as const;
 
+/** The variables `npm start` sets before it runs bin/start.mjs (package.json; a unit test keeps the two equal). */
+export const START_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
+
 export interface RunningServer {
   url: string;
   port: number;
@@ -29,10 +32,10 @@ export interface RunningServer {
 
 export async function startServer(opts: { dataDir?: string; port?: number; env?: Record<string, string> } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'docex-e2e-'));
-  // bin/start.mjs, as `npm start`: the server compiled, its workers without a TypeScript loader.
+  // bin/start.mjs with npm start's environment: the server compiled, its workers without a TypeScript loader.
   const child = spawn(process.execPath, ['bin/start.mjs'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(opts.port ?? 0), DOCEX_DATA_DIR: dataDir, ...opts.env },
+    env: { ...process.env, ...START_ENV, PORT: String(opts.port ?? 0), DOCEX_DATA_DIR: dataDir, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
