@@ -12,8 +12,9 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 // process, which a SIGKILL of the first would leave running.
 const NODE_TSX = [process.execPath, '--import', 'tsx'] as const;
 
-/** The variables `npm start` sets before it runs bin/start.mjs (package.json; a unit test keeps the two equal). */
+/** The variables `npm start` sets, and the options it gives node, to run bin/start.mjs (package.json; a unit test keeps them equal). */
 export const START_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
+export const START_NODE_OPTIONS = ['--max-semi-space-size=1'];
 
 export interface RunningServer {
   url: string;
@@ -33,7 +34,7 @@ export interface RunningServer {
 export async function startServer(opts: { dataDir?: string; port?: number; env?: Record<string, string> } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'docex-e2e-'));
   // bin/start.mjs with npm start's environment: the server compiled, its workers without a TypeScript loader.
-  const child = spawn(process.execPath, ['bin/start.mjs'], {
+  const child = spawn(process.execPath, [...START_NODE_OPTIONS, 'bin/start.mjs'], {
     cwd: ROOT,
     env: { ...process.env, ...START_ENV, PORT: String(opts.port ?? 0), DOCEX_DATA_DIR: dataDir, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
