@@ -132,6 +132,8 @@ describe('the dashboard in a real browser', () => {
     const all = page.waitForResponse((r) => /\/v1\/jobs\?limit=20$/.test(r.url()));
     await page.getByLabel('Status').selectOption('');
     await all;
+    // The answer arrives before the page has rendered it: wait for the notice to go (a timeout fails the test).
+    await page.locator('#jobs-empty').waitFor({ state: 'hidden' });
     expect(await page.locator('#jobs-empty').isHidden()).toBe(true);
     await shot('jobs');
 
