@@ -4,12 +4,11 @@
 
 import type { Table } from '../extract/engine/types.ts';
 import { cellLimitMessage, MAX_CELLS } from '../extract/engine/limits.ts';
-import { isTerminal, type Job } from './job.ts';
+import { isTerminal, type Job, type ResultRef } from './job.ts';
 import type { Part } from '../extract/engine/merge.ts';
 import { mergedJson, planMerge, type PartSource } from '../extract/engine/merge-stream.ts';
 import { describeRanges } from './chunk-plan.ts';
-import { completion, resultKey, shortfallRefused } from './job-result.ts';
-import { RESULT_RETENTION_MS, type ResultRef } from './job.ts';
+import { completion, resultKey, resultRef, shortfallRefused } from './job-result.ts';
 import { jobObjectKeys, measuredKey, partRefs, type StoredPart } from './large-document.ts';
 import { formatHint, recordJobFinished } from './metrics.ts';
 import type { Blobs, Clock, JobEvents, Jobs, PartRef, Quotas } from './ports.ts';
@@ -170,7 +169,7 @@ export async function aggregateFinish(deps: FinishDeps, event: FinishEvent): Pro
     const key = resultKey(job.project_id, job.id);
     const size = await deps.blobs.putStream(key, mergedJson(source, plan), 'application/json');
     const now = deps.clock.now();
-    outcome = await complete(deps, job, { ref: { key, size, expires_at: Math.floor((now + RESULT_RETENTION_MS) / 1000) }, pages: plan.pages, partial: plan.partial, now });
+    outcome = await complete(deps, job, { ref: resultRef(key, size, now), pages: plan.pages, partial: plan.partial, now });
   }
   await cleanUp(deps, job);
   if (outcome) await deps.events.jobFinished(outcome);

@@ -73,8 +73,11 @@ export function resultJson(result: ExtractionResult): Uint8Array {
 export async function putResultJson(blobs: Blobs, job: Job, body: Uint8Array, now: number): Promise<ResultRef> {
   const key = resultKey(job.project_id, job.id);
   await blobs.put(key, body, 'application/json');
-  return { key, size: body.byteLength, expires_at: Math.floor((now + RESULT_RETENTION_MS) / 1000) };
+  return resultRef(key, body.byteLength, now);
 }
+
+/** The pointer to a result of `size` bytes stored at `key` at `now`: kept for the retention period from then. */
+export const resultRef = (key: string, size: number, now: number): ResultRef => ({ key, size, expires_at: Math.floor((now + RESULT_RETENTION_MS) / 1000) });
 
 /**
  * The write that finishes a job on its stored result (Jobs.finishJob): pages

@@ -45,13 +45,13 @@ export function cellLimitMessage(what: string): string {
 
 export const tooManyCells = (what: string) => new ExtractionError('too_many_pages', cellLimitMessage(what));
 
+const mb = (n: number) => `${Math.round(n / 1e6).toLocaleString('en-US')} MB`;
+
 /**
  * Holds a document to its format's read limit: a flat file over it is refused
  * now; a ZIP package's inflate budget is lowered to it, so the read stops
  * with this message when its parts inflate past it.
  */
-const mb = (n: number) => `${Math.round(n / 1e6).toLocaleString('en-US')} MB`;
-
 export function checkReadLimit(format: string, limit: ReadLimit | undefined, bytes: Uint8Array, budget: InflateBudget): void {
   if (!limit) return;
   const name = format.toUpperCase();

@@ -278,7 +278,7 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
   }
 
   function idleTrimLater(slot: Slot): void {
-    if (slot.trim) clearTimeout(slot.trim);
+    cancelIdleTrim(slot);
     slot.trim = setTimeout(() => {
       slot.trim = null;
       if (!slot.dead && !slot.job) slot.worker.postMessage({ op: 'trim' } satisfies Trim);
@@ -286,9 +286,13 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
     slot.trim.unref();
   }
 
-  function assign(slot: Slot, job: Job): void {
+  function cancelIdleTrim(slot: Slot): void {
     if (slot.trim) clearTimeout(slot.trim);
     slot.trim = null;
+  }
+
+  function assign(slot: Slot, job: Job): void {
+    cancelIdleTrim(slot);
     slot.job = job;
     slot.worker.ref();
     slot.timer = setTimeout(() => {
