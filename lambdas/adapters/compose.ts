@@ -57,7 +57,7 @@ export interface Records
     Usage {}
 
 /** The extraction engine as the pipeline uses it: extracting, and cutting PDFs and row files into chunks. */
-export type Engine = WorkerDeps['extractor'] & NonNullable<SplitSettings['pdf']> & NonNullable<SplitSettings['ranges']>;
+export type Engine = WorkerDeps['extractor'] & NonNullable<SplitSettings['pdf']> & NonNullable<SplitSettings['ranges']> & NonNullable<SplitSettings['pages']>;
 
 type CountPages = (input: { bytes: Uint8Array; filename: string; contentType: string | null }) => Promise<number>;
 
@@ -234,7 +234,7 @@ export const extractWorkerDeps = (c: Composition) => {
     extractor: engine,
     log,
     // The same engine cuts a large PDF into one PDF per chunk, so each chunk worker reads only its pages.
-    split: { queue: c.part('chunkQueue'), splitBytes: c.settings.splitBytes, pagesPerChunk: limits.chunkPages, pdf: engine, ranges: engine },
+    split: { queue: c.part('chunkQueue'), splitBytes: c.settings.splitBytes, pagesPerChunk: limits.chunkPages, pdf: engine, ranges: engine, pages: engine },
     maxReceiveCount: maxReceiveCount.extraction,
   };
 };

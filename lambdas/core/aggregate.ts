@@ -159,7 +159,8 @@ export async function aggregateFinish(deps: FinishDeps, event: FinishEvent): Pro
       const summary = summaries.get(ref.index);
       const stored = summary && !summary.ok ? { ok: false as const, error: summary.error ?? 'The part could not be read.' } : await loadPart(deps.blobs, ref);
       if (!stored.ok) firstError ??= stored.error;
-      return stored.ok ? { first_page: ref.first_page, last_page: ref.last_page, ok: true, result: stored.result } : ({ first_page: ref.first_page, last_page: ref.last_page, ok: false, error: stored.error } satisfies Part);
+      const place = { first_page: ref.first_page, last_page: ref.last_page, ...(ref.page_part ? { pagePart: { first: ref.page_part.first, continues: ref.page_part.continues } } : {}) };
+      return stored.ok ? { ...place, ok: true, result: stored.result } : ({ ...place, ok: false, error: stored.error } satisfies Part);
     },
   };
   const plan = await planMerge(source, job.merge_rules, job.document_metadata ?? null);

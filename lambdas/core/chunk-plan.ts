@@ -5,7 +5,8 @@
 // The page is the format's own unit (README "Pages"), counted at submission:
 //   PDF            pages (cut into one PDF per chunk when planned: large-document.ts)
 //   PPTX, PPT      slides (each slide is its own part in the ZIP, its own records in the PPT stream)
-//   XLSX, XLS      sheets (each sheet is its own part or BIFF substream; shared strings and styles are read by every chunk)
+//   XLSX           sheets, and a sheet too large for one chunk is cut into runs of its rows (page-parts.ts), a chunk each
+//   XLS            sheets (each sheet is its own BIFF substream)
 //   ODS            sheets (one content.xml, but each sheet is found by a scan and only the chunk's are parsed)
 //   CSV, TSV       3,000-character text pages of the file, a row belonging to the page it starts on,
 //                  so a row is never cut and the chunks' rows join back into one table
@@ -18,6 +19,7 @@
 // every chunk would parse the same text again to keep a slice of it. Archives,
 // e-mail and images are extracted whole too.
 
+import type { PlannedPage } from '../extract/engine/page-parts.ts';
 import type { ChunkRange } from './job.ts';
 
 /**
@@ -37,12 +39,43 @@ export function planChunks(pagesTotal: number, selected: number[] | null, pagesP
   return plan;
 }
 
-/** The pages one chunk extracts: its range, narrowed to the selection if there is one. */
+/**
+ * The pages one chunk extracts: its range, narrowed to the selection if there
+ * is one. A part of a page counts its page once, in the page's first part.
+ */
 export function chunkPages(range: ChunkRange, selected: number[] | null): number[] {
+  if (range.page_part) return range.page_part.first ? [range.page_part.page] : [];
   const all = Array.from({ length: range.last_page - range.first_page + 1 }, (_, i) => range.first_page + i);
   if (!selected) return all;
   const wanted = new Set(selected);
   return all.filter((n) => wanted.has(n));
+}
+
+/**
+ * The chunks of a document whose pages were planned one by one (page-planners.ts):
+ * a page cut into parts is a chunk per part, and the other pages go together
+ * as planChunks puts them, at most `pagesPerChunk` of them and, past the
+ * first, at most `cellsPerChunk` of the format's cost unit.
+ */
+export function partedChunks(planned: PlannedPage[], pagesPerChunk: number, cellsPerChunk: number): ChunkRange[] {
+  const plan: ChunkRange[] = [];
+  let run: { first: number; last: number; pages: number; cells: number } | null = null;
+  const close = () => {
+    if (run) plan.push({ index: plan.length, first_page: run.first, last_page: run.last });
+    run = null;
+  };
+  for (const page of planned) {
+    if (page.parts) {
+      close();
+      for (const part of page.parts) plan.push({ index: plan.length, first_page: page.page, last_page: page.page, page_part: part });
+      continue;
+    }
+    if (run && (run.pages >= pagesPerChunk || run.cells + page.cells > cellsPerChunk)) close();
+    run ??= { first: page.page, last: page.page, pages: 0, cells: 0 };
+    Object.assign(run, { last: page.page, pages: run.pages + 1, cells: run.cells + page.cells });
+  }
+  close();
+  return plan;
 }
 
 /** Pages the plan covers (what progress counts towards). */

@@ -5,6 +5,7 @@
 
 import type { DocumentMetadata, ExtractionConfig } from '../extract/engine/types.ts';
 import type { RangeLayout } from '../extract/engine/byte-ranges.ts';
+import type { PagePart } from '../extract/engine/page-parts.ts';
 import type { MergeRules } from '../extract/engine/merge.ts';
 
 export const JOB_STATUSES = [
@@ -139,6 +140,8 @@ export interface ChunkRange {
    * the pages could not be cut out (the worker reads the whole document).
    */
   source?: { key: string; pages_total: number };
+  /** One part of a page too large for one chunk (a run of a large sheet's rows): first_page and last_page are its page. */
+  page_part?: PagePart;
 }
 
 /** How long job records and results live. */

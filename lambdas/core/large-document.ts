@@ -12,7 +12,9 @@ import type { ByteRun, RangeLayout, RangePlan, RangeSlice } from '../extract/eng
 import { mergeRulesOf } from '../extract/engine/merge.ts';
 import { checkUnitLimit } from '../extract/engine/limits.ts';
 import { descriptorOf, type Format } from '../extract/engine/registry.ts';
-import { chunkPages, planChunks, plannedPages } from './chunk-plan.ts';
+import type { PlannedPage } from '../extract/engine/page-parts.ts';
+import { CELLS_PER_CHUNK } from '../extract/engine/limits.ts';
+import { chunkPages, partedChunks, planChunks, plannedPages } from './chunk-plan.ts';
 import { isTerminal, type ChunkRange, type Job, type OriginalMetadata } from './job.ts';
 import type { AggregationStarter, Blobs, ChunkMessage, ChunkQueue, Clock, JobEvents, Jobs, PartRef } from './ports.ts';
 
@@ -25,6 +27,13 @@ export interface SplitSettings {
   pdf?: PdfSplitter;
   /** Finds where each chunk's text lies in a text file's bytes (the extractor pool); without it, chunk workers read the whole file. */
   ranges?: RangePlanner;
+  /** Cuts the pages too large for one chunk into parts (the extractor pool); without it, a chunk reads its pages whole. */
+  pages?: PagePlanner;
+}
+
+export interface PagePlanner {
+  /** The format's planner (engine/page-planners.ts), off the caller's thread. Takes the buffer over. */
+  planPages(bytes: Uint8Array, format: string, pages: number[] | null): Promise<PlannedPage[] | null>;
 }
 
 export interface RangePlanner {
@@ -137,6 +146,7 @@ export async function splitIfLarge(
   if (planned.length === 0) return bytes;
   // Cut before the job moves on, so that every chunk message finds its PDF; a crash in between cuts again, to the same keys.
   let plan = cuts && deps.split.pdf ? await cutPdf(deps, deps.split.pdf, job, bytes, planned, pagesTotal) : planned;
+  if (split.pageParts && deps.split.pages) plan = await planPageParts(deps, deps.split.pages, job, bytes, format, planned);
   const ranges = split.chunks === 'ranges' && deps.split.ranges ? await planRanges(deps, deps.split.ranges, job, bytes, format, planned) : null;
   // Stored before the job moves on, so a fan-out cut short can be sent again with them; a crash in between writes the same again.
   if (ranges) await deps.blobs.put(rangesKey(job.project_id, job.id), Buffer.from(JSON.stringify(ranges.runs)), 'application/json');
@@ -197,6 +207,27 @@ async function cutPdf(
       return { ...range, source: { key, pages_total: pagesTotal } };
     }),
   );
+}
+
+/** The plan with the pages too large for one chunk cut into parts; the plan by pages when the document's pages could not be read. */
+async function planPageParts(
+  deps: { split: SplitSettings; log?: (m: string, f?: Record<string, unknown>) => void },
+  planner: PagePlanner,
+  job: Job,
+  bytes: Uint8Array,
+  format: string,
+  byPages: ChunkRange[],
+): Promise<ChunkRange[]> {
+  try {
+    // The pool takes the buffer over; nothing here needs it after.
+    const planned = await planner.planPages(bytes, format, job.config?.pages ?? null);
+    return planned && planned.length > 0 ? partedChunks(planned, deps.split.pagesPerChunk, CELLS_PER_CHUNK) : byPages;
+  } catch (error) {
+    // A document the planner cannot read (damaged, over a limit): its chunks read their pages whole and report why they fail.
+    if (!(error instanceof ExtractionError)) throw error;
+    deps.log?.('could not plan the parts of the pages', { job_id: job.id, error: error.message });
+    return byPages;
+  }
 }
 
 async function planRanges(
@@ -280,7 +311,7 @@ export async function processChunk(
 
 async function extractChunk(deps: ChunkWorkerDeps, job: Job, range: ChunkRange, run: ByteRun | null): Promise<StoredPart> {
   const config = job.config ?? DEFAULT_CONFIG;
-  const pages = chunkPages(range, config.pages);
+  const pages = range.page_part ? [range.page_part.page] : chunkPages(range, config.pages);
   const { source, ...plain } = range;
   const own = source ? await deps.blobs.get(source.key) : null;
   try {
@@ -297,7 +328,7 @@ async function extractChunk(deps: ChunkWorkerDeps, job: Job, range: ChunkRange, 
     if (job.document.kind !== 's3') throw new Error(`job ${job.id} was split but its document is not in S3`);
     const bytes = await deps.blobs.get(job.document.key);
     if (!bytes) return { ...plain, ok: false, error: 'The uploaded document could not be found (it may have expired).' };
-    const result = await deps.extractor.extract({ bytes, filename: job.filename, contentType: job.content_type, config: { ...config, pages } });
+    const result = await deps.extractor.extract({ bytes, filename: job.filename, contentType: job.content_type, config: { ...config, pages }, ...(range.page_part ? { pagePart: range.page_part } : {}) });
     // A damaged page tree reads as shorter than it is: pages the parser cannot find are a failure, not an empty success.
     if (result.metadata.pages === 0) {
       return { ...plain, ok: false, error: `Pages ${range.first_page}-${range.last_page} could not be read: the document as read has ${result.metadata.pages_total ?? 0} pages.` };

@@ -11,6 +11,7 @@ import { aggregateFailed, aggregateFinish, aggregatePart, MERGE_FAILED_MESSAGE, 
 import { aggregationDefinition } from '../../lambdas/core/aggregation-definition.ts';
 import type { ChunkRange, Job } from '../../lambdas/core/job.ts';
 import { planRanges } from '../../lambdas/extract/engine/range-planners.ts';
+import { planSheetParts } from '../../lambdas/extract/formats/ooxml/sheet-parts.ts';
 import { countPages } from '../../lambdas/extract/engine/page-count.ts';
 import { processChunk } from '../../lambdas/core/large-document.ts';
 import { systemClock, type ChunkMessage, type WebhookMessage } from '../../lambdas/core/ports.ts';
@@ -80,6 +81,8 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
         splitBytes: 1000,
         pagesPerChunk: 2,
         ranges: { planRanges: async (bytes: Uint8Array, format: string, runs: ChunkRange[]) => planRanges(bytes, format, runs) },
+        // Sheets cut into parts of 20 cells, so a small workbook has a sheet too large for one chunk.
+        pages: { planPages: async (bytes: Uint8Array, format: string, pages: number[] | null) => (format === 'xlsx' ? planSheetParts(bytes, pages, undefined, 20) : null) },
       },
     };
     return { finished, sent, announced, machine, chunkDeps, workerDeps };
@@ -248,6 +251,41 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
     expect(result.tables.map((t) => t.sheet)).toEqual(sheets.map((s) => s.name));
     expect(result.chunks.map((c) => c.page_start)).toEqual([1, 2, 3, 4, 5]);
     expect(result.metadata).toMatchObject({ format: 'xlsx', pages: 5, pages_total: 5, page_unit: 'sheet', sheets: sheets.map((s) => s.name), failed_page_ranges: [] });
+  });
+
+  it('cuts a sheet too large for one chunk into runs of its rows, and merges them into the page a whole read gives', async () => {
+    const p = pipeline();
+    const large = [[null, 'Item', 'Qty', 'Note'], ...Array.from({ length: 45 }, (_, i) => [null, `item ${i}`, i, i % 3 === 0 ? `note ${i}` : null])];
+    const sheets = [
+      { name: 'Small', rows: [['a', 'b']] },
+      { name: 'Large', rows: large },
+      { name: 'Last', rows: [['z', 'y']] },
+    ];
+    const xlsx = makeXlsx(sheets, { 'xl/media/image1.png': new Uint8Array(2000) });
+    const job = await storedJob(xlsx, 'book.xlsx');
+
+    await processJob(p.workerDeps, { job_id: job.id, project_id: job.project_id }, null, once);
+    const chunking = (await store.getJob(job.id))!;
+    const plan = chunking.chunk_plan!;
+    // The small sheets stay whole; the large one is a chunk per part, and progress counts it once.
+    expect(chunking).toMatchObject({ status: 'chunking', pages_total: 3 });
+    expect(plan[0]).toEqual({ index: 0, first_page: 1, last_page: 1 });
+    expect(plan.at(-1)).toEqual({ index: plan.length - 1, first_page: 3, last_page: 3 });
+    const parts = plan.filter((r) => r.page_part);
+    expect(parts.length).toBeGreaterThan(4);
+    expect(parts.every((r) => r.first_page === 2 && r.last_page === 2)).toBe(true);
+    for (const m of [...p.sent].reverse()) await processChunk(p.chunkDeps, m, once);
+    await p.machine.idle();
+
+    expect(await store.getJob(job.id)).toMatchObject({ status: 'completed', pages: 3, pages_done: 3 });
+    const result = await resultOf(job);
+    const whole = await extract({ bytes: xlsx, filename: 'book.xlsx' });
+    expect(result.content).toBe(whole.content);
+    expect(result.tables).toEqual(whole.tables);
+    expect(result.elements).toEqual(whole.elements);
+    expect(result.metadata).toMatchObject({ pages: 3, word_count: whole.metadata.word_count, char_count: whole.metadata.char_count, failed_page_ranges: [] });
+    // Every chunk of the large sheet's later parts knows the sheet it belongs to.
+    expect(result.chunks.filter((c) => c.page_start === 2).every((c) => c.headings.includes('Large'))).toBe(true);
   });
 
   it('splits a large CSV at row boundaries and merges its chunks back into one table with one header', async () => {

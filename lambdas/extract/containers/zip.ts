@@ -3,7 +3,7 @@
 // entry is inflated only when asked for, and never past what the caps allow,
 // whatever sizes the archive declares (a zip bomb lies about them).
 
-import { constants, inflateRawSync } from 'node:zlib';
+import { constants, createInflateRaw, inflateRawSync } from 'node:zlib';
 import { ExtractionError } from '../engine/types.ts';
 
 export const ZIP_LIMITS = {
@@ -68,12 +68,7 @@ export class SafeZip {
 
   readEntry(entry: ZipEntry): Uint8Array {
     if (entry.encrypted) throw new ExtractionError('encrypted_file', `The archive member "${entry.name}" is encrypted; remove the password and resubmit.`);
-    const { bytes } = this;
-    const at = entry.localHeaderOffset;
-    if (at + 30 > bytes.length || readU32(bytes, at) !== 0x04034b50) throw corrupt(`the local header of "${entry.name}" is missing`);
-    const dataStart = at + 30 + readU16(bytes, at + 26) + readU16(bytes, at + 28);
-    const raw = bytes.subarray(dataStart, Math.min(bytes.length, dataStart + entry.compressedSize));
-    if (raw.length < entry.compressedSize) throw corrupt(`"${entry.name}" is truncated`);
+    const raw = this.compressed(entry);
     const cap = Math.min(ZIP_LIMITS.maxEntryBytes, this.budget.remaining);
     let out: Uint8Array;
     if (entry.method === 0) {
@@ -90,13 +85,63 @@ export class SafeZip {
     }
     if (out.length > cap) throw this.tooLarge(entry.name, cap);
     if (out.length > ZIP_LIMITS.ratioFloorBytes && out.length > Math.max(1, raw.length) * ZIP_LIMITS.maxRatio) {
-      throw new ExtractionError(
-        'refused_file',
-        `Refused: the archive member "${entry.name}" inflates more than ${ZIP_LIMITS.maxRatio}:1 (a decompression bomb?).`,
-      );
+      throw bomb(entry.name);
     }
     this.budget.remaining -= out.length;
     return out;
+  }
+
+  /**
+   * An entry's inflated bytes a piece at a time, under the same caps as
+   * readEntry, so a reader can scan a member larger than it wants to hold (a
+   * worksheet of a million cells). A reader that stops taking pieces stops
+   * the inflation: only what was inflated counts against the budget.
+   */
+  async *stream(name: string): AsyncGenerator<Uint8Array> {
+    const entry = this.byName.get(name) ?? this.byName.get(name.replace(/^\//, ''));
+    if (!entry) return;
+    if (entry.encrypted) throw new ExtractionError('encrypted_file', `The archive member "${entry.name}" is encrypted; remove the password and resubmit.`);
+    const raw = this.compressed(entry);
+    if (entry.method === 0) {
+      this.charge(entry.name, raw.length, raw.length);
+      yield raw;
+      return;
+    }
+    if (entry.method !== 8) throw corrupt(`"${entry.name}" uses compression method ${entry.method}, which is not supported`);
+    // The whole compressed entry goes in at once (it is in memory already); zlib inflates only as the pieces are taken.
+    const inflate = createInflateRaw({ finishFlush: constants.Z_SYNC_FLUSH, chunkSize: 1 << 16 });
+    inflate.end(raw);
+    let out = 0;
+    try {
+      for await (const chunk of inflate as AsyncIterable<Buffer>) {
+        out += chunk.length;
+        this.charge(entry.name, out, raw.length, chunk.length);
+        yield chunk;
+      }
+    } catch (err) {
+      if (err instanceof ExtractionError) throw err;
+      throw corrupt(`"${entry.name}" does not inflate (${(err as Error).message})`);
+    } finally {
+      inflate.destroy();
+    }
+  }
+
+  private compressed(entry: ZipEntry): Uint8Array {
+    const { bytes } = this;
+    const at = entry.localHeaderOffset;
+    if (at + 30 > bytes.length || readU32(bytes, at) !== 0x04034b50) throw corrupt(`the local header of "${entry.name}" is missing`);
+    const dataStart = at + 30 + readU16(bytes, at + 26) + readU16(bytes, at + 28);
+    const raw = bytes.subarray(dataStart, Math.min(bytes.length, dataStart + entry.compressedSize));
+    if (raw.length < entry.compressedSize) throw corrupt(`"${entry.name}" is truncated`);
+    return raw;
+  }
+
+  /** Checks `inflated` bytes of an entry (from `compressed` bytes read) against the caps and takes `added` from the budget. */
+  private charge(name: string, inflated: number, compressed: number, added = inflated): void {
+    const cap = Math.min(ZIP_LIMITS.maxEntryBytes, this.budget.remaining + added);
+    if (inflated > cap) throw this.tooLarge(name, cap);
+    if (inflated > ZIP_LIMITS.ratioFloorBytes && inflated > compressed * ZIP_LIMITS.maxRatio) throw bomb(name);
+    this.budget.remaining -= added;
   }
 
   private tooLarge(name: string, cap: number): ExtractionError {
@@ -163,6 +208,10 @@ function readU32(b: Uint8Array, at: number): number {
 
 function corrupt(what: string): ExtractionError {
   return new ExtractionError('corrupt_file', `The archive could not be read: ${what}.`);
+}
+
+function bomb(name: string): ExtractionError {
+  return new ExtractionError('refused_file', `Refused: the archive member "${name}" inflates more than ${ZIP_LIMITS.maxRatio}:1 (a decompression bomb?).`);
 }
 
 function tooLarge(name: string): ExtractionError {

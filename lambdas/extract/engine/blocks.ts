@@ -135,6 +135,25 @@ export class Blocks {
     this.push(this.mode === 'markdown' ? markdown : plain, { type: 'table', table: this.tables.length - 1 }, plain);
   }
 
+  /**
+   * A run of a table's rows read apart from the rest (a part of a large
+   * sheet, page-parts.ts), already trimmed and as wide as the whole table.
+   * Without `header` the run holds the table's first row and is written as a
+   * table is. With it, the header row lies in an earlier run: the rows are
+   * written as the body rows they are in the whole table (no header line), so
+   * the runs' texts joined by a line break are the whole table's, and the
+   * table record repeats the header, as a CSV chunk's does (merge.ts joins
+   * them).
+   */
+  tableRows(rows: string[][], header: string[] | null, where: { page?: number; sheet?: string } = {}): void {
+    if (rows.length === 0) return;
+    const all = header ? [header, ...rows] : rows;
+    this.tables.push({ ...where, rows: all, markdown: tableMarkdown(all) });
+    const plain = tableText(rows);
+    const shown = this.mode !== 'markdown' ? plain : header ? rows.map(markdownRow).join('\n') : tableMarkdown(rows);
+    this.push(shown, { type: 'table', table: this.tables.length - 1 }, plain);
+  }
+
   text(): string {
     return this.parts.join('');
   }

@@ -98,6 +98,12 @@ export interface SplitCapability {
   joinTablesAtSeams?: true;
   /** The document is one table whose rows the parts share: they join row by row, its header once (CSV, TSV). */
   oneTable?: true;
+  /**
+   * A page can hold more than one chunk should read (a worksheet of a million
+   * cells): planning reads the pages and cuts those too large into parts
+   * (page-planners.ts, page-parts.ts), each a chunk of its own.
+   */
+  pageParts?: true;
 }
 
 /** Refuses a document with more of its units than the format allows, before any of it is read. */

@@ -26,6 +26,13 @@ export const MAX_SLIDES = 5000;
 export const MAX_SHEETS = 5000;
 /** Cells in one workbook or spreadsheet, counted as they are read, and over a large one's chunks when they are merged. */
 export const MAX_CELLS = 2_000_000;
+/**
+ * Cells one chunk of a large workbook reads: a sheet with more is cut into
+ * runs of its rows (page-parts.ts), and smaller sheets go together up to it.
+ * A chunk's result is about 70 bytes of JSON a cell, so a chunk stays near
+ * 7 MB of JSON whatever the sheet's size.
+ */
+export const CELLS_PER_CHUNK = 100_000;
 
 export const PDF_PAGE_LIMIT: UnitLimit = { max: MAX_PDF_PAGES, says: (n) => `The PDF has ${n} pages` };
 export const SLIDE_LIMIT: UnitLimit = { max: MAX_SLIDES, says: (n) => `The presentation has ${n} slides` };

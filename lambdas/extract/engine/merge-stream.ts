@@ -10,7 +10,7 @@
 // member (test/unit/extract/merge-stream.test.ts holds it to that).
 
 import { markdownRow, markdownRule } from './blocks.ts';
-import { cutsWord, samePadded, type MergeRules, type Part } from './merge.ts';
+import { continuesTable, countsPage, cutsWord, joinTableElements, samePadded, type MergeRules, type Part } from './merge.ts';
 import { codePointLength } from './text-stats.ts';
 import type { Chunk, DocumentMetadata, Element, ExtractionResult, FailedPageRange, Table } from './types.ts';
 
@@ -39,14 +39,26 @@ interface OutputTable {
 export interface MergePlan {
   /** Positions of the parts that were read. */
   good: number[];
-  /** Each good part's offset in the merged content (code points), and whether its content joins it (a part with no rows adds no row break). */
-  offsets: Map<number, { offset: number; joins: boolean; tableShift: number }>;
+  /**
+   * Each good part's offset in the merged content (code points), whether its
+   * content joins it (a part with no rows adds no row break), and whether its
+   * first table goes on with the table before it (a part of a page: after a
+   * line break, its table element joined to that table's).
+   */
+  offsets: Map<number, PartPlace>;
   tables: OutputTable[];
   metadata: DocumentMetadata;
   separator: string;
   hasElements: boolean;
   pages: number;
   partial: boolean;
+}
+
+interface PartPlace {
+  offset: number;
+  joins: boolean;
+  tableShift: number;
+  rowBreak: boolean;
 }
 
 /** A table as the plan needs it: where it is, its header row and its widest row. */
@@ -70,9 +82,11 @@ export async function planMerge(source: PartSource, rules: MergeRules, documentM
   const sepLength = codePointLength(rules.separator);
   const good: number[] = [];
   const failed: FailedPageRange[] = [];
-  const offsets = new Map<number, { offset: number; joins: boolean; tableShift: number }>();
+  const offsets = new Map<number, PartPlace>();
   // Output tables with the stub of each one's first piece (its header row and page) and the last piece's page.
   const out: Array<{ head: TableStub; table: OutputTable; widest: number }> = [];
+  // Tables that parts of a page added rows to (as rows do throughout a file split by rows).
+  const rowJoined = new Set<(typeof out)[number]>();
   let first: ExtractionResult | null = null;
   let previous: { last_page: number; content: string } | null = null;
   let offset = 0;
@@ -94,8 +108,9 @@ export async function planMerge(source: PartSource, rules: MergeRules, documentM
     const { result } = part;
     good.push(position);
     first ??= result;
-    const joins = !rows || result.content !== '';
-    if (joins && joined > 0) offset += sepLength;
+    const rowBreak = continuesTable(part, result);
+    const joins = !(rows || !countsPage(part)) || result.content !== '';
+    if (joins && joined > 0) offset += rowBreak ? 1 : sepLength;
     if (previous && rules.separator === '' && cutsWord(previous.content, result.content)) wordsCut++;
     const stubs: TableStub[] = result.tables.map((t, table) => ({
       page: t.page,
@@ -108,12 +123,13 @@ export async function planMerge(source: PartSource, rules: MergeRules, documentM
     const tail = out.at(-1);
     const head = stubs[0];
     if (!previous || !tail || !head) stubs.forEach(fresh);
-    else if (rows) {
+    else if (rows || rowBreak) {
       // appendRows: the part's first table goes on with the table before it, its header row dropped when it repeats.
       const dropFirst = head.first !== undefined && samePadded(tail.head.first ?? [], head.first);
       tail.table.pieces.push({ ...head.piece, dropFirst });
       tail.widest = Math.max(tail.widest, widest(head, dropFirst));
       stubs.slice(1).forEach(fresh);
+      if (rowBreak) rowJoined.add(tail);
     } else if (rules.joinTablesAtSeams && joinSeams && joinsAtSeam(tail.head, head, previous.last_page, part.first_page)) {
       const sameRow = tail.head.first!.length === head.first!.length && tail.head.first!.every((cell, i) => cell === head.first![i]);
       tail.table.pieces.push({ ...head.piece, dropFirst: sameRow });
@@ -121,8 +137,8 @@ export async function planMerge(source: PartSource, rules: MergeRules, documentM
       stubs.slice(1).forEach(fresh);
     } else stubs.forEach(fresh);
     const tableShift = before - (before + stubs.length - out.length);
-    offsets.set(position, { offset, joins, tableShift });
-    pages += result.metadata.pages;
+    offsets.set(position, { offset, joins, tableShift, rowBreak });
+    if (countsPage(part)) pages += result.metadata.pages;
     words += result.metadata.word_count;
     language ??= result.metadata.language ?? null;
     for (const p of result.metadata.ocr_pages) ocr.push(p);
@@ -135,6 +151,7 @@ export async function planMerge(source: PartSource, rules: MergeRules, documentM
   if (!first) return null;
   // finishRows: the one table of a file split by rows is padded to its widest row and rendered once all parts are in.
   if (rows && good.length > 1) for (const t of out) Object.assign(t.table, { padTo: t.widest, render: true });
+  for (const t of rowJoined) Object.assign(t.table, { padTo: t.widest, render: true });
 
   const metadata: DocumentMetadata = {
     ...first.metadata,
@@ -189,10 +206,10 @@ export async function* mergedJson(source: PartSource, plan: MergePlan, pieceChar
   text('{"content":"');
   let joined = 0;
   for (const position of plan.good) {
-    const { joins } = plan.offsets.get(position)!;
+    const { joins, rowBreak } = plan.offsets.get(position)!;
     if (!joins) continue;
     const { content } = await read(position);
-    if (joined++ > 0) text(JSON.stringify(plan.separator).slice(1, -1));
+    if (joined++ > 0) text(rowBreak ? '\\n' : JSON.stringify(plan.separator).slice(1, -1));
     text(JSON.stringify(content).slice(1, -1));
     yield* flush();
   }
@@ -257,14 +274,25 @@ export async function* mergedJson(source: PartSource, plan: MergePlan, pieceChar
   if (plan.hasElements) {
     text(',"elements":[');
     let n = 0;
+    // A table element is held until the next: a part that goes on with its table joins its own table element to it.
+    let held: Element | null = null;
+    const write = (e: Element) => text(`${n++ > 0 ? ',' : ''}${JSON.stringify(e)}`);
     for (const position of plan.good) {
-      const { offset, tableShift } = plan.offsets.get(position)!;
-      for (const e of (await read(position)).elements ?? []) {
+      const { offset, tableShift, rowBreak } = plan.offsets.get(position)!;
+      for (const [i, e] of ((await read(position)).elements ?? []).entries()) {
         const moved: Element = { ...e, char_start: e.char_start + offset, char_end: e.char_end + offset, ...(e.table !== undefined ? { table: e.table + tableShift } : {}) };
-        text(`${n++ > 0 ? ',' : ''}${JSON.stringify(moved)}`);
+        if (i === 0 && rowBreak && held && moved.type === 'table' && held.table === moved.table) {
+          joinTableElements(held, moved);
+          continue;
+        }
+        if (held) write(held);
+        held = null;
+        if (moved.type === 'table') held = moved;
+        else write(moved);
         yield* flush();
       }
     }
+    if (held) write(held);
     text(']');
   }
   text('}');

@@ -14,8 +14,26 @@ import type { SplitCapability } from './format.ts';
 import type { Chunk, Element, ExtractionResult, FailedPageRange, PageSize, Table } from './types.ts';
 
 export type Part =
-  | { first_page: number; last_page: number; ok: true; result: ExtractionResult }
-  | { first_page: number; last_page: number; ok: false; error: string };
+  | { first_page: number; last_page: number; ok: true; result: ExtractionResult; pagePart?: PartOfPage }
+  | { first_page: number; last_page: number; ok: false; error: string; pagePart?: PartOfPage };
+
+/**
+ * A part that is one part of a page (page-parts.ts): a page's later parts do
+ * not count the page again, and one that `continues` the table of the part
+ * before it joins it row by row: its content after a line break, its rows
+ * onto that table (its repeated header row dropped), its table element into
+ * that table's.
+ */
+export interface PartOfPage {
+  first: boolean;
+  continues: boolean;
+}
+
+/** Whether a part's first table goes on with the table before it, row by row. */
+export const continuesTable = (part: { pagePart?: PartOfPage }, result: ExtractionResult) => part.pagePart?.continues === true && result.tables.length > 0;
+
+/** Whether a part adds its page to the merged result's pages: not a page's later parts. */
+export const countsPage = (part: { pagePart?: PartOfPage }) => part.pagePart?.first !== false;
 
 /** How a format's parts join: its split capability without the planning. */
 export type MergeRules = Pick<SplitCapability, 'separator' | 'joinTablesAtSeams' | 'oneTable'>;
@@ -38,9 +56,10 @@ export function mergeParts(parts: Part[], split: MergeRules, { joinSeams = true 
   const first = good[0]!.result;
   const { separator } = split;
   const rows = split.oneTable === true;
-  const sepLength = codePointLength(separator);
 
   const contents: string[] = [];
+  // Tables that parts of a page added rows to: rendered again once all are in.
+  const joined = new Set<Table>();
   const chunks: Chunk[] = [];
   const elements: Element[] = [];
   const pageSizes: PageSize[] = [];
@@ -52,28 +71,34 @@ export function mergeParts(parts: Part[], split: MergeRules, { joinSeams = true 
   for (const part of good) {
     const { result } = part;
     if (previous && separator === '' && cutsWord(previous.result.content, result.content)) wordsCut++;
+    const rowBreak = continuesTable(part, result);
     // Pages may be empty and still be joined (an empty slide keeps its place); a part with no rows adds no row break.
-    const joins = !rows || result.content !== '';
-    if (joins && contents.length > 0) offset += sepLength;
-    if (joins) contents.push(result.content);
+    const joins = !(rows || !countsPage(part)) || result.content !== '';
+    const sep = contents.length === 0 ? '' : rowBreak ? '\n' : separator;
+    if (joins) {
+      offset += codePointLength(sep);
+      contents.push(sep + result.content);
+    }
     for (const chunk of result.chunks) {
       chunks.push({ ...chunk, index: chunks.length, char_start: chunk.char_start + offset, char_end: chunk.char_end + offset });
     }
     const before = tables.length;
     if (!previous) tables = [...result.tables];
     else if (rows) tables = appendRows(tables, result.tables);
+    else if (rowBreak && tables.length > 0) {
+      tables = appendRows(tables, result.tables);
+      joined.add(tables[before - 1]!);
+    }
     // Slides and sheets are never one table across a seam; only a PDF table runs on over a page break.
     else if (split.joinTablesAtSeams && joinSeams) tables = joinAtSeam(tables, result.tables, previous.last_page, part.first_page);
     else tables = [...tables, ...result.tables];
     // The part's first table was joined to the one before the seam when the count grew by one fewer.
     const tableShift = before - (before + result.tables.length - tables.length);
-    for (const e of result.elements ?? []) {
-      elements.push({
-        ...e,
-        char_start: e.char_start + offset,
-        char_end: e.char_end + offset,
-        ...(e.table !== undefined ? { table: e.table + tableShift } : {}),
-      });
+    for (const [i, e] of (result.elements ?? []).entries()) {
+      const moved: Element = { ...e, char_start: e.char_start + offset, char_end: e.char_end + offset, ...(e.table !== undefined ? { table: e.table + tableShift } : {}) };
+      const last = elements.at(-1);
+      if (i === 0 && rowBreak && moved.type === 'table' && last?.type === 'table' && last.table === moved.table) joinTableElements(last, moved);
+      else elements.push(moved);
     }
     pageSizes.push(...(result.metadata.page_sizes ?? []));
     offset += codePointLength(result.content);
@@ -81,7 +106,8 @@ export function mergeParts(parts: Part[], split: MergeRules, { joinSeams = true 
   }
   // Rendered once, when all the rows are in: per part, the rendering and the copying grew with the square of the file.
   if (rows && good.length > 1) for (const table of tables) finishRows(table);
-  const content = contents.join(separator);
+  for (const table of joined) finishRows(table);
+  const content = contents.join('');
   // A part's chunks knew only the headings of their own part; without elements (config.elements off) they keep those.
   if (first.elements) {
     const paths = headingPaths(elements);
@@ -96,7 +122,7 @@ export function mergeParts(parts: Part[], split: MergeRules, { joinSeams = true 
     content,
     metadata: {
       ...first.metadata,
-      pages: sum((r) => r.metadata.pages),
+      pages: good.reduce((n, p) => n + (countsPage(p) ? p.result.metadata.pages : 0), 0),
       language: good.map((p) => p.result.metadata.language).find((l) => l) ?? null,
       char_count: codePointLength(content),
       word_count: sum((r) => r.metadata.word_count) - wordsCut,
@@ -109,6 +135,12 @@ export function mergeParts(parts: Part[], split: MergeRules, { joinSeams = true 
     chunks,
     ...(first.elements ? { elements } : {}),
   };
+}
+
+/** A table's element continued by the next part's rows: one element over both, as a whole read gives. */
+export function joinTableElements(into: Element, next: Element): void {
+  into.char_end = next.char_end;
+  into.text = `${into.text}\n${next.text}`;
 }
 
 /** The text before a seam ends inside a word that the text after it goes on with (wordCount's words: runs of non-whitespace). */

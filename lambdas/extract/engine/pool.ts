@@ -11,6 +11,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { engineMemoryBytes } from './memory.ts';
 import { IDLE_HEAP_BYTES, trimHeap } from './heap-trim.ts';
 import type { RangePlan, RangeSlice } from './byte-ranges.ts';
+import type { PagePart, PlannedPage } from './page-parts.ts';
 import type { StoredResult } from '../../core/job-result.ts';
 import { DEFAULT_CONFIG, ExtractionError, type ExtractionConfig, type ExtractionErrorCode, type ExtractInput, type ExtractionResult } from './types.ts';
 
@@ -27,6 +28,8 @@ export interface Extractor {
   splitPdf(bytes: Uint8Array, pageLists: number[][]): Promise<Array<Uint8Array | null>>;
   /** Where each run of pages lies in a text file's bytes (range-planners.ts), in a worker; the buffer is taken over. */
   planRanges(bytes: Uint8Array, format: string, runs: Array<{ first_page: number; last_page: number }>): Promise<RangePlan | null>;
+  /** The document's pages with the parts of those too large for one chunk (page-planners.ts), in a worker; null for a format that cuts none. The buffer is taken over. */
+  planPages(bytes: Uint8Array, format: string, pages: number[] | null): Promise<PlannedPage[] | null>;
   /**
    * A PDF as PDFium opens it, in a worker: its document metadata (title,
    * author, subject, keywords, creator, producer, dates) and its pages. The
@@ -76,8 +79,9 @@ export interface WorkerData {
 }
 
 type Task =
-  | { op: 'extract'; filename: string; contentType: string | null; config: ExtractionConfig | null; range?: RangeSlice; stored?: boolean }
+  | { op: 'extract'; filename: string; contentType: string | null; config: ExtractionConfig | null; range?: RangeSlice; pagePart?: PagePart; stored?: boolean }
   | { op: 'plan-ranges'; format: string; runs: Array<{ first_page: number; last_page: number }> }
+  | { op: 'plan-pages'; format: string; pages: number[] | null }
   | { op: 'split'; pageLists: number[][] }
   | { op: 'count'; filename: string; contentType: string | null }
   | { op: 'metadata' }
@@ -156,6 +160,7 @@ export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
     extractStored: pool.extractStored,
     splitPdf: pool.splitPdf,
     planRanges: (bytes, format, runs) => pool.run<RangePlan | null>(bytes, { op: 'plan-ranges', format, runs }),
+    planPages: (bytes, format, pages) => pool.run<PlannedPage[] | null>(bytes, { op: 'plan-pages', format, pages }),
     pdfDocument: (bytes) => pool.run<{ metadata: PdfDocumentMetadata; pages: number; bytes: Uint8Array }>(bytes, { op: 'metadata' }),
     // A page image is wanted while someone waits: a minute at most, whatever the pool's limit for extractions.
     renderPage: (bytes, page, width) => pool.run<{ pages: number; png: Uint8Array | null }>(bytes, { op: 'render', page, width }, Math.min(opts.timeoutMs, 60_000)),
@@ -333,15 +338,22 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
 
   if (opts.prewarm) for (let i = 0; i < opts.size; i++) spawn();
 
-  const extractOne = ({ bytes, filename, contentType, config, range }: ExtractInput) =>
-    run<ExtractionResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null, ...(range ? { range } : {}) });
+  const task = ({ filename, contentType, config, range, pagePart }: ExtractInput) => ({
+    op: 'extract' as const,
+    filename,
+    contentType: contentType ?? null,
+    config: config ?? null,
+    ...(range ? { range } : {}),
+    ...(pagePart ? { pagePart } : {}),
+  });
+  const extractOne = (input: ExtractInput) => run<ExtractionResult>(input.bytes, task(input));
 
   /** The runs of pages a long PDF is spread over (spread.ts), or null to read it in one worker. */
   async function spreadRuns(input: ExtractInput): Promise<number[][] | null> {
     if (isDetached(input.bytes)) throw detachedError();
     const { spreadPlan } = await import('./spread.ts');
     // A chunk's own bytes are no PDF, whatever their first bytes look like.
-    return input.range ? null : spreadPlan(input, opts.size);
+    return input.range || input.pagePart ? null : spreadPlan(input, opts.size);
   }
 
   /** Each run in a worker of its own, merged here; anything unusual falls back to one worker's whole read. */
@@ -372,8 +384,7 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
       const { storedResult } = await import('../../core/job-result.ts');
       return storedResult(await extractSpread(input, runs));
     }
-    const { bytes, filename, contentType, config, range } = input;
-    return run<StoredResult>(bytes, { op: 'extract', filename, contentType: contentType ?? null, config: config ?? null, ...(range ? { range } : {}), stored: true });
+    return run<StoredResult>(input.bytes, { ...task(input), stored: true });
   }
 
   return {
@@ -499,6 +510,11 @@ export async function runWorker(port: NonNullable<typeof parentPort>, data: Work
         port.postMessage({ type: 'done', id: req.id, result: await planRanges(req.bytes, req.format, req.runs), engineBytes: engineMemoryBytes() } satisfies Reply);
         return;
       }
+      if (req.op === 'plan-pages') {
+        const { planPages } = await import('./page-planners.ts');
+        port.postMessage({ type: 'done', id: req.id, result: await planPages(req.bytes, req.format, req.pages), engineBytes: engineMemoryBytes() } satisfies Reply);
+        return;
+      }
       if (req.op === 'count') throw new Error('page counts run in a page counter (createPageCounter)');
       if (req.op === 'render') {
         const { renderPageImage } = await import('../formats/pdf/page-image.ts');
@@ -516,7 +532,7 @@ export async function runWorker(port: NonNullable<typeof parentPort>, data: Work
         return;
       }
       beforeExtract?.(req.filename);
-      const result = await extract({ bytes: req.bytes, filename: req.filename, contentType: req.contentType, config: req.config, ...(req.range ? { range: req.range } : {}) });
+      const result = await extract({ bytes: req.bytes, filename: req.filename, contentType: req.contentType, config: req.config, ...(req.range ? { range: req.range } : {}), ...(req.pagePart ? { pagePart: req.pagePart } : {}) });
       if (req.stored) {
         const { storedResult } = await import('../../core/job-result.ts');
         const stored = storedResult(result);

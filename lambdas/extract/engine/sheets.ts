@@ -26,24 +26,65 @@ export const selectedNumbers = (total: number, pages: number[] | null) =>
  * sheets read; `names` every sheet of the workbook (metadata.sheets lists
  * them all, selected or not), `kept` their numbers.
  */
-export function sheetsOutput(
-  sheets: Sheet[],
-  mode: OutputMode,
-  metadata: FormatOutput['metadata'],
-  selection: { names: string[]; kept: number[]; selected: boolean },
-): FormatOutput {
+export function sheetsOutput(sheets: Sheet[], mode: OutputMode, metadata: FormatOutput['metadata'], selection: Selection): FormatOutput {
+  return pagesOutput(
+    sheets.map((sheet) => (out: Blocks) => {
+      out.heading(2, sheet.name);
+      out.table(usedRange(sheet.rows), { sheet: sheet.name });
+      writeExtras(out, sheet);
+    }),
+    mode,
+    metadata,
+    selection,
+  );
+}
+
+/**
+ * A part of one sheet (engine/page-parts.ts), written as its share of the
+ * page a whole read writes: the sheet's name in its first part, its rows, and
+ * what follows the table in its last. `rows` are already the table's columns
+ * and width (the whole sheet's); `header` is the table's header row when it
+ * lies in an earlier part.
+ */
+export interface SheetPiece {
+  name: string;
+  first: boolean;
+  last: boolean;
+  rows: string[][];
+  header: string[] | null;
+  extras: Pick<Sheet, 'comments' | 'drawings'>;
+}
+
+export function sheetPieceOutput(piece: SheetPiece, mode: OutputMode, metadata: FormatOutput['metadata'], selection: Selection): FormatOutput {
+  const write = (out: Blocks) => {
+    if (piece.first) out.heading(2, piece.name);
+    out.tableRows(piece.rows, piece.header, { sheet: piece.name });
+    if (piece.last) writeExtras(out, piece.extras);
+  };
+  return pagesOutput([write], mode, metadata, selection);
+}
+
+interface Selection {
+  names: string[];
+  kept: number[];
+  selected: boolean;
+}
+
+function writeExtras(out: Blocks, sheet: Pick<Sheet, 'comments' | 'drawings'>): void {
+  for (const d of sheet.drawings ?? []) {
+    if (d.kind === 'chart') writeChart(out, d.chart, false);
+    else if (d.kind === 'figure') out.figure(d.text);
+    else out.paragraph(d.text);
+  }
+  for (const c of sheet.comments ?? []) out.paragraph(`${c.ref}: ${c.text}`);
+}
+
+function pagesOutput(pageWriters: Array<(out: Blocks) => void>, mode: OutputMode, metadata: FormatOutput['metadata'], selection: Selection): FormatOutput {
   const tables: Table[] = [];
   const drafts: DraftElement[] = [];
-  const pages = sheets.map((sheet, page) => {
+  const pages = pageWriters.map((write, page) => {
     const out = new Blocks(mode);
-    out.heading(2, sheet.name);
-    out.table(usedRange(sheet.rows), { sheet: sheet.name });
-    for (const d of sheet.drawings ?? []) {
-      if (d.kind === 'chart') writeChart(out, d.chart, false);
-      else if (d.kind === 'figure') out.figure(d.text);
-      else out.paragraph(d.text);
-    }
-    for (const c of sheet.comments ?? []) out.paragraph(`${c.ref}: ${c.text}`);
+    write(out);
     for (const e of out.elements) drafts.push({ ...e, page, ...(e.table !== undefined ? { table: e.table + tables.length } : {}) });
     tables.push(...out.tables);
     return out.text();

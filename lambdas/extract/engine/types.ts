@@ -3,6 +3,7 @@
 
 import type { InflateBudget } from '../containers/zip.ts';
 import type { RangeSlice } from './byte-ranges.ts';
+import type { PagePart } from './page-parts.ts';
 
 export interface ExtractInput {
   bytes: Uint8Array;
@@ -12,6 +13,8 @@ export interface ExtractInput {
   config?: ExtractionConfig | null;
   /** A chunk of a large text file: `bytes` are the chunk's own bytes only (byte-ranges.ts, RangeSlice), not the file. */
   range?: RangeSlice;
+  /** A chunk that is one part of a page too large for one chunk (page-parts.ts): the document is read for that part only. */
+  pagePart?: PagePart;
 }
 
 export interface DocumentMetadata {
@@ -272,6 +275,8 @@ export interface FormatContext {
   depth: number;
   /** A chunk of a large text file, when `bytes` are its own bytes only. */
   range?: RangeSlice;
+  /** A part of one page to read instead of the selected pages (page-parts.ts). */
+  pagePart?: PagePart;
   /** Extracts an embedded document (an archive member, an attachment). */
   sub(input: ExtractInput): Promise<ExtractionResult>;
 }

@@ -140,6 +140,33 @@ describe('safe ZIP reader', () => {
     const zip = new SafeZip(makeZip([{ name: 'a', data: new Uint8Array(3 * 1024 * 1024).fill(97) }, { name: 'b', data: 'bb' }]), { remaining: 1024 * 1024 });
     expect(() => zip.read('a')).toThrow(/inflates past the size limit/);
   });
+
+  it('streams an entry as it inflates: the same bytes as a whole read, under the same caps, inflating no further than it is read', async () => {
+    const text = Array.from({ length: 40_000 }, (_, i) => `line ${i} of the member\n`).join('');
+    const zip = () => new SafeZip(makeZip([{ name: 'deflated', data: text }, { name: 'stored', data: new TextEncoder().encode('kept as it is'), method: 0 }]));
+    const all = async (z: SafeZip, name: string) => {
+      const pieces: Uint8Array[] = [];
+      for await (const piece of z.stream(name)) pieces.push(piece);
+      return Buffer.concat(pieces).toString();
+    };
+    expect(await all(zip(), 'deflated')).toBe(text);
+    expect(await all(zip(), 'stored')).toBe('kept as it is');
+    expect(await all(zip(), 'missing')).toBe('');
+
+    // Stopped after the first piece: only what was inflated is taken from the budget.
+    const stopped = zip();
+    const before = stopped.budget.remaining;
+    for await (const piece of stopped.stream('deflated')) {
+      expect(piece.length).toBeLessThan(text.length);
+      break;
+    }
+    expect(before - stopped.budget.remaining).toBeLessThan(text.length / 4);
+
+    const bomb = new SafeZip(makeZip([{ name: 'bomb', data: zeros(40) }]));
+    await expect(all(bomb, 'bomb')).rejects.toThrow(/inflates more than 200:1/);
+    const small = new SafeZip(makeZip([{ name: 'a', data: text }]), { remaining: 100_000 });
+    await expect(all(small, 'a')).rejects.toThrow(/inflates past the size limit/);
+  });
 });
 
 describe('XML reader', () => {

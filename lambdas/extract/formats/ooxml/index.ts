@@ -26,7 +26,7 @@ export const xlsx: FormatDescriptor<'xlsx'> = {
   signature: { zipMembers: (zip) => zip.has('xl/workbook.xml') },
   countPages: ({ zip }) => listed(zip().readText('xl/workbook.xml'), /<(?:[\w.-]+:)?sheet[\s/>]/g) ?? count(zip().names(), /^xl\/worksheets\/[^/]+\.xml$/),
   readLimit: { bytes: 140_000_000, advice: WORKBOOK_ADVICE },
-  split: { chunks: 'pages', separator: '\n\n' },
+  split: { chunks: 'pages', separator: '\n\n', pageParts: true },
 };
 
 export const pptx: FormatDescriptor<'pptx'> = {

@@ -12,32 +12,54 @@ import { child, descendants, elements, readXml, textContent, type XmlElement } f
 import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
 import { ExtractionError, type FormatOutput, } from '../../engine/types.ts';
 
-/** `pages`: 1-based sheet numbers to read (config.pages); null for every sheet. */
-export function extractXlsx(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget, pages: number[] | null = null): FormatOutput {
+/** What every sheet of a workbook is read with: its package, shared strings, number formats and date system, and its sheets in order. */
+export interface Workbook {
+  zip: SafeZip;
+  strings: string[];
+  formats: string[];
+  date1904: boolean;
+  sheets: Array<{ name: string; target: string | undefined }>;
+}
+
+export function openWorkbook(bytes: Uint8Array, budget?: InflateBudget): Workbook {
   const zip = new SafeZip(bytes, budget);
   const main = 'xl/workbook.xml';
   const workbook = readXml(zip, main);
   if (!workbook) throw new ExtractionError('corrupt_file', 'The XLSX could not be read: xl/workbook.xml is missing.');
   const rels = relationships(zip, main);
   const partOf = (type: string) => [...rels.values()].find((r) => r.type === type)?.target;
-  const strings = sharedStrings(zip, partOf('sharedStrings'));
-  const formats = cellFormats(zip, partOf('styles'));
   const props = child(workbook, 'workbookPr');
-  const date1904 = props?.attrs.date1904 === '1' || props?.attrs.date1904 === 'true';
+  return {
+    zip,
+    strings: sharedStrings(zip, partOf('sharedStrings')),
+    formats: cellFormats(zip, partOf('styles')),
+    date1904: props?.attrs.date1904 === '1' || props?.attrs.date1904 === 'true',
+    sheets: elements(child(workbook, 'sheets') ?? workbook, 'sheet').map((s, i) => ({ name: s.attrs.name ?? `Sheet${i + 1}`, target: rels.get(s.attrs.id ?? '')?.target })),
+  };
+}
+
+/** `pages`: 1-based sheet numbers to read (config.pages); null for every sheet. */
+export function extractXlsx(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget, pages: number[] | null = null): FormatOutput {
+  const book = openWorkbook(bytes, budget);
+  const { zip, strings, formats, date1904, sheets: listed } = book;
   // With a selection the cap counts the cells read: the chunks of a large workbook are held to it
   // one by one here, and the workbook as a whole when its parts are merged (aggregate.ts).
   const cellBudget = { cells: MAX_CELLS };
-  const listed = elements(child(workbook, 'sheets') ?? workbook, 'sheet').map((s, i) => ({ name: s.attrs.name ?? `Sheet${i + 1}`, target: rels.get(s.attrs.id ?? '')?.target }));
   const kept = selectedNumbers(listed.length, pages);
   const sheets = kept.map((number): Sheet => {
     const { name, target } = listed[number - 1]!;
     const rows = new SheetRows(strings, formats, date1904, cellBudget);
     // Rows are read as the parser closes them, so the sheet is never a tree of all its cells.
     if (target) readXml(zip, target, { name: 'row', visit: (row) => rows.add(row) });
-    const sheetRels = target ? relationships(zip, target) : new Map<string, { target: string; type: string }>();
-    return { name, rows: rows.rows, comments: comments(zip, sheetRels), drawings: drawings(zip, sheetRels) };
+    return { name, rows: rows.rows, ...sheetExtras(zip, target) };
   });
   return sheetsOutput(sheets, mode, coreProperties(zip), { names: listed.map((s) => s.name), kept, selected: pages !== null });
+}
+
+/** What a sheet shows besides its cells: its comments, charts, text boxes and described pictures. */
+export function sheetExtras(zip: SafeZip, target: string | undefined): Pick<Sheet, 'comments' | 'drawings'> {
+  const sheetRels = target ? relationships(zip, target) : new Map<string, { target: string; type: string }>();
+  return { comments: comments(zip, sheetRels), drawings: drawings(zip, sheetRels) };
 }
 
 /** The sheet's comments (notes): the legacy comments part, which Excel also writes for threaded comments. */
@@ -95,10 +117,10 @@ function richString(el: XmlElement): string {
 }
 
 function sharedStrings(zip: SafeZip, part: string | undefined): string[] {
-  const sst = part ? readXml(zip, part) : null;
-  if (!sst) return [];
-  // Phonetic runs (rPh) are reading aids, not cell text.
-  return elements(sst, 'si').map(richString);
+  const strings: string[] = [];
+  // Phonetic runs (rPh) are reading aids, not cell text. Handed over one at a time: a large table's strings never stand as one tree.
+  if (part) readXml(zip, part, { name: 'si', visit: (si) => strings.push(richString(si)) });
+  return strings;
 }
 
 /** Style index to number format code. */
@@ -128,24 +150,30 @@ class SheetRows {
   add(row: XmlElement): void {
     const r = Number(row.attrs.r) || this.nextRow;
     this.nextRow = r + 1;
-    const cells: string[] = [];
-    let nextCol = 0;
-    for (const c of elements(row, 'c')) {
-      const col = c.attrs.r ? columnIndex(c.attrs.r) : nextCol;
-      nextCol = col + 1;
-      const value = cellText(c, this.strings, this.formats, this.date1904);
-      if (value === '') continue;
-      if (--this.budget.cells < 0) throw tooManyCells('workbook');
-      while (cells.length < col) cells.push('');
-      cells[col] = value;
-    }
+    const cells = rowCells(row, this.strings, this.formats, this.date1904, this.budget);
     if (cells.length === 0) return;
     while (this.rows.length < r - 1) this.rows.push([]);
     this.rows[r - 1] = cells;
   }
 }
 
-function columnIndex(ref: string): number {
+/** A row element's cell texts by column (from A), counted against the workbook's cell budget. */
+export function rowCells(row: XmlElement, strings: string[], formats: string[], date1904: boolean, budget: { cells: number }): string[] {
+  const cells: string[] = [];
+  let nextCol = 0;
+  for (const c of elements(row, 'c')) {
+    const col = c.attrs.r ? columnIndex(c.attrs.r) : nextCol;
+    nextCol = col + 1;
+    const value = cellText(c, strings, formats, date1904);
+    if (value === '') continue;
+    if (--budget.cells < 0) throw tooManyCells('workbook');
+    while (cells.length < col) cells.push('');
+    cells[col] = value;
+  }
+  return cells;
+}
+
+export function columnIndex(ref: string): number {
   let n = 0;
   for (const ch of ref) {
     const code = ch.charCodeAt(0);
@@ -155,7 +183,7 @@ function columnIndex(ref: string): number {
   return Math.min(n - 1, 16383);
 }
 
-function cellText(c: XmlElement, strings: string[], formats: string[], date1904: boolean): string {
+export function cellText(c: XmlElement, strings: string[], formats: string[], date1904: boolean): string {
   const type = c.attrs.t ?? 'n';
   if (type === 'inlineStr') {
     const is = child(c, 'is');

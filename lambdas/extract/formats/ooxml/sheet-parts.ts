@@ -1,0 +1,183 @@
+// Large worksheets cut into runs of rows (engine/page-parts.ts). A sheet is
+// one page however many cells it holds, and its result is several times the
+// size of its XML: read whole, a sheet of a million cells held the worker's
+// memory at many times the file. Planning scans each sheet once as it
+// inflates and cuts it at the row starts after every CELLS_PER_CHUNK cell
+// elements (with a value or not). It also works out what a part needs of
+// the whole sheet to write its rows as a whole read does: the table's first
+// column and width (usedRange and normaliseRows over every row) and the
+// header row. A part then inflates its sheet up to its own end, parses its
+// rows only, and stops.
+
+import { parseXml, type XmlElement } from '../../containers/xml.ts';
+import { CELLS_PER_CHUNK, MAX_CELLS } from '../../engine/limits.ts';
+import type { PagePart, PlannedPage, SheetRows } from '../../engine/page-parts.ts';
+import { type OutputMode } from '../../engine/blocks.ts';
+import { selectedNumbers, sheetPieceOutput } from '../../engine/sheets.ts';
+import type { FormatOutput } from '../../engine/types.ts';
+import type { InflateBudget } from '../../containers/zip.ts';
+import { coreProperties } from './ooxml.ts';
+import { cellText, columnIndex, openWorkbook, rowCells, sheetExtras, type Workbook } from './xlsx.ts';
+
+/** Row and cell start tags and the end of the sheet's data, whatever the prefix; `c` and `row` only, not `col` or `rowBreaks`. */
+const MARKUP = /<(\/?)(?:[A-Za-z_][\w.-]*:)?(row|c|sheetData)(?=[\s>/])/g;
+const CELL_END = /<\/(?:[A-Za-z_][\w.-]*:)?c>/g;
+
+/**
+ * The selected sheets of a workbook (every sheet without a selection), each
+ * with its cells and, for a sheet over `cellsPerPart`, its parts.
+ */
+export async function planSheetParts(bytes: Uint8Array, pages: number[] | null, budget?: InflateBudget, cellsPerPart = CELLS_PER_CHUNK): Promise<PlannedPage[]> {
+  const book = openWorkbook(bytes, budget);
+  const planned: PlannedPage[] = [];
+  for (const page of selectedNumbers(book.sheets.length, pages)) {
+    const target = book.sheets[page - 1]!.target;
+    planned.push(target ? await planSheet(book, page, target, cellsPerPart) : { page, cells: 0, parts: null });
+  }
+  return planned;
+}
+
+async function planSheet(book: Workbook, page: number, target: string, cellsPerPart: number): Promise<PlannedPage> {
+  const starts: number[] = [0];
+  let cells = 0;
+  let inPart = 0;
+  // Raw column bounds of the cells with text so far, and the first row with text.
+  let first = Infinity;
+  let last = -1;
+  let header: [number, number] | null = null;
+  let row: { start: number; text: boolean } | null = null;
+  let nextCol = 0;
+  let dataEnd = -1;
+  const endRow = (at: number) => {
+    if (row?.text && !header) header = [row.start, at];
+    row = null;
+  };
+
+  // The XML as Latin-1, a character a byte, so string offsets are byte offsets; the markup looked for is ASCII.
+  let carry = '';
+  let base = 0;
+  for await (const piece of book.zip.stream(target)) {
+    const text = carry + Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('latin1');
+    // Where the scan stopped: past the last complete tag, or at a tag (or cell) the piece cuts off.
+    let done = 0;
+    let cutAt = -1;
+    MARKUP.lastIndex = 0;
+    for (let m = MARKUP.exec(text); m; m = MARKUP.exec(text)) {
+      const at = m.index;
+      const tagEnd = text.indexOf('>', at);
+      if (tagEnd < 0) {
+        cutAt = at;
+        break;
+      }
+      const [, closing, name] = m;
+      if (name === 'sheetData') {
+        if (closing) {
+          endRow(base + at);
+          dataEnd = base + at;
+        }
+      } else if (name === 'row' && !closing) {
+        endRow(base + at);
+        if (inPart >= cellsPerPart) {
+          starts.push(base + at);
+          inPart = 0;
+        }
+        row = { start: base + at, text: false };
+        nextCol = 0;
+      } else if (name === 'c' && !closing) {
+        const tag = text.slice(at, tagEnd + 1);
+        const ref = /\sr\s*=\s*["']([A-Za-z]+)/.exec(tag)?.[1];
+        const col = ref ? columnIndex(ref.toUpperCase()) : nextCol;
+        // Only a cell that could move the table's bounds (or be the header's) is read: after the first rows, almost none.
+        if (!tag.endsWith('/>') && (col < first || col > last || (row !== null && !header))) {
+          CELL_END.lastIndex = tagEnd;
+          const close = CELL_END.exec(text);
+          if (!close) {
+            cutAt = at;
+            break;
+          }
+          const cell = parseXml(Buffer.from(text.slice(at, close.index + close[0].length), 'latin1').toString('utf8'), `the part ${target}`);
+          if (cellText(cell, book.strings, book.formats, book.date1904).trim() !== '') {
+            first = Math.min(first, col);
+            last = Math.max(last, col);
+            if (row) row.text = true;
+          }
+        }
+        nextCol = col + 1;
+        cells++;
+        inPart++;
+      }
+      done = MARKUP.lastIndex;
+    }
+    // A tag the piece cut off is read again with the next piece; so is a '<' at its very end (a name cut short).
+    const keep = cutAt >= 0 ? cutAt : Math.max(done, text.lastIndexOf('<'));
+    base += keep;
+    carry = text.slice(keep);
+  }
+  endRow(dataEnd >= 0 ? dataEnd : base + carry.length);
+  const end = dataEnd >= 0 ? dataEnd : base + carry.length;
+  if (starts.length === 1) return { page, cells, parts: null };
+  const column = Number.isFinite(first) ? first : 0;
+  const width = last >= column ? last - column + 1 : 0;
+  const found = header as [number, number] | null;
+  const parts = starts.map((start, i): PagePart => {
+    const at: SheetRows = { kind: 'sheet-rows', start, end: starts[i + 1] ?? end, header: found && found[0] < start ? found : null, column, width };
+    return { page, first: i === 0, last: i === starts.length - 1, continues: at.header !== null, at };
+  });
+  return { page, cells, parts };
+}
+
+/** One part of a sheet, read as its share of the sheet's page (engine/sheets.ts sheetPieceOutput). */
+export async function extractSheetPart(bytes: Uint8Array, mode: OutputMode, budget: InflateBudget | undefined, part: PagePart): Promise<FormatOutput> {
+  const book = openWorkbook(bytes, budget);
+  const { name, target } = book.sheets[part.page - 1] ?? { name: `Sheet${part.page}`, target: undefined };
+  const { at } = part;
+  const cellBudget = { cells: MAX_CELLS };
+  let rows: string[][] = [];
+  let header: string[] | null = null;
+  if (target) {
+    const [headerXml, rowsXml] = await slices(book, target, [at.header ?? [0, 0], [at.start, at.end]]);
+    const read = (xml: string) => {
+      const out: string[][] = [];
+      parseXml(`<sheetData>${xml}</sheetData>`, `the part ${target}`, {
+        name: 'row',
+        visit: (row: XmlElement) => {
+          const cells = tableRow(rowCells(row, book.strings, book.formats, book.date1904, cellBudget), at);
+          if (cells) out.push(cells);
+        },
+      });
+      return out;
+    };
+    header = at.header ? (read(headerXml!)[0] ?? null) : null;
+    rows = read(rowsXml!);
+  }
+  const extras = part.last ? sheetExtras(book.zip, target) : {};
+  const names = book.sheets.map((s) => s.name);
+  return sheetPieceOutput({ name, first: part.first, last: part.last, rows, header, extras }, mode, coreProperties(book.zip), { names, kept: [part.page], selected: true });
+}
+
+/** A row as the whole table has it (usedRange, then normaliseRows): from the table's first column, as wide as the table, cells trimmed; null for a row without text. */
+function tableRow(cells: string[], at: SheetRows): string[] | null {
+  const out = new Array<string>(at.width);
+  let text = false;
+  for (let i = 0; i < at.width; i++) {
+    const cell = (cells[at.column + i] ?? '').replace(/\s+/g, ' ').trim();
+    if (cell !== '') text = true;
+    out[i] = cell;
+  }
+  return text ? out : null;
+}
+
+/** The sheet's XML between each pair of byte offsets (ascending, not overlapping), inflating no further than the last. */
+async function slices(book: Workbook, target: string, ranges: Array<[number, number]>): Promise<string[]> {
+  const wanted = ranges.map(([s, e]) => ({ s, e, pieces: [] as Uint8Array[] }));
+  const stop = Math.max(...ranges.map(([, e]) => e));
+  let base = 0;
+  for await (const piece of book.zip.stream(target)) {
+    const next = base + piece.length;
+    for (const w of wanted) if (w.s < next && w.e > base) w.pieces.push(piece.subarray(Math.max(0, w.s - base), Math.min(piece.length, w.e - base)));
+    base = next;
+    if (base >= stop) break;
+  }
+  const decoder = new TextDecoder('utf-8');
+  return wanted.map((w) => decoder.decode(Buffer.concat(w.pieces)));
+}
