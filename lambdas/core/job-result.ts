@@ -12,13 +12,15 @@ export const resultKey = (projectId: string, jobId: string) => `results/${projec
 export interface StoredResult {
   json: Uint8Array;
   pages: number;
+  /** The document's pages as the reader found them (a selection's pages are fewer). */
+  pages_total: number;
   format: string;
   /** Members or attachments could not be read: the job is a partial success. */
   partial: boolean;
 }
 
 export function storedResult(result: ExtractionResult): StoredResult {
-  return { json: resultJson(result), pages: result.metadata.pages, format: result.metadata.format, partial: (result.metadata.failed_sections?.length ?? 0) > 0 };
+  return { json: resultJson(result), pages: result.metadata.pages, pages_total: result.metadata.pages_total ?? 0, format: result.metadata.format, partial: (result.metadata.failed_sections?.length ?? 0) > 0 };
 }
 
 /**

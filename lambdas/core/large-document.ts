@@ -10,10 +10,10 @@ import { inOriginalPages } from '../extract/engine/page-numbers.ts';
 import { DEFAULT_CONFIG, ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/engine/types.ts';
 import type { ByteRun, RangeLayout, RangePlan, RangeSlice } from '../extract/engine/byte-ranges.ts';
 import { mergeRulesOf } from '../extract/engine/merge.ts';
-import { checkUnitLimit } from '../extract/engine/limits.ts';
+import { CELLS_PER_CHUNK, checkUnitLimit } from '../extract/engine/limits.ts';
 import { descriptorOf, type Format } from '../extract/engine/registry.ts';
 import type { PlannedPage } from '../extract/engine/page-parts.ts';
-import { CELLS_PER_CHUNK } from '../extract/engine/limits.ts';
+import type { StoredResult } from './job-result.ts';
 import { chunkPages, partedChunks, planChunks, plannedPages } from './chunk-plan.ts';
 import { isTerminal, type ChunkRange, type Job, type OriginalMetadata } from './job.ts';
 import type { AggregationStarter, Blobs, ChunkMessage, ChunkQueue, Clock, JobEvents, Jobs, PartRef } from './ports.ts';
@@ -266,7 +266,8 @@ export interface ChunkWorkerDeps {
   jobs: Jobs;
   blobs: Blobs;
   clock: Clock;
-  extractor: { extract(input: ExtractInput): Promise<ExtractionResult> };
+  /** With extractStored, the worker that extracts a chunk writes its JSON too: this thread neither copies the result's objects nor serializes them. */
+  extractor: { extract(input: ExtractInput): Promise<ExtractionResult>; extractStored?(input: ExtractInput): Promise<StoredResult> };
   aggregation: AggregationStarter;
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
@@ -292,15 +293,15 @@ export async function processChunk(
   if (!range) return deps.log?.('dropping chunk message outside the plan', { job_id: job.id, index: message.index });
   if (isRecorded(job, range.index)) return finishIfLast(deps, job);
 
-  let part: StoredPart;
+  let part: ChunkOutcome;
   try {
     part = await extractChunk(deps, job, range, message.run ?? null);
   } catch (error) {
     if (delivery.receiveCount < delivery.maxReceiveCount) throw error;
     deps.log?.('giving up on chunk after last delivery', { job_id: job.id, index: range.index, error: String(error) });
-    part = { ...range, ok: false, error: `Pages ${range.first_page}-${range.last_page} failed after ${delivery.receiveCount} attempts because of an internal error.` };
+    part = { ok: false, error: `Pages ${range.first_page}-${range.last_page} failed after ${delivery.receiveCount} attempts because of an internal error.` };
   }
-  await deps.blobs.put(partKey(job.project_id, job.id, range.index), Buffer.from(JSON.stringify(part)), 'application/json');
+  await deps.blobs.put(partKey(job.project_id, job.id, range.index), partJson(range, part), 'application/json');
   // Failed pages count as done for progress: they are behind the job, not ahead of it.
   const pages = chunkPages(range, job.config?.pages ?? null).length;
   const after = await deps.jobs.recordChunk(job.id, range.index, part.ok ? 'done' : 'failed', pages, deps.clock.now());
@@ -309,33 +310,48 @@ export async function processChunk(
   if (current) await finishIfLast(deps, current);
 }
 
-async function extractChunk(deps: ChunkWorkerDeps, job: Job, range: ChunkRange, run: ByteRun | null): Promise<StoredPart> {
+/** A chunk's result: as objects (a cut PDF's, renumbered here), as the JSON its worker wrote, or why it failed. */
+type ChunkOutcome = { ok: true; result: ExtractionResult } | { ok: true; stored: StoredResult } | { ok: false; error: string };
+
+/** The part object (StoredPart) of a chunk's outcome, as JSON bytes: the worker's JSON is put in place, not parsed. */
+function partJson(range: ChunkRange, outcome: ChunkOutcome): Uint8Array {
+  const { source: _, ...plain } = range;
+  if (!outcome.ok) return Buffer.from(JSON.stringify({ ...plain, ...outcome }));
+  if ('result' in outcome) return Buffer.from(JSON.stringify({ ...plain, ok: true, result: outcome.result }));
+  const head = JSON.stringify({ ...plain, ok: true });
+  return Buffer.concat([Buffer.from(`${head.slice(0, -1)},"result":`), outcome.stored.json, Buffer.from('}')]);
+}
+
+async function extractChunk(deps: ChunkWorkerDeps, job: Job, range: ChunkRange, run: ByteRun | null): Promise<ChunkOutcome> {
   const config = job.config ?? DEFAULT_CONFIG;
   const pages = range.page_part ? [range.page_part.page] : chunkPages(range, config.pages);
-  const { source, ...plain } = range;
+  const { source } = range;
   const own = source ? await deps.blobs.get(source.key) : null;
+  const read = async (input: ExtractInput): Promise<ChunkOutcome> =>
+    deps.extractor.extractStored ? { ok: true, stored: await deps.extractor.extractStored(input) } : { ok: true, result: await deps.extractor.extract(input) };
+  const missing: ChunkOutcome = { ok: false, error: 'The uploaded document could not be found (it may have expired).' };
   try {
     if (run && job.range_layout && job.document.kind === 's3') {
       const slice = await readRange(deps.blobs, job.document.key, job.range_layout, run);
-      if (!slice) return { ...plain, ok: false, error: 'The uploaded document could not be found (it may have expired).' };
-      const result = await deps.extractor.extract({ bytes: slice.bytes, filename: job.filename, contentType: job.content_type, config: { ...config, pages }, range: slice.range });
-      return { ...plain, ok: true, result };
+      if (!slice) return missing;
+      return await read({ bytes: slice.bytes, filename: job.filename, contentType: job.content_type, config: { ...config, pages }, range: slice.range });
     }
     if (source && own) {
       const result = await deps.extractor.extract({ bytes: own, filename: job.filename, contentType: 'application/pdf', config: { ...config, pages: null } });
-      return { ...plain, ok: true, result: inOriginalPages(result, pages, source.pages_total) };
+      return { ok: true, result: inOriginalPages(result, pages, source.pages_total) };
     }
     if (job.document.kind !== 's3') throw new Error(`job ${job.id} was split but its document is not in S3`);
     const bytes = await deps.blobs.get(job.document.key);
-    if (!bytes) return { ...plain, ok: false, error: 'The uploaded document could not be found (it may have expired).' };
-    const result = await deps.extractor.extract({ bytes, filename: job.filename, contentType: job.content_type, config: { ...config, pages }, ...(range.page_part ? { pagePart: range.page_part } : {}) });
+    if (!bytes) return missing;
+    const outcome = await read({ bytes, filename: job.filename, contentType: job.content_type, config: { ...config, pages }, ...(range.page_part ? { pagePart: range.page_part } : {}) });
     // A damaged page tree reads as shorter than it is: pages the parser cannot find are a failure, not an empty success.
-    if (result.metadata.pages === 0) {
-      return { ...plain, ok: false, error: `Pages ${range.first_page}-${range.last_page} could not be read: the document as read has ${result.metadata.pages_total ?? 0} pages.` };
+    const found = !outcome.ok ? null : 'stored' in outcome ? outcome.stored : { pages: outcome.result.metadata.pages, pages_total: outcome.result.metadata.pages_total ?? 0 };
+    if (found && found.pages === 0) {
+      return { ok: false, error: `Pages ${range.first_page}-${range.last_page} could not be read: the document as read has ${found.pages_total} pages.` };
     }
-    return { ...plain, ok: true, result };
+    return outcome;
   } catch (error) {
-    if (error instanceof ExtractionError) return { ...plain, ok: false, error: error.message };
+    if (error instanceof ExtractionError) return { ok: false, error: error.message };
     throw error;
   }
 }

@@ -153,6 +153,27 @@ describe('documents over 10 MB', () => {
     expect(result.content).toBe(sheets.map((s, i) => `${s.name}\n\nItem\tAmount\nsales ${i + 1}\t${(i + 1) * 10}`).join('\n\n'));
   });
 
+  it('of Excel with a sheet too large for one chunk are read in runs of its rows and merged into the page a whole read gives', async () => {
+    // 120,000 cells: over the 100,000 one chunk reads, so the sheet is two parts.
+    const rows = Array.from({ length: 40_000 }, (_, i) => [`item ${i + 1}`, i + 1, `note ${i % 97}`]);
+    const sheets = [
+      { name: 'Summary', rows: [['Total', 40_000]] },
+      { name: 'Items', rows: [['Item', 'Qty', 'Note'], ...rows] },
+    ];
+    const id = await upload(makeXlsx(sheets, { 'xl/media/image1.png': media() }), 'big.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const done = (await follow(id)).at(-1)!;
+    expect(done.body.status, done.body.error_message).toBe('completed');
+    expect(pipelineOf(id)).toEqual({ chunks: 3, format: 'xlsx', execution: 'SUCCEEDED' });
+    const result = done.body.result ?? (await (await fetch(done.body.result_url)).json());
+    expect(result.metadata).toMatchObject({ format: 'xlsx', pages: 2, pages_total: 2, page_unit: 'sheet', failed_page_ranges: [] });
+    expect(result.content).toBe(`Summary\n\nTotal\t40000\n\nItems\n\nItem\tQty\tNote\n${rows.map((r) => r.join('\t')).join('\n')}`);
+    expect(result.tables.map((t: { sheet: string; rows: unknown[] }) => [t.sheet, t.rows.length])).toEqual([
+      ['Summary', 1],
+      ['Items', 40_001],
+    ]);
+    expect(result.elements.filter((e: { type: string }) => e.type === 'table')).toHaveLength(2);
+  });
+
   it('end partial_success, naming the page range of a chunk that failed', async () => {
     // Broken page objects in the last chunk's range: the chunks before it read fine.
     const broken = Array.from({ length: 20 }, (_, i) => 101 + i);
