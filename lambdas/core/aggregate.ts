@@ -2,13 +2,14 @@
 // Both are idempotent: Step Functions retries them, and an execution may be
 // started again for a job (its name is the job id, so AWS refuses a second).
 
-import type { Table } from '../extract/engine/types.ts';
+import type { ExtractionResult, Table } from '../extract/engine/types.ts';
+import { objectMembers, parseMember } from './json-members.ts';
 import { cellLimitMessage, MAX_CELLS } from '../extract/engine/limits.ts';
 import { isTerminal, type Job, type ResultRef } from './job.ts';
 import type { Part } from '../extract/engine/merge.ts';
-import { mergedJson, planMerge, type PartSource } from '../extract/engine/merge-stream.ts';
+import { mergedJson, planMerge, type PartSource, type ResultMember } from '../extract/engine/merge-stream.ts';
 import { describeRanges } from './chunk-plan.ts';
-import { completion, resultKey, resultRef, shortfallRefused } from './job-result.ts';
+import { completion, resultKey, resultRef, shortfallRefused, type MemberRanges } from './job-result.ts';
 import { jobObjectKeys, measuredKey, partRefs, type StoredPart } from './large-document.ts';
 import { formatHint, recordJobFinished } from './metrics.ts';
 import type { Blobs, Clock, JobEvents, Jobs, PartRef, Quotas } from './ports.ts';
@@ -65,7 +66,7 @@ async function loadManifest(blobs: Blobs, key: string): Promise<PartRef[]> {
 
 /** Loads one part, checks it is the part the plan names, and measures it. */
 async function measurePart(blobs: Blobs, part: PartRef): Promise<PartSummary> {
-  const stored = await loadPart(blobs, part);
+  const stored = await loadPart(blobs, part, ['metadata', 'tables', 'chunks']);
   const base = { ...part, pages: 0, chars: 0, tables: 0, chunks: 0 };
   if (!stored.ok) return { ...base, ok: false, error: stored.error };
   const { result } = stored;
@@ -83,19 +84,36 @@ async function measurePart(blobs: Blobs, part: PartRef): Promise<PartSummary> {
 const sheetCells = (tables: Table[]) =>
   tables.reduce((n, t) => (t.sheet === undefined ? n : n + t.rows.reduce((m, row) => m + row.filter((cell) => cell !== '').length, 0)), 0);
 
-async function loadPart(blobs: Blobs, ref: PartRef): Promise<StoredPart> {
-  return readPart(ref, await blobs.get(ref.key));
+async function loadPart(blobs: Blobs, ref: PartRef, members?: readonly ResultMember[]): Promise<StoredPart> {
+  return readPart(ref, await blobs.get(ref.key), members);
 }
 
-/** A stored part, checked to be the part the plan names. */
-export function readPart(ref: PartRef, bytes: Uint8Array | null): StoredPart {
+/**
+ * A stored part, checked to be the part the plan names; with `members`, its
+ * result holds only those (the others are not parsed: a pass of the merge
+ * reads what it writes).
+ */
+export function readPart(ref: PartRef, bytes: Uint8Array | null, members?: readonly ResultMember[]): StoredPart {
   const missing = (why: string): StoredPart => ({ ...ref, ok: false, error: why });
   if (!bytes) return missing(`The part for pages ${ref.first_page}-${ref.last_page} is missing.`);
-  const stored = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as StoredPart;
-  if (stored.index !== ref.index || stored.first_page !== ref.first_page || stored.last_page !== ref.last_page) {
-    return missing(`The part stored for pages ${ref.first_page}-${ref.last_page} covers other pages (${stored.first_page}-${stored.last_page}).`);
+  // The result is the part's last member, and large: the scan stops where it starts.
+  const top = objectMembers(bytes, 0, 'result');
+  const field = <T>(name: string): T | undefined => {
+    const at = top.get(name);
+    return at ? parseMember<T>(bytes, at) : undefined;
+  };
+  const [index, first, last] = [field<number>('index'), field<number>('first_page'), field<number>('last_page')];
+  if (index !== ref.index || first !== ref.first_page || last !== ref.last_page) {
+    return missing(`The part stored for pages ${ref.first_page}-${ref.last_page} covers other pages (${first}-${last}).`);
   }
-  return stored;
+  const at = top.get('result');
+  if (field<boolean>('ok') !== true || !at) return missing(field<string>('error') ?? 'The part holds no result.');
+  if (!members) return { ...ref, ok: true, result: parseMember<ExtractionResult>(bytes, [at[0], bytes.lastIndexOf(0x7d)]) };
+  // Where the chunk worker wrote down where each member lies (partJson), nothing of the result is scanned.
+  const written = field<MemberRanges>('members');
+  const inner = written ? new Map(Object.entries(written).map(([m, [s, e]]) => [m, [at[0] + s, at[0] + e] as [number, number]])) : objectMembers(bytes, at[0]);
+  const result = Object.fromEntries(members.flatMap((m) => (inner.has(m) ? [[m, parseMember(bytes, inner.get(m)!)]] : [])));
+  return { ...ref, ok: true, result: result as unknown as ExtractionResult };
 }
 
 /** The execution's state after the Map: its input, and each batch's summary at `measured`. */
@@ -154,10 +172,10 @@ export async function aggregateFinish(deps: FinishDeps, event: FinishEvent): Pro
   let firstError: string | null = null;
   const source: PartSource = {
     count: refs.length,
-    async read(position) {
+    async read(position, members) {
       const ref = refs[position]!;
       const summary = summaries.get(ref.index);
-      const stored = summary && !summary.ok ? { ok: false as const, error: summary.error ?? 'The part could not be read.' } : await loadPart(deps.blobs, ref);
+      const stored = summary && !summary.ok ? { ok: false as const, error: summary.error ?? 'The part could not be read.' } : await loadPart(deps.blobs, ref, members);
       if (!stored.ok) firstError ??= stored.error;
       const place = { first_page: ref.first_page, last_page: ref.last_page, ...(ref.page_part ? { pagePart: { first: ref.page_part.first, continues: ref.page_part.continues } } : {}) };
       return stored.ok ? { ...place, ok: true, result: stored.result } : ({ ...place, ok: false, error: stored.error } satisfies Part);

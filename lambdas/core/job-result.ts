@@ -11,6 +11,8 @@ export const resultKey = (projectId: string, jobId: string) => `results/${projec
 /** A result as the worker that finishes its job needs it: the JSON to store, and the few facts the completing write and the metrics read. */
 export interface StoredResult {
   json: Uint8Array;
+  /** Byte ranges in `json` of the result's members (content, tables, ...): a part of a split document is read a member at a time. */
+  members: MemberRanges;
   pages: number;
   /** The document's pages as the reader found them (a selection's pages are fewer). */
   pages_total: number;
@@ -19,8 +21,11 @@ export interface StoredResult {
   partial: boolean;
 }
 
+/** Byte ranges of a JSON object's members, by name. */
+export type MemberRanges = Record<string, [start: number, end: number]>;
+
 export function storedResult(result: ExtractionResult): StoredResult {
-  return { json: resultJson(result), pages: result.metadata.pages, pages_total: result.metadata.pages_total ?? 0, format: result.metadata.format, partial: (result.metadata.failed_sections?.length ?? 0) > 0 };
+  return { ...resultJsonWithMembers(result), pages: result.metadata.pages, pages_total: result.metadata.pages_total ?? 0, format: result.metadata.format, partial: (result.metadata.failed_sections?.length ?? 0) > 0 };
 }
 
 /**
@@ -31,12 +36,22 @@ export function storedResult(result: ExtractionResult): StoredResult {
  * written whole.
  */
 export function resultJson(result: ExtractionResult): Uint8Array {
+  return resultJsonWithMembers(result).json;
+}
+
+/** resultJson, and where each of the result's members lies in it. */
+export function resultJsonWithMembers(result: ExtractionResult): { json: Uint8Array; members: MemberRanges } {
   const pieces: Buffer[] = [];
   let pending = '';
+  let flushed = 0;
+  const members: MemberRanges = {};
+  const at = () => flushed + Buffer.byteLength(pending);
   const text = (s: string) => {
     pending += s;
     if (pending.length >= 1 << 20) {
-      pieces.push(Buffer.from(pending));
+      const piece = Buffer.from(pending);
+      pieces.push(piece);
+      flushed += piece.length;
       pending = '';
     }
   };
@@ -56,7 +71,9 @@ export function resultJson(result: ExtractionResult): Uint8Array {
         if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
         text(`${first ? '' : ','}${JSON.stringify(key)}:`);
         first = false;
+        const start = depth === 0 ? at() : 0;
         write(v, depth + 1);
+        if (depth === 0) members[key] = [start, at()];
       }
       text('}');
     } else {
@@ -68,7 +85,7 @@ export function resultJson(result: ExtractionResult): Uint8Array {
   pieces.push(Buffer.from(pending));
   const all = Buffer.concat(pieces);
   // A small one comes from Node's shared buffer pool, which cannot be handed to another thread: copied out of it.
-  return all.byteOffset === 0 && all.byteLength === all.buffer.byteLength ? all : new Uint8Array(all);
+  return { json: all.byteOffset === 0 && all.byteLength === all.buffer.byteLength ? all : new Uint8Array(all), members };
 }
 
 /** Writes a result's JSON (resultJson, or the bytes a worker thread wrote) and returns the pointer for the write that completes the job. */

@@ -13,7 +13,7 @@ import { mergeRulesOf } from '../extract/engine/merge.ts';
 import { CELLS_PER_CHUNK, checkUnitLimit } from '../extract/engine/limits.ts';
 import { descriptorOf, type Format } from '../extract/engine/registry.ts';
 import type { PlannedPage } from '../extract/engine/page-parts.ts';
-import type { StoredResult } from './job-result.ts';
+import { storedResult, type StoredResult } from './job-result.ts';
 import { chunkPages, partedChunks, planChunks, plannedPages } from './chunk-plan.ts';
 import { isTerminal, type ChunkRange, type Job, type OriginalMetadata } from './job.ts';
 import type { AggregationStarter, Blobs, ChunkMessage, ChunkQueue, Clock, JobEvents, Jobs, PartRef } from './ports.ts';
@@ -313,13 +313,18 @@ export async function processChunk(
 /** A chunk's result: as objects (a cut PDF's, renumbered here), as the JSON its worker wrote, or why it failed. */
 type ChunkOutcome = { ok: true; result: ExtractionResult } | { ok: true; stored: StoredResult } | { ok: false; error: string };
 
-/** The part object (StoredPart) of a chunk's outcome, as JSON bytes: the worker's JSON is put in place, not parsed. */
+/**
+ * The part object (StoredPart) of a chunk's outcome, as JSON bytes: the
+ * worker's JSON is put in place, not parsed. The result comes last, after
+ * where each of its members lies in it (`members`), so the merge reads a
+ * member without scanning the rest (aggregate.ts readPart).
+ */
 function partJson(range: ChunkRange, outcome: ChunkOutcome): Uint8Array {
   const { source: _, ...plain } = range;
   if (!outcome.ok) return Buffer.from(JSON.stringify({ ...plain, ...outcome }));
-  if ('result' in outcome) return Buffer.from(JSON.stringify({ ...plain, ok: true, result: outcome.result }));
-  const head = JSON.stringify({ ...plain, ok: true });
-  return Buffer.concat([Buffer.from(`${head.slice(0, -1)},"result":`), outcome.stored.json, Buffer.from('}')]);
+  const { json, members } = 'result' in outcome ? storedResult(outcome.result) : outcome.stored;
+  const head = JSON.stringify({ ...plain, ok: true, members });
+  return Buffer.concat([Buffer.from(`${head.slice(0, -1)},"result":`), json, Buffer.from('}')]);
 }
 
 async function extractChunk(deps: ChunkWorkerDeps, job: Job, range: ChunkRange, run: ByteRun | null): Promise<ChunkOutcome> {

@@ -14,11 +14,22 @@ import { continuesTable, countsPage, cutsWord, joinTableElements, samePadded, ty
 import { codePointLength } from './text-stats.ts';
 import type { Chunk, DocumentMetadata, Element, ExtractionResult, FailedPageRange, Table } from './types.ts';
 
-/** The parts of a split document in page order, read again for each pass (a part that cannot be read is a failed part). */
+/** A member of a part's result: each pass asks for the members it reads. */
+export type ResultMember = keyof ExtractionResult;
+
+/**
+ * The parts of a split document in page order, read again for each pass (a
+ * part that cannot be read is a failed part). With `members`, a part's
+ * result needs to hold only those.
+ */
 export interface PartSource {
   count: number;
-  read(position: number): Promise<Part>;
+  read(position: number, members?: readonly ResultMember[]): Promise<Part>;
 }
+
+/** What the plan reads of every part, and of the first part it reads whole enough to know whether results carry elements. */
+const PLAN_MEMBERS: readonly ResultMember[] = ['content', 'metadata', 'tables'];
+const FIRST_PLAN_MEMBERS: readonly ResultMember[] = [...PLAN_MEMBERS, 'elements'];
 
 /** Where one output table's rows come from: a table of a part, without its first row when that repeats the header before it. */
 interface Piece {
@@ -100,7 +111,7 @@ export async function planMerge(source: PartSource, rules: MergeRules, documentM
   const pageSizes: NonNullable<DocumentMetadata['page_sizes']> = [];
 
   for (let position = 0; position < source.count; position++) {
-    const part = await source.read(position);
+    const part = await source.read(position, first ? PLAN_MEMBERS : FIRST_PLAN_MEMBERS);
     if (!part.ok) {
       failed.push({ first_page: part.first_page, last_page: part.last_page, error: part.error });
       continue;
@@ -182,15 +193,19 @@ function joinsAtSeam(tail: TableStub, head: TableStub, lastPageBefore: number, f
  * part is not read twice in a row.
  */
 export async function* mergedJson(source: PartSource, plan: MergePlan, pieceChars = 1 << 20): AsyncGenerator<string> {
-  let cached: { position: number; result: ExtractionResult } | null = null;
-  const read = async (position: number): Promise<ExtractionResult> => {
-    if (cached?.position === position) return cached.result;
-    const part = await source.read(position);
+  let cached: { position: number; members: readonly ResultMember[]; result: ExtractionResult } | null = null;
+  const read = async (position: number, members: readonly ResultMember[]): Promise<ExtractionResult> => {
+    if (cached?.position === position && cached.members === members) return cached.result;
+    const part = await source.read(position, members);
     // Read in the first pass: gone or changed since means the parts are not what was planned, and a retry starts over.
     if (!part.ok) throw new Error(`part ${position} could be read when the merge was planned but not now: ${part.error}`);
-    cached = { position, result: part.result };
+    cached = { position, members, result: part.result };
     return part.result;
   };
+  const CONTENT: readonly ResultMember[] = ['content'];
+  const TABLES: readonly ResultMember[] = ['tables'];
+  const CHUNKS: readonly ResultMember[] = ['chunks', 'elements'];
+  const ELEMENTS: readonly ResultMember[] = ['elements'];
   let pending = '';
   const flush = function* (force = false) {
     if (pending.length >= pieceChars || (force && pending !== '')) {
@@ -208,7 +223,7 @@ export async function* mergedJson(source: PartSource, plan: MergePlan, pieceChar
   for (const position of plan.good) {
     const { joins, rowBreak } = plan.offsets.get(position)!;
     if (!joins) continue;
-    const { content } = await read(position);
+    const { content } = await read(position, CONTENT);
     if (joined++ > 0) text(rowBreak ? '\\n' : JSON.stringify(plan.separator).slice(1, -1));
     text(JSON.stringify(content).slice(1, -1));
     yield* flush();
@@ -219,7 +234,7 @@ export async function* mergedJson(source: PartSource, plan: MergePlan, pieceChar
   for (const [t, table] of plan.tables.entries()) {
     if (t > 0) text(',');
     const firstPiece = table.pieces[0]!;
-    const shape = (await read(firstPiece.part)).tables[firstPiece.table]!;
+    const shape = (await read(firstPiece.part, TABLES)).tables[firstPiece.table]!;
     let member = 0;
     text('{');
     for (const key of Object.keys(shape) as Array<keyof Table>) {
@@ -229,7 +244,7 @@ export async function* mergedJson(source: PartSource, plan: MergePlan, pieceChar
       if (key === 'rows') {
         text('[');
         let n = 0;
-        for await (const row of rowsOf(table, read)) {
+        for await (const row of rowsOf(table, (position) => read(position, TABLES))) {
           text(`${n++ > 0 ? ',' : ''}${JSON.stringify(row)}`);
           yield* flush();
         }
@@ -237,7 +252,7 @@ export async function* mergedJson(source: PartSource, plan: MergePlan, pieceChar
       } else if (key === 'markdown' && table.render) {
         text('"');
         let n = 0;
-        for await (const row of rowsOf(table, read)) {
+        for await (const row of rowsOf(table, (position) => read(position, TABLES))) {
           // tableMarkdown: the header row, the rule under it, then the body.
           const line = n === 0 ? `${markdownRow(row)}\n${markdownRule(row.length)}` : `\n${markdownRow(row)}`;
           text(JSON.stringify(line).slice(1, -1));
@@ -257,7 +272,7 @@ export async function* mergedJson(source: PartSource, plan: MergePlan, pieceChar
   let index = 0;
   for (const position of plan.good) {
     const { offset } = plan.offsets.get(position)!;
-    const result = await read(position);
+    const result = await read(position, CHUNKS);
     const elements = result.elements;
     if (elements) trail.enter(elements, offset);
     for (const chunk of result.chunks) {
@@ -279,7 +294,7 @@ export async function* mergedJson(source: PartSource, plan: MergePlan, pieceChar
     const write = (e: Element) => text(`${n++ > 0 ? ',' : ''}${JSON.stringify(e)}`);
     for (const position of plan.good) {
       const { offset, tableShift, rowBreak } = plan.offsets.get(position)!;
-      for (const [i, e] of ((await read(position)).elements ?? []).entries()) {
+      for (const [i, e] of ((await read(position, ELEMENTS)).elements ?? []).entries()) {
         const moved: Element = { ...e, char_start: e.char_start + offset, char_end: e.char_end + offset, ...(e.table !== undefined ? { table: e.table + tableShift } : {}) };
         if (i === 0 && rowBreak && held && moved.type === 'table' && held.table === moved.table) {
           joinTableElements(held, moved);

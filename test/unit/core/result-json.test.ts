@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resultJson } from '../../../lambdas/core/job-result.ts';
+import { resultJson, resultJsonWithMembers } from '../../../lambdas/core/job-result.ts';
 import { extract } from '../../../lambdas/extract/engine/extract.ts';
 import { DEFAULT_CONFIG, type ExtractionResult } from '../../../lambdas/extract/engine/types.ts';
 
@@ -10,6 +10,15 @@ describe('a result written out as JSON a piece at a time', () => {
     const odd = { ...result, metadata: { ...result.metadata, title: undefined }, tables: [...result.tables, { rows: [['a', undefined as unknown as string]], markdown: '' }] } as ExtractionResult;
     for (const r of [result, odd]) expect(Buffer.from(resultJson(r)).equals(Buffer.from(JSON.stringify(r)))).toBe(true);
     expect(resultJson(result).byteLength).toBeGreaterThan(1 << 20);
+  });
+
+  it('says where each member lies in the bytes, across the pieces it was written in', async () => {
+    const csv = ['name,note', ...Array.from({ length: 30_000 }, (_, i) => `row ${i},naïve 🙂 ${i}`)].join('\n');
+    const result = await extract({ bytes: new TextEncoder().encode(csv), filename: 'a.csv', config: { ...DEFAULT_CONFIG, elements: true } });
+    const { json, members } = resultJsonWithMembers(result);
+    expect(json.byteLength).toBeGreaterThan(3 << 20);
+    expect(Object.keys(members)).toEqual(Object.keys(result));
+    for (const [key, [start, end]] of Object.entries(members)) expect(JSON.parse(Buffer.from(json.subarray(start, end)).toString())).toEqual(result[key as keyof ExtractionResult]);
   });
 
   it('hands back bytes that own their buffer, so a worker thread can move them', () => {

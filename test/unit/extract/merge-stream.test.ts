@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { tableMarkdown } from '../../../lambdas/extract/engine/blocks.ts';
 import { extract } from '../../../lambdas/extract/engine/extract.ts';
 import { mergeParts, mergeRulesOf, type MergeRules, type Part } from '../../../lambdas/extract/engine/merge.ts';
-import { mergedJson, planMerge, type PartSource } from '../../../lambdas/extract/engine/merge-stream.ts';
+import { mergedJson, planMerge } from '../../../lambdas/extract/engine/merge-stream.ts';
+import { partSource } from '../../support/part-source.ts';
 import { splitOf } from '../../../lambdas/extract/engine/registry.ts';
 import { DEFAULT_CONFIG, type ExtractionResult, type Table } from '../../../lambdas/extract/engine/types.ts';
 import { resultJson } from '../../../lambdas/core/job-result.ts';
@@ -30,7 +31,7 @@ const pdfPart = (first: number, last: number, content: string, tables: Table[], 
 /** The parts as a source that counts its reads, and the JSON the stream writes, in small pieces. */
 async function streamed(parts: Part[], mergeRules: MergeRules, metadata: Record<string, string> | null = null) {
   const reads: number[] = [];
-  const source: PartSource = { count: parts.length, read: async (i) => (reads.push(i), structuredClone(parts[i]!)) };
+  const source = partSource(parts, reads);
   const plan = await planMerge(source, mergeRules, metadata);
   if (!plan) return { json: null, plan, reads };
   let json = '';

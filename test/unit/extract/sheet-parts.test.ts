@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/engine/extract.ts';
 import { mergeParts, mergeRulesOf, type Part } from '../../../lambdas/extract/engine/merge.ts';
-import { mergedJson, planMerge, type PartSource } from '../../../lambdas/extract/engine/merge-stream.ts';
+import { mergedJson, planMerge } from '../../../lambdas/extract/engine/merge-stream.ts';
 import type { PlannedPage } from '../../../lambdas/extract/engine/page-parts.ts';
 import { splitOf } from '../../../lambdas/extract/engine/registry.ts';
 import { DEFAULT_CONFIG, type ExtractionConfig, type ExtractionResult } from '../../../lambdas/extract/engine/types.ts';
 import { planSheetParts } from '../../../lambdas/extract/formats/ooxml/sheet-parts.ts';
 import { resultJson } from '../../../lambdas/core/job-result.ts';
+import { partSource } from '../../support/part-source.ts';
 import { makeXlsx, type XlsxCell } from '../../../test/support/office-fixture.ts';
 
 // A sheet too large for one chunk is read as runs of its rows. Each run is
@@ -28,7 +29,7 @@ async function partsOf(bytes: Uint8Array, planned: PlannedPage[], cfg: Extractio
 }
 
 async function streamedMerge(parts: Part[]): Promise<ExtractionResult> {
-  const source: PartSource = { count: parts.length, read: async (i) => structuredClone(parts[i]!) };
+  const source = partSource(parts);
   const plan = (await planMerge(source, mergeRulesOf(splitOf('xlsx')!), null))!;
   let json = '';
   for await (const piece of mergedJson(source, plan, 256)) json += piece;
