@@ -2,14 +2,14 @@
 // Both are idempotent: Step Functions retries them, and an execution may be
 // started again for a job (its name is the job id, so AWS refuses a second).
 
-import type { ExtractionResult, Table } from '../extract/engine/types.ts';
+import type { ExtractionResult } from '../extract/engine/types.ts';
 import { objectMembers, parseMember } from './json-members.ts';
 import { cellLimitMessage, MAX_CELLS } from '../extract/engine/limits.ts';
 import { isTerminal, type Job, type ResultRef } from './job.ts';
 import type { Part } from '../extract/engine/merge.ts';
 import { mergedJson, planMerge, type PartSource, type ResultMember } from '../extract/engine/merge-stream.ts';
 import { describeRanges } from './chunk-plan.ts';
-import { completion, resultKey, resultRef, shortfallRefused, type MemberRanges } from './job-result.ts';
+import { completion, measureResult, resultKey, resultRef, shortfallRefused, type MemberRanges, type ResultMeasure } from './job-result.ts';
 import { jobObjectKeys, measuredKey, partRefs, type StoredPart } from './large-document.ts';
 import { formatHint, recordJobFinished } from './metrics.ts';
 import type { Blobs, Clock, JobEvents, Jobs, PartRef, Quotas } from './ports.ts';
@@ -66,23 +66,14 @@ async function loadManifest(blobs: Blobs, key: string): Promise<PartRef[]> {
 
 /** Loads one part, checks it is the part the plan names, and measures it. */
 async function measurePart(blobs: Blobs, part: PartRef): Promise<PartSummary> {
-  const stored = await loadPart(blobs, part, ['metadata', 'tables', 'chunks']);
+  const bytes = await blobs.get(part.key);
+  // The chunk worker measured the part as it wrote it: nothing of the result is parsed.
+  const stored = readPart(part, bytes, []);
   const base = { ...part, pages: 0, chars: 0, tables: 0, chunks: 0 };
   if (!stored.ok) return { ...base, ok: false, error: stored.error };
-  const { result } = stored;
-  return {
-    ...base,
-    ok: true,
-    pages: result.metadata.pages,
-    chars: result.metadata.char_count,
-    tables: result.tables.length,
-    chunks: result.chunks.length,
-    cells: sheetCells(result.tables),
-  };
+  const measure = stored.measure ?? measureResult((readPart(part, bytes, ['metadata', 'tables', 'chunks']) as Extract<StoredPart, { ok: true }>).result);
+  return { ...base, ok: true, ...measure };
 }
-
-const sheetCells = (tables: Table[]) =>
-  tables.reduce((n, t) => (t.sheet === undefined ? n : n + t.rows.reduce((m, row) => m + row.filter((cell) => cell !== '').length, 0)), 0);
 
 async function loadPart(blobs: Blobs, ref: PartRef, members?: readonly ResultMember[]): Promise<StoredPart> {
   return readPart(ref, await blobs.get(ref.key), members);
@@ -108,12 +99,14 @@ export function readPart(ref: PartRef, bytes: Uint8Array | null, members?: reado
   }
   const at = top.get('result');
   if (field<boolean>('ok') !== true || !at) return missing(field<string>('error') ?? 'The part holds no result.');
-  if (!members) return { ...ref, ok: true, result: parseMember<ExtractionResult>(bytes, [at[0], bytes.lastIndexOf(0x7d)]) };
+  const measure = field<ResultMeasure>('measure');
+  const measured = measure ? { measure } : {};
+  if (!members) return { ...ref, ok: true, ...measured, result: parseMember<ExtractionResult>(bytes, [at[0], bytes.lastIndexOf(0x7d)]) };
   // Where the chunk worker wrote down where each member lies (partJson), nothing of the result is scanned.
   const written = field<MemberRanges>('members');
   const inner = written ? new Map(Object.entries(written).map(([m, [s, e]]) => [m, [at[0] + s, at[0] + e] as [number, number]])) : objectMembers(bytes, at[0]);
   const result = Object.fromEntries(members.flatMap((m) => (inner.has(m) ? [[m, parseMember(bytes, inner.get(m)!)]] : [])));
-  return { ...ref, ok: true, result: result as unknown as ExtractionResult };
+  return { ...ref, ok: true, ...measured, result: result as unknown as ExtractionResult };
 }
 
 /** The execution's state after the Map: its input, and each batch's summary at `measured`. */

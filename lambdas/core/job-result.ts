@@ -13,6 +13,8 @@ export interface StoredResult {
   json: Uint8Array;
   /** Byte ranges in `json` of the result's members (content, tables, ...): a part of a split document is read a member at a time. */
   members: MemberRanges;
+  /** What the aggregation measures of a part, measured where the result's objects are. */
+  measure: ResultMeasure;
   pages: number;
   /** The document's pages as the reader found them (a selection's pages are fewer). */
   pages_total: number;
@@ -24,8 +26,22 @@ export interface StoredResult {
 /** Byte ranges of a JSON object's members, by name. */
 export type MemberRanges = Record<string, [start: number, end: number]>;
 
+/** A result's size as the aggregation checks it: its pages, characters, tables, chunks and, for sheets, cells with text. */
+export interface ResultMeasure {
+  pages: number;
+  chars: number;
+  tables: number;
+  chunks: number;
+  cells: number;
+}
+
+export function measureResult(result: Pick<ExtractionResult, 'metadata' | 'tables' | 'chunks'>): ResultMeasure {
+  const cells = result.tables.reduce((n, t) => (t.sheet === undefined ? n : n + t.rows.reduce((m, row) => m + row.filter((cell) => cell !== '').length, 0)), 0);
+  return { pages: result.metadata.pages, chars: result.metadata.char_count, tables: result.tables.length, chunks: result.chunks.length, cells };
+}
+
 export function storedResult(result: ExtractionResult): StoredResult {
-  return { ...resultJsonWithMembers(result), pages: result.metadata.pages, pages_total: result.metadata.pages_total ?? 0, format: result.metadata.format, partial: (result.metadata.failed_sections?.length ?? 0) > 0 };
+  return { ...resultJsonWithMembers(result), measure: measureResult(result), pages: result.metadata.pages, pages_total: result.metadata.pages_total ?? 0, format: result.metadata.format, partial: (result.metadata.failed_sections?.length ?? 0) > 0 };
 }
 
 /**

@@ -13,7 +13,7 @@ import { mergeRulesOf } from '../extract/engine/merge.ts';
 import { CELLS_PER_CHUNK, checkUnitLimit } from '../extract/engine/limits.ts';
 import { descriptorOf, type Format } from '../extract/engine/registry.ts';
 import type { PlannedPage } from '../extract/engine/page-parts.ts';
-import { storedResult, type StoredResult } from './job-result.ts';
+import { storedResult, type ResultMeasure, type StoredResult } from './job-result.ts';
 import { chunkPages, partedChunks, planChunks, plannedPages } from './chunk-plan.ts';
 import { isTerminal, type ChunkRange, type Job, type OriginalMetadata } from './job.ts';
 import type { AggregationStarter, Blobs, ChunkMessage, ChunkQueue, Clock, JobEvents, Jobs, PartRef } from './ports.ts';
@@ -81,8 +81,8 @@ export const jobObjectKeys = (job: Job): string[] => [
   ...(job.range_layout ? [rangesKey(job.project_id, job.id)] : []),
 ];
 
-/** A chunk's part object: its pages' result, or why they could not be extracted. */
-export type StoredPart = ChunkRange & ({ ok: true; result: ExtractionResult } | { ok: false; error: string });
+/** A chunk's part object: its pages' result (measured, in parts written since measures were), or why they could not be extracted. */
+export type StoredPart = ChunkRange & ({ ok: true; result: ExtractionResult; measure?: ResultMeasure } | { ok: false; error: string });
 
 export const partRefs = (job: Job): PartRef[] =>
   (job.chunk_plan ?? []).map((range) => ({ ...range, key: partKey(job.project_id, job.id, range.index) }));
@@ -322,8 +322,8 @@ type ChunkOutcome = { ok: true; result: ExtractionResult } | { ok: true; stored:
 function partJson(range: ChunkRange, outcome: ChunkOutcome): Uint8Array {
   const { source: _, ...plain } = range;
   if (!outcome.ok) return Buffer.from(JSON.stringify({ ...plain, ...outcome }));
-  const { json, members } = 'result' in outcome ? storedResult(outcome.result) : outcome.stored;
-  const head = JSON.stringify({ ...plain, ok: true, members });
+  const { json, members, measure } = 'result' in outcome ? storedResult(outcome.result) : outcome.stored;
+  const head = JSON.stringify({ ...plain, ok: true, measure, members });
   return Buffer.concat([Buffer.from(`${head.slice(0, -1)},"result":`), json, Buffer.from('}')]);
 }
 

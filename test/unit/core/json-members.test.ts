@@ -44,6 +44,9 @@ describe('a stored part read for the members a pass of the merge needs', () => {
   it('gives the result whole, or only the members asked for (those the result has)', () => {
     expect(readPart(ref, stored)).toEqual({ ...ref, ok: true, result });
     expect(readPart(ref, stored, ['content', 'chunks'])).toEqual({ ...ref, ok: true, result: { content: 'text', chunks: [{ index: 0 }] } });
+    // The chunk worker's measure of the part comes with it, read without the result.
+    const measure = { pages: 2, chars: 4, tables: 0, chunks: 1, cells: 0 };
+    expect(readPart(ref, bytes({ index: 3, first_page: 5, last_page: 6, ok: true, measure, result }), [])).toEqual({ ...ref, ok: true, measure, result: {} });
     const withoutElements = bytes({ index: 3, first_page: 5, last_page: 6, ok: true, result: { content: 'x' } });
     expect(readPart(ref, withoutElements, ['elements'])).toEqual({ ...ref, ok: true, result: {} });
   });
