@@ -4,9 +4,11 @@
 //   npm run bench:large -- csv 15 30 100   CSV files of those many MB
 //   npm run bench:large -- text 100 500    plain-text files of those many MB
 //   npm run bench:large -- pdf 110 300     text PDFs of about those many MB (qpdf, from the corpus)
-//   npm run bench:large -- xlsx 50         XLSX workbooks of about those many MB (openpyxl)
+//   npm run bench:large -- xlsx 20 50      XLSX workbooks of about those many MB (openpyxl), notes of 4 words
+//   npm run bench:large -- xlsx-text 50    the same with notes of 40 words: fewer cells a MB (50 MB is
+//                                          under the 2 million cells a workbook may have)
 //
-// The four modes with a format name push each file through the upload flow
+// The five modes with a format name push each file through the upload flow
 // of a freshly started local server and print its time, slowest poll and the
 // server's memory (before, peak, 5 s after, highest by job status), with what
 // the result holds against what was written; PDFs also print the time as a
@@ -128,7 +130,13 @@ function makespan(times: number[], workers: number): number {
   return Math.max(...lanes);
 }
 
-const modes: Record<string, (mb: number) => Promise<void>> = { csv: csvEndToEnd, text: textEndToEnd, pdf: pdfEndToEnd, xlsx: xlsxEndToEnd };
+const modes: Record<string, (mb: number) => Promise<void>> = {
+  csv: csvEndToEnd,
+  text: textEndToEnd,
+  pdf: pdfEndToEnd,
+  xlsx: (mb) => xlsxEndToEnd(mb, 4),
+  'xlsx-text': (mb) => xlsxEndToEnd(mb, 40),
+};
 const mode = modes[process.argv[2] ?? ''];
 if (mode) {
   // `npm run bench:large -- csv 15 30`, `-- text 100 500`, `-- pdf 110 300` or `-- xlsx 50`: files of those many MB end to end through the local server.
@@ -247,9 +255,9 @@ async function pdfEndToEnd(mb: number): Promise<void> {
  * random words, so the zip packs them as it would real ones) written with
  * openpyxl to about `mb` MB: a sample's packed size per row sets the rows.
  */
-function buildXlsx(mb: number): { file: string; sheets: Record<string, number> } | null {
+function buildXlsx(mb: number, noteWords: number): { file: string; sheets: Record<string, number> } | null {
   fs.mkdirSync(work, { recursive: true });
-  const file = path.join(work, `book-${mb}mb.xlsx`);
+  const file = path.join(work, noteWords === 4 ? `book-${mb}mb.xlsx` : `book-${mb}mb-${noteWords}w.xlsx`);
   const counts = `${file}.json`;
   if (fs.existsSync(file) && fs.existsSync(counts)) return { file, sheets: JSON.parse(fs.readFileSync(counts, 'utf8')) as Record<string, number> };
   const python = tools.ensurePythonModule('openpyxl', 'openpyxl');
@@ -257,7 +265,7 @@ function buildXlsx(mb: number): { file: string; sheets: Record<string, number> }
   const script = path.join(work, 'xlsx-writer.py');
   fs.writeFileSync(script, xlsxWriter());
   console.log(`bench:large: writing a ${mb} MB workbook with openpyxl`);
-  execFileSync(python, [script, file, String(mb), counts], { stdio: 'inherit' });
+  execFileSync(python, [script, file, String(mb), counts, String(noteWords)], { stdio: 'inherit' });
   return { file, sheets: JSON.parse(fs.readFileSync(counts, 'utf8')) as Record<string, number> };
 }
 
@@ -266,13 +274,13 @@ function xlsxWriter(): string {
   return `
 import datetime, io, json, random, string, sys
 from openpyxl import Workbook
-out, mb, counts = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+out, mb, counts, note_words = sys.argv[1], float(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 SHEETS, SAMPLE = 4, 20000
 random.seed(7)
 words = [''.join(random.choice(string.ascii_lowercase) for _ in range(random.randint(2, 11))) for _ in range(8000)]
 def row(i):
     day = datetime.date(2015, 1, 1) + datetime.timedelta(days=i % 4000)
-    return [i, round(random.random() * 100000, 2), day, datetime.datetime(2026, 1, 1) + datetime.timedelta(seconds=i * 37), random.choice(words).capitalize(), ' '.join(random.choice(words) for _ in range(4))]
+    return [i, round(random.random() * 100000, 2), day, datetime.datetime(2026, 1, 1) + datetime.timedelta(seconds=i * 37), random.choice(words).capitalize(), ' '.join(random.choice(words) for _ in range(note_words))]
 def write(target, rows):
     wb = Workbook(write_only=True)
     written = {}
@@ -298,15 +306,15 @@ function sheetRowsIn(result: Record<string, any>): Map<string, number> {
   return rows;
 }
 
-async function xlsxEndToEnd(mb: number): Promise<void> {
-  const built = buildXlsx(mb);
+async function xlsxEndToEnd(mb: number, noteWords: number): Promise<void> {
+  const built = buildXlsx(mb, noteWords);
   if (!built) return;
   const { file, sheets } = built;
   const bytes = fs.readFileSync(file);
   const written = Object.values(sheets).reduce((a, b) => a + b, 0);
   const type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
   await uploadEndToEnd(bytes, { filename: 'book.xlsx', content_type: type }, (done, json) => {
-    const what = `XLSX ${mb} MB (${(bytes.byteLength / 1e6).toFixed(1)} MB, ${Object.keys(sheets).length} sheets, ${written.toLocaleString('en-US')} rows)`;
+    const what = `XLSX ${mb} MB (${(bytes.byteLength / 1e6).toFixed(1)} MB, ${Object.keys(sheets).length} sheets, ${written.toLocaleString('en-US')} rows, notes of ${noteWords} words)`;
     const result = resultOf(done, json);
     if (!result) return `${what}: no result to read${json ? ` (${(json.byteLength / 1e6).toFixed(0)} MB of JSON)` : ''}`;
     const found = sheetRowsIn(result);

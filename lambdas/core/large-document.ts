@@ -223,8 +223,9 @@ async function planPageParts(
     const planned = await planner.planPages(bytes, format, job.config?.pages ?? null);
     return planned && planned.length > 0 ? partedChunks(planned, deps.split.pagesPerChunk, CELLS_PER_CHUNK) : byPages;
   } catch (error) {
-    // A document the planner cannot read (damaged, over a limit): its chunks read their pages whole and report why they fail.
-    if (!(error instanceof ExtractionError)) throw error;
+    // Over the format's limit as a whole (a workbook's cells): the job fails now, with the whole-document error.
+    if (!(error instanceof ExtractionError) || error.code === 'too_many_pages') throw error;
+    // A document the planner cannot read (damaged): its chunks read their pages whole and report why they fail.
     deps.log?.('could not plan the parts of the pages', { job_id: job.id, error: error.message });
     return byPages;
   }

@@ -376,6 +376,17 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
     expect(p.finished.map((j) => j.status)).toEqual(['failed']);
   });
 
+  it('fails a large workbook over the cell limit when planning, and sends no chunk', async () => {
+    const p = pipeline();
+    const rows = Array.from({ length: 20 }, (_, r) => [`a${r}`, `b${r}`]);
+    const job = await storedJob(makeXlsx([{ name: 'S', rows }], { 'xl/media/image1.png': new Uint8Array(2000) }), 'cells.xlsx');
+    // A cap of 30 cells where the sheet has 40 with text.
+    const pages = { planPages: async (bytes: Uint8Array, _format: string, selected: number[] | null) => planSheetParts(bytes, selected, undefined, 20, 30) };
+    await processJob({ ...p.workerDeps, split: { ...p.workerDeps.split, pages } }, { job_id: job.id, project_id: job.project_id }, null, once);
+    expect(await store.getJob(job.id)).toMatchObject({ status: 'failed', error_message: expect.stringMatching(/^The workbook has more than 2,000,000 cells/) });
+    expect(p.sent).toEqual([]);
+  });
+
   it('holds a workbook split into chunks to the cell limit as a whole, before its parts are loaded', async () => {
     const p = pipeline();
     const plan = [{ index: 0, first_page: 1, last_page: 50 }, { index: 1, first_page: 51, last_page: 60 }];

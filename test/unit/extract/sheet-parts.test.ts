@@ -107,6 +107,15 @@ describe('a large sheet read in runs of its rows', () => {
     expect(planned[0]!.parts!.length).toBe(9);
   });
 
+  it('refuses a workbook over the cell cap when planning, counting cells with text as a whole read does', async () => {
+    const book = (blank: number) => makeXlsx([{ name: 'S', rows: Array.from({ length: 30 }, (_, r) => Array.from({ length: 5 }, (_, c) => (r * 5 + c < blank ? '' : `v${r}.${c}`))) }]);
+    // 150 cells with text against a cap of 100.
+    await expect(planSheetParts(book(0), null, undefined, 40, 100)).rejects.toMatchObject({ code: 'too_many_pages', message: expect.stringMatching(/more than .* cells/) });
+    // 150 cells with a value, 60 of them empty strings: 90 with text, under the cap.
+    const planned = await planSheetParts(book(60), null, undefined, 40, 100);
+    expect(planned[0]!.parts!.length).toBeGreaterThan(1);
+  });
+
   it('reads only the selected sheets, and a sheet with no rows as a page of its name', async () => {
     const book = makeXlsx([
       { name: 'One', rows: rows(40) },

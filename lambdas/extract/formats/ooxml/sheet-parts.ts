@@ -10,7 +10,7 @@
 // rows only, and stops.
 
 import { parseXml, type XmlElement } from '../../containers/xml.ts';
-import { CELLS_PER_CHUNK, MAX_CELLS } from '../../engine/limits.ts';
+import { CELLS_PER_CHUNK, MAX_CELLS, tooManyCells } from '../../engine/limits.ts';
 import type { PagePart, PlannedPage, SheetRows } from '../../engine/page-parts.ts';
 import { type OutputMode } from '../../engine/blocks.ts';
 import { selectedNumbers, sheetPieceOutput } from '../../engine/sheets.ts';
@@ -27,19 +27,34 @@ const CELL_END = /<\/(?:[A-Za-z_][\w.-]*:)?c>/g;
  * The selected sheets of a workbook (every sheet without a selection), each
  * with its cells and, for a sheet over `cellsPerPart`, its parts.
  */
-export async function planSheetParts(bytes: Uint8Array, pages: number[] | null, budget?: InflateBudget, cellsPerPart = CELLS_PER_CHUNK): Promise<PlannedPage[]> {
+export async function planSheetParts(bytes: Uint8Array, pages: number[] | null, budget?: InflateBudget, cellsPerPart = CELLS_PER_CHUNK, maxCells = MAX_CELLS): Promise<PlannedPage[]> {
   const book = openWorkbook(bytes, budget);
+  const sheets = selectedNumbers(book.sheets.length, pages).map((page) => ({ page, target: book.sheets[page - 1]!.target }));
   const planned: PlannedPage[] = [];
-  for (const page of selectedNumbers(book.sheets.length, pages)) {
-    const target = book.sheets[page - 1]!.target;
-    planned.push(target ? await planSheet(book, page, target, cellsPerPart) : { page, cells: 0, parts: null });
+  let valued = 0;
+  for (const { page, target } of sheets) {
+    const sheet = target ? await planSheet(book, page, target, cellsPerPart) : { planned: { page, cells: 0, parts: null }, valued: 0 };
+    planned.push(sheet.planned);
+    valued += sheet.valued;
+  }
+  // Cells with a value bound the cells with text a whole read counts from above. Only past the cap are they read,
+  // every one, so that a workbook a whole read refuses is refused here, before its chunks run.
+  if (valued > maxCells) {
+    const left = { cells: maxCells };
+    for (const { page, target } of sheets) if (target) await planSheet(book, page, target, cellsPerPart, left);
   }
   return planned;
 }
 
-async function planSheet(book: Workbook, page: number, target: string, cellsPerPart: number): Promise<PlannedPage> {
+/**
+ * One sheet's plan, and its cells with a value (an upper bound of its cells
+ * with text). With `exact`, every cell with a value is read and counted
+ * against it, as a whole read counts them.
+ */
+async function planSheet(book: Workbook, page: number, target: string, cellsPerPart: number, exact?: { cells: number }): Promise<{ planned: PlannedPage; valued: number }> {
   const starts: number[] = [0];
   let cells = 0;
+  let valued = 0;
   let inPart = 0;
   // Raw column bounds of the cells with text so far, and the first row with text.
   let first = Infinity;
@@ -88,7 +103,8 @@ async function planSheet(book: Workbook, page: number, target: string, cellsPerP
         const ref = /\sr\s*=\s*["']([A-Za-z]+)/.exec(tag)?.[1];
         const col = ref ? columnIndex(ref.toUpperCase()) : nextCol;
         // Only a cell that could move the table's bounds (or be the header's) is read: after the first rows, almost none.
-        if (!tag.endsWith('/>') && (col < first || col > last || (row !== null && !header))) {
+        const empty = tag.endsWith('/>');
+        if (!empty && (exact || col < first || col > last || (row !== null && !header))) {
           CELL_END.lastIndex = tagEnd;
           const close = CELL_END.exec(text);
           if (!close) {
@@ -96,7 +112,9 @@ async function planSheet(book: Workbook, page: number, target: string, cellsPerP
             break;
           }
           const cell = parseXml(Buffer.from(text.slice(at, close.index + close[0].length), 'latin1').toString('utf8'), `the part ${target}`);
-          if (cellText(cell, book.strings, book.formats, book.date1904).trim() !== '') {
+          const value = cellText(cell, book.strings, book.formats, book.date1904);
+          if (value !== '' && exact && --exact.cells < 0) throw tooManyCells('workbook');
+          if (value.trim() !== '') {
             first = Math.min(first, col);
             last = Math.max(last, col);
             if (row) row.text = true;
@@ -105,6 +123,7 @@ async function planSheet(book: Workbook, page: number, target: string, cellsPerP
         nextCol = col + 1;
         cells++;
         inPart++;
+        if (!empty) valued++;
       }
       done = MARKUP.lastIndex;
     }
@@ -115,7 +134,7 @@ async function planSheet(book: Workbook, page: number, target: string, cellsPerP
   }
   endRow(dataEnd >= 0 ? dataEnd : base + carry.length);
   const end = dataEnd >= 0 ? dataEnd : base + carry.length;
-  if (starts.length === 1) return { page, cells, parts: null };
+  if (starts.length === 1) return { planned: { page, cells, parts: null }, valued };
   const column = Number.isFinite(first) ? first : 0;
   const width = last >= column ? last - column + 1 : 0;
   const found = header as [number, number] | null;
@@ -123,7 +142,7 @@ async function planSheet(book: Workbook, page: number, target: string, cellsPerP
     const at: SheetRows = { kind: 'sheet-rows', start, end: starts[i + 1] ?? end, header: found && found[0] < start ? found : null, column, width };
     return { page, first: i === 0, last: i === starts.length - 1, continues: at.header !== null, at };
   });
-  return { page, cells, parts };
+  return { planned: { page, cells, parts }, valued };
 }
 
 /** One part of a sheet, read as its share of the sheet's page (engine/sheets.ts sheetPieceOutput). */
