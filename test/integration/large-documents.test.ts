@@ -82,7 +82,7 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
         pagesPerChunk: 2,
         ranges: { planRanges: async (bytes: Uint8Array, format: string, runs: ChunkRange[]) => planRanges(bytes, format, runs) },
         // Sheets cut into parts of 20 cells, so a small workbook has a sheet too large for one chunk.
-        pages: { planPages: async (bytes: Uint8Array, format: string, pages: number[] | null) => (format === 'xlsx' ? planSheetParts(bytes, pages, undefined, 20) : null) },
+        pages: { planPages: async (bytes: Uint8Array, format: string, pages: number[] | null) => (format === 'xlsx' ? planSheetParts(bytes, pages, { part: { cells: 20, text: 1e9 } }) : null) },
       },
     };
     return { finished, sent, announced, machine, chunkDeps, workerDeps };
@@ -381,7 +381,7 @@ describe.skipIf(skipWithoutEndpoint())('the large-document pipeline', () => {
     const rows = Array.from({ length: 20 }, (_, r) => [`a${r}`, `b${r}`]);
     const job = await storedJob(makeXlsx([{ name: 'S', rows }], { 'xl/media/image1.png': new Uint8Array(2000) }), 'cells.xlsx');
     // A cap of 30 cells where the sheet has 40 with text.
-    const pages = { planPages: async (bytes: Uint8Array, _format: string, selected: number[] | null) => planSheetParts(bytes, selected, undefined, 20, 30) };
+    const pages = { planPages: async (bytes: Uint8Array, _format: string, selected: number[] | null) => planSheetParts(bytes, selected, { part: { cells: 20, text: 1e9 }, maxCells: 30 }) };
     await processJob({ ...p.workerDeps, split: { ...p.workerDeps.split, pages } }, { job_id: job.id, project_id: job.project_id }, null, once);
     expect(await store.getJob(job.id)).toMatchObject({ status: 'failed', error_message: expect.stringMatching(/^The workbook has more than 2,000,000 cells/) });
     expect(p.sent).toEqual([]);

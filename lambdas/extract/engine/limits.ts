@@ -33,6 +33,12 @@ export const MAX_CELLS = 2_000_000;
  * 7 MB of JSON whatever the sheet's size.
  */
 export const CELLS_PER_CHUNK = 100_000;
+/**
+ * Text one chunk of a large sheet reads, estimated from the sheet's XML (and
+ * the shared strings its cells point to): cells of long text are few for
+ * their size, and a chunk's result is about three times its text.
+ */
+export const TEXT_BYTES_PER_CHUNK = 4_000_000;
 
 export const PDF_PAGE_LIMIT: UnitLimit = { max: MAX_PDF_PAGES, says: (n) => `The PDF has ${n} pages` };
 export const SLIDE_LIMIT: UnitLimit = { max: MAX_SLIDES, says: (n) => `The presentation has ${n} slides` };

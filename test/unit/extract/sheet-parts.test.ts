@@ -39,8 +39,8 @@ async function streamedMerge(parts: Part[]): Promise<ExtractionResult> {
 /** What a split read must equal in a whole read: everything but the chunks, which each part cuts on its own. */
 const comparable = (r: ExtractionResult) => ({ content: r.content, tables: r.tables, elements: r.elements, pages: r.metadata.pages, sheets: r.metadata.sheets, words: r.metadata.word_count, chars: r.metadata.char_count });
 
-async function expectWholeRead(bytes: Uint8Array, cellsPerPart: number, cfg = config()): Promise<PlannedPage[]> {
-  const planned = await planSheetParts(bytes, null, undefined, cellsPerPart);
+async function expectWholeRead(bytes: Uint8Array, cellsPerPart: number, cfg = config(), textPerPart = 1e9): Promise<PlannedPage[]> {
+  const planned = await planSheetParts(bytes, null, { part: { cells: cellsPerPart, text: textPerPart } });
   const parts = await partsOf(bytes, planned, cfg);
   const whole = await extract({ bytes, filename: 'book.xlsx', config: cfg });
   const merged = mergeParts(structuredClone(parts), mergeRulesOf(splitOf('xlsx')!))!;
@@ -62,7 +62,7 @@ describe('a large sheet read in runs of its rows', () => {
       { name: 'Small', rows: [['a', 'b']] },
       { name: 'Large', rows: [[null, 'Item', 'Qty', 'Note'], ...rows(30)] },
     ]);
-    const planned = await planSheetParts(book, null, undefined, 20);
+    const planned = await planSheetParts(book, null, { part: { cells: 20, text: 1e9 } });
     expect(planned[0]).toEqual({ page: 1, cells: 2, parts: null });
     const parts = planned[1]!.parts!;
     expect(parts.length).toBeGreaterThan(2);
@@ -107,12 +107,24 @@ describe('a large sheet read in runs of its rows', () => {
     expect(planned[0]!.parts!.length).toBe(9);
   });
 
+  it('cuts a sheet of long text by its text, where its cells are few, counting the shared strings its cells point to', async () => {
+    const long = (i: number) => `${'a long note '.repeat(40)}${i}`;
+    const inline = Array.from({ length: 300 }, (_, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="inlineStr"><is><t>${long(i)}</t></is></c></row>`).join('');
+    const byText = await planSheetParts(makeXlsx([{ name: 'S', rows: [] }], { 'xl/worksheets/sheet1.xml': sheetXml(inline) }), null, { part: { cells: 1000, text: 30_000 } });
+    // 300 cells of about 500 characters: about 150 kB of text, five parts of 30 kB.
+    expect(byText[0]!.parts!.length).toBe(6);
+    const shared = makeXlsx([{ name: 'S', rows: Array.from({ length: 300 }, (_, i) => [long(i)]) }]);
+    const bySharedText = await planSheetParts(shared, null, { part: { cells: 1000, text: 30_000 } });
+    expect(bySharedText[0]!.parts!.length).toBeGreaterThanOrEqual(5);
+    await expectWholeRead(shared, 1000, config(), 30_000);
+  });
+
   it('refuses a workbook over the cell cap when planning, counting cells with text as a whole read does', async () => {
     const book = (blank: number) => makeXlsx([{ name: 'S', rows: Array.from({ length: 30 }, (_, r) => Array.from({ length: 5 }, (_, c) => (r * 5 + c < blank ? '' : `v${r}.${c}`))) }]);
     // 150 cells with text against a cap of 100.
-    await expect(planSheetParts(book(0), null, undefined, 40, 100)).rejects.toMatchObject({ code: 'too_many_pages', message: expect.stringMatching(/more than .* cells/) });
+    await expect(planSheetParts(book(0), null, { part: { cells: 40, text: 1e9 }, maxCells: 100 })).rejects.toMatchObject({ code: 'too_many_pages', message: expect.stringMatching(/more than .* cells/) });
     // 150 cells with a value, 60 of them empty strings: 90 with text, under the cap.
-    const planned = await planSheetParts(book(60), null, undefined, 40, 100);
+    const planned = await planSheetParts(book(60), null, { part: { cells: 40, text: 1e9 }, maxCells: 100 });
     expect(planned[0]!.parts!.length).toBeGreaterThan(1);
   });
 
@@ -122,7 +134,7 @@ describe('a large sheet read in runs of its rows', () => {
       { name: 'Empty', rows: [] },
       { name: 'Three', rows: rows(40) },
     ]);
-    const planned = await planSheetParts(book, [2, 3], undefined, 30);
+    const planned = await planSheetParts(book, [2, 3], { part: { cells: 30, text: 1e9 } });
     expect(planned.map((p) => [p.page, p.parts === null])).toEqual([
       [2, true],
       [3, false],

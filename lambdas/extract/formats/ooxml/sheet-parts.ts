@@ -3,14 +3,15 @@
 // size of its XML: read whole, a sheet of a million cells held the worker's
 // memory at many times the file. Planning scans each sheet once as it
 // inflates and cuts it at the row starts after every CELLS_PER_CHUNK cell
-// elements (with a value or not). It also works out what a part needs of
+// elements (with a value or not) or TEXT_BYTES_PER_CHUNK of XML (with the
+// shared strings its cells point to), whichever comes first. It also works out what a part needs of
 // the whole sheet to write its rows as a whole read does: the table's first
 // column and width (usedRange and normaliseRows over every row) and the
 // header row. A part then inflates its sheet up to its own end, parses its
 // rows only, and stops.
 
 import { parseXml, type XmlElement } from '../../containers/xml.ts';
-import { CELLS_PER_CHUNK, MAX_CELLS, tooManyCells } from '../../engine/limits.ts';
+import { CELLS_PER_CHUNK, MAX_CELLS, TEXT_BYTES_PER_CHUNK, tooManyCells } from '../../engine/limits.ts';
 import type { PagePart, PlannedPage, SheetRows } from '../../engine/page-parts.ts';
 import { type OutputMode } from '../../engine/blocks.ts';
 import { selectedNumbers, sheetPieceOutput } from '../../engine/sheets.ts';
@@ -22,18 +23,22 @@ import { cellText, columnIndex, openWorkbook, rowCells, sheetExtras, type Workbo
 /** Row and cell start tags and the end of the sheet's data, whatever the prefix; `c` and `row` only, not `col` or `rowBreaks`. */
 const MARKUP = /<(\/?)(?:[A-Za-z_][\w.-]*:)?(row|c|sheetData)(?=[\s>/])/g;
 const CELL_END = /<\/(?:[A-Za-z_][\w.-]*:)?c>/g;
+const SHARED = /\st\s*=\s*["']s["']/;
 
 /**
  * The selected sheets of a workbook (every sheet without a selection), each
- * with its cells and, for a sheet over `cellsPerPart`, its parts.
+ * with its cells and, for a sheet over a part's budget (`part`: cell
+ * elements and estimated text), its parts. `maxCells` is the workbook's cap.
  */
-export async function planSheetParts(bytes: Uint8Array, pages: number[] | null, budget?: InflateBudget, cellsPerPart = CELLS_PER_CHUNK, maxCells = MAX_CELLS): Promise<PlannedPage[]> {
-  const book = openWorkbook(bytes, budget);
+export async function planSheetParts(bytes: Uint8Array, pages: number[] | null, opts: PlanOptions = {}): Promise<PlannedPage[]> {
+  const book = openWorkbook(bytes, opts.budget);
+  const part = opts.part ?? { cells: CELLS_PER_CHUNK, text: TEXT_BYTES_PER_CHUNK };
+  const maxCells = opts.maxCells ?? MAX_CELLS;
   const sheets = selectedNumbers(book.sheets.length, pages).map((page) => ({ page, target: book.sheets[page - 1]!.target }));
   const planned: PlannedPage[] = [];
   let valued = 0;
   for (const { page, target } of sheets) {
-    const sheet = target ? await planSheet(book, page, target, cellsPerPart) : { planned: { page, cells: 0, parts: null }, valued: 0 };
+    const sheet = target ? await planSheet(book, page, target, part) : { planned: { page, cells: 0, parts: null }, valued: 0 };
     planned.push(sheet.planned);
     valued += sheet.valued;
   }
@@ -41,7 +46,7 @@ export async function planSheetParts(bytes: Uint8Array, pages: number[] | null, 
   // every one, so that a workbook a whole read refuses is refused here, before its chunks run.
   if (valued > maxCells) {
     const left = { cells: maxCells };
-    for (const { page, target } of sheets) if (target) await planSheet(book, page, target, cellsPerPart, left);
+    for (const { page, target } of sheets) if (target) await planSheet(book, page, target, part, left);
   }
   return planned;
 }
@@ -51,11 +56,25 @@ export async function planSheetParts(bytes: Uint8Array, pages: number[] | null, 
  * with text). With `exact`, every cell with a value is read and counted
  * against it, as a whole read counts them.
  */
-async function planSheet(book: Workbook, page: number, target: string, cellsPerPart: number, exact?: { cells: number }): Promise<{ planned: PlannedPage; valued: number }> {
+export interface PlanOptions {
+  budget?: InflateBudget;
+  part?: PartBudget;
+  maxCells?: number;
+}
+
+/** What one part holds at most, besides the row it ends on: cell elements (with a value or not), and text estimated from its XML. */
+interface PartBudget {
+  cells: number;
+  text: number;
+}
+
+async function planSheet(book: Workbook, page: number, target: string, budget: PartBudget, exact?: { cells: number }): Promise<{ planned: PlannedPage; valued: number }> {
   const starts: number[] = [0];
   let cells = 0;
   let valued = 0;
   let inPart = 0;
+  // The shared strings the part's cells point to, at the workbook's mean length: text the part's XML does not hold.
+  let sharedText = 0;
   // Raw column bounds of the cells with text so far, and the first row with text.
   let first = Infinity;
   let last = -1;
@@ -92,14 +111,16 @@ async function planSheet(book: Workbook, page: number, target: string, cellsPerP
         }
       } else if (name === 'row' && !closing) {
         endRow(base + at);
-        if (inPart >= cellsPerPart) {
+        if (inPart >= budget.cells || base + at - starts.at(-1)! + sharedText >= budget.text) {
           starts.push(base + at);
           inPart = 0;
+          sharedText = 0;
         }
         row = { start: base + at, text: false };
         nextCol = 0;
       } else if (name === 'c' && !closing) {
         const tag = text.slice(at, tagEnd + 1);
+        if (SHARED.test(tag)) sharedText += book.sharedLength;
         const ref = /\sr\s*=\s*["']([A-Za-z]+)/.exec(tag)?.[1];
         const col = ref ? columnIndex(ref.toUpperCase()) : nextCol;
         // Only a cell that could move the table's bounds (or be the header's) is read: after the first rows, almost none.

@@ -16,6 +16,8 @@ import { ExtractionError, type FormatOutput, } from '../../engine/types.ts';
 export interface Workbook {
   zip: SafeZip;
   strings: string[];
+  /** The shared strings' mean length: what a cell pointing to one holds, on average. */
+  sharedLength: number;
   formats: string[];
   date1904: boolean;
   sheets: Array<{ name: string; target: string | undefined }>;
@@ -29,9 +31,11 @@ export function openWorkbook(bytes: Uint8Array, budget?: InflateBudget): Workboo
   const rels = relationships(zip, main);
   const partOf = (type: string) => [...rels.values()].find((r) => r.type === type)?.target;
   const props = child(workbook, 'workbookPr');
+  const strings = sharedStrings(zip, partOf('sharedStrings'));
   return {
     zip,
-    strings: sharedStrings(zip, partOf('sharedStrings')),
+    strings,
+    sharedLength: strings.length === 0 ? 0 : strings.reduce((n, s) => n + s.length, 0) / strings.length,
     formats: cellFormats(zip, partOf('styles')),
     date1904: props?.attrs.date1904 === '1' || props?.attrs.date1904 === 'true',
     sheets: elements(child(workbook, 'sheets') ?? workbook, 'sheet').map((s, i) => ({ name: s.attrs.name ?? `Sheet${i + 1}`, target: rels.get(s.attrs.id ?? '')?.target })),
