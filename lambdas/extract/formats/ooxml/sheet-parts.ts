@@ -25,6 +25,18 @@ const MARKUP = /<(\/?)(?:[A-Za-z_][\w.-]*:)?(row|c|sheetData)(?=[\s>/])/g;
 const CELL_END = /<\/(?:[A-Za-z_][\w.-]*:)?c>/g;
 const SHARED = /\st\s*=\s*["']s["']/;
 
+export interface PlanOptions {
+  budget?: InflateBudget;
+  part?: PartBudget;
+  maxCells?: number;
+}
+
+/** What one part holds at most, besides the row it ends on: cell elements (with a value or not), and text estimated from its XML. */
+interface PartBudget {
+  cells: number;
+  text: number;
+}
+
 /**
  * The selected sheets of a workbook (every sheet without a selection), each
  * with its cells and, for a sheet over a part's budget (`part`: cell
@@ -56,18 +68,6 @@ export async function planSheetParts(bytes: Uint8Array, pages: number[] | null, 
  * with text). With `exact`, every cell with a value is read and counted
  * against it, as a whole read counts them.
  */
-export interface PlanOptions {
-  budget?: InflateBudget;
-  part?: PartBudget;
-  maxCells?: number;
-}
-
-/** What one part holds at most, besides the row it ends on: cell elements (with a value or not), and text estimated from its XML. */
-interface PartBudget {
-  cells: number;
-  text: number;
-}
-
 async function planSheet(book: Workbook, page: number, target: string, budget: PartBudget, exact?: { cells: number }): Promise<{ planned: PlannedPage; valued: number }> {
   const starts: number[] = [0];
   let cells = 0;
@@ -121,8 +121,9 @@ async function planSheet(book: Workbook, page: number, target: string, budget: P
       } else if (name === 'c' && !closing) {
         const tag = text.slice(at, tagEnd + 1);
         if (SHARED.test(tag)) sharedText += book.sharedLength;
-        const ref = /\sr\s*=\s*["']([A-Za-z]+)/.exec(tag)?.[1];
-        const col = ref ? columnIndex(ref.toUpperCase()) : nextCol;
+        // As rowCells reads a cell's column: from its reference when it has one.
+        const ref = /\sr\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(tag);
+        const col = ref && (ref[1] ?? ref[2]) ? columnIndex(ref[1] ?? ref[2]!) : nextCol;
         // Only a cell that could move the table's bounds (or be the header's) is read: after the first rows, almost none.
         const empty = tag.endsWith('/>');
         if (!empty && (exact || col < first || col > last || (row !== null && !header))) {
