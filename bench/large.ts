@@ -7,8 +7,11 @@
 //   npm run bench:large -- xlsx 20 50      XLSX workbooks of about those many MB (openpyxl), notes of 4 words
 //   npm run bench:large -- xlsx-text 50    the same with notes of 40 words: fewer cells a MB (50 MB is
 //                                          under the 2 million cells a workbook may have)
+//   npm run bench:large -- pptx 100        presentations of 300 slides made up to that size by a
+//                                          picture, as office files are large: by their media
+//   npm run bench:large -- docx 100        documents of 5,000 paragraphs likewise (read whole, by one worker)
 //
-// The five modes with a format name push each file through the upload flow
+// The seven modes with a format name push each file through the upload flow
 // of a freshly started local server and print its time, slowest poll and the
 // server's memory (before, peak, 5 s after, highest by job status), with what
 // the result holds against what was written; PDFs also print the time as a
@@ -43,6 +46,7 @@ import { mergeParts, mergeRulesOf, type Part } from '../lambdas/extract/engine/m
 import { splitOf } from '../lambdas/extract/engine/registry.ts';
 import type { ExtractionResult } from '../lambdas/extract/engine/types.ts';
 import { startServer, waitFor } from '../test/support/local-server.ts';
+import { makeDocx, makePptx, w } from '../test/support/office-fixture.ts';
 import { benchTools } from './tools.ts';
 
 const corpus = path.join(import.meta.dirname, '..', '..', 'shared', 'corpus', 'pdf');
@@ -136,6 +140,8 @@ const modes: Record<string, (mb: number) => Promise<void>> = {
   pdf: pdfEndToEnd,
   xlsx: (mb) => xlsxEndToEnd(mb, 4),
   'xlsx-text': (mb) => xlsxEndToEnd(mb, 40),
+  pptx: pptxEndToEnd,
+  docx: docxEndToEnd,
 };
 const mode = modes[process.argv[2] ?? ''];
 if (mode) {
@@ -321,6 +327,37 @@ async function xlsxEndToEnd(mb: number, noteWords: number): Promise<void> {
     const each = Object.entries(sheets).map(([name, n]) => `${name} ${found.get(name) === n ? 'all' : `${found.get(name) ?? 0} of`} ${n.toLocaleString('en-US')}`);
     const rows = [...found.values()].reduce((a, b) => a + b, 0);
     return `${what}: ${found.size} sheets and ${rows.toLocaleString('en-US')} rows in the result (${each.join(', ')})`;
+  });
+}
+
+/** 5,000 paragraphs under headings every 50, and one picture of `mb` MB. */
+async function docxEndToEnd(mb: number): Promise<void> {
+  const body = Array.from({ length: 5000 }, (_, i) => (i % 50 === 0 ? w.p(`Section ${i / 50 + 1}`, 'Heading1') : '') + w.p(`Paragraph ${i + 1} of the long report, with words enough to read.`)).join('');
+  const bytes = Buffer.from(makeDocx({ body, parts: { 'word/media/image1.png': picture(mb) } }));
+  const type = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+  await uploadEndToEnd(bytes, { filename: 'report.docx', content_type: type }, (done, json) => {
+    const content: string = resultOf(done, json)?.content ?? '';
+    return `DOCX ${mb} MB (${(bytes.byteLength / 1e6).toFixed(1)} MB, 5,000 paragraphs): ${content.includes('Paragraph 5000 of') ? 'its last paragraph in the result' : 'its LAST PARAGRAPH MISSING'}`;
+  });
+}
+
+/** A picture's bytes, `mb` MB: stored in the package, as pictures are (they do not deflate). */
+function picture(mb: number): Uint8Array {
+  const bytes = new Uint8Array(mb * 1e6);
+  for (let i = 0; i < bytes.length; i += 4096) bytes[i] = i % 251;
+  return bytes;
+}
+
+/** 300 slides of a title, bullets and, every tenth, a table, and one picture of `mb` MB (stored, as pictures are). */
+async function pptxEndToEnd(mb: number): Promise<void> {
+  const slides = Array.from({ length: 300 }, (_, i) => ({ title: `Slide ${i + 1}`, bullets: [`first point of slide ${i + 1}`, `second point ${i + 1}`], ...(i % 10 === 9 ? { table: [['k', 'v'], [`${i + 1}`, 'x']] } : {}) }));
+  const bytes = Buffer.from(makePptx(slides, { 'ppt/media/image1.png': picture(mb) }));
+  const type = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
+  await uploadEndToEnd(bytes, { filename: 'deck.pptx', content_type: type }, (done, json) => {
+    const result = resultOf(done, json);
+    const found = result?.metadata?.pages ?? 'unknown';
+    const last = result?.content?.includes('second point 300') ? 'its last slide in the result' : 'its LAST SLIDE MISSING';
+    return `PPTX ${mb} MB (${(bytes.byteLength / 1e6).toFixed(1)} MB, 300 slides): ${found === 300 ? 'all slides' : `${found} slides of 300`}, ${last}`;
   });
 }
 
