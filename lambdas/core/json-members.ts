@@ -90,6 +90,7 @@ function valueEnd(bytes: Uint8Array, i: number): number {
   return at;
 }
 
-function malformed(at: number, expected: string): Error {
-  return new Error(`malformed JSON: expected ${expected} at byte ${at}`);
+/** A SyntaxError, as JSON.parse throws for what is not JSON. */
+function malformed(at: number, expected: string): SyntaxError {
+  return new SyntaxError(`malformed JSON: expected ${expected} at byte ${at}`);
 }

@@ -30,6 +30,7 @@ describe('the members of a stored JSON object, found without parsing the others'
   });
 
   it('refuses what is not an object, or is cut short', () => {
+    expect(() => objectMembers(bytes([1, 2]))).toThrow(SyntaxError);
     expect(() => objectMembers(bytes([1, 2]))).toThrow(/expected an object/);
     expect(() => objectMembers(Buffer.from('{"a": "unterminated'))).toThrow(/end of a string/);
     expect(() => objectMembers(Buffer.from('{"a": [1, 2'))).toThrow(/end of a container/);
