@@ -57,7 +57,7 @@ export class SafeZip {
   }
 
   read(name: string): Uint8Array | null {
-    const entry = this.byName.get(name) ?? this.byName.get(name.replace(/^\//, ''));
+    const entry = this.entry(name);
     return entry ? this.readEntry(entry) : null;
   }
 
@@ -67,26 +67,18 @@ export class SafeZip {
   }
 
   readEntry(entry: ZipEntry): Uint8Array {
-    if (entry.encrypted) throw new ExtractionError('encrypted_file', `The archive member "${entry.name}" is encrypted; remove the password and resubmit.`);
     const raw = this.compressed(entry);
-    const cap = Math.min(ZIP_LIMITS.maxEntryBytes, this.budget.remaining);
-    let out: Uint8Array;
-    if (entry.method === 0) {
-      out = raw;
-    } else if (entry.method === 8) {
+    const room = this.room();
+    let out: Uint8Array = raw;
+    if (entry.method === 8) {
       try {
-        out = inflateRawSync(raw, { maxOutputLength: cap + 1, finishFlush: constants.Z_SYNC_FLUSH });
+        out = inflateRawSync(raw, { maxOutputLength: room + 1, finishFlush: constants.Z_SYNC_FLUSH });
       } catch (err) {
-        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw this.tooLarge(entry.name, cap);
+        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw this.tooLarge(entry.name, room);
         throw corrupt(`"${entry.name}" does not inflate (${(err as Error).message})`);
       }
-    } else {
-      throw corrupt(`"${entry.name}" uses compression method ${entry.method}, which is not supported`);
     }
-    if (out.length > cap) throw this.tooLarge(entry.name, cap);
-    if (out.length > ZIP_LIMITS.ratioFloorBytes && out.length > Math.max(1, raw.length) * ZIP_LIMITS.maxRatio) {
-      throw bomb(entry.name);
-    }
+    this.check(entry.name, out.length, raw.length, room);
     this.budget.remaining -= out.length;
     return out;
   }
@@ -98,16 +90,17 @@ export class SafeZip {
    * the inflation: only what was inflated counts against the budget.
    */
   async *stream(name: string): AsyncGenerator<Uint8Array> {
-    const entry = this.byName.get(name) ?? this.byName.get(name.replace(/^\//, ''));
+    const entry = this.entry(name);
     if (!entry) return;
-    if (entry.encrypted) throw new ExtractionError('encrypted_file', `The archive member "${entry.name}" is encrypted; remove the password and resubmit.`);
     const raw = this.compressed(entry);
+    // What the whole entry may inflate to, as readEntry holds it: the budget left when it starts.
+    const room = this.room();
     if (entry.method === 0) {
-      this.charge(entry.name, raw.length, raw.length);
+      this.check(entry.name, raw.length, raw.length, room);
+      this.budget.remaining -= raw.length;
       yield raw;
       return;
     }
-    if (entry.method !== 8) throw corrupt(`"${entry.name}" uses compression method ${entry.method}, which is not supported`);
     // The whole compressed entry goes in at once (it is in memory already); zlib inflates only as the pieces are taken.
     const inflate = createInflateRaw({ finishFlush: constants.Z_SYNC_FLUSH, chunkSize: 1 << 16 });
     inflate.end(raw);
@@ -115,7 +108,8 @@ export class SafeZip {
     try {
       for await (const chunk of inflate as AsyncIterable<Buffer>) {
         out += chunk.length;
-        this.charge(entry.name, out, raw.length, chunk.length);
+        this.check(entry.name, out, raw.length, room);
+        this.budget.remaining -= chunk.length;
         yield chunk;
       }
     } catch (err) {
@@ -126,22 +120,32 @@ export class SafeZip {
     }
   }
 
+  private entry(name: string): ZipEntry | undefined {
+    return this.byName.get(name) ?? this.byName.get(name.replace(/^\//, ''));
+  }
+
+  /** An entry's packed bytes, once it is known to be readable: not encrypted, whole, stored or deflated. */
   private compressed(entry: ZipEntry): Uint8Array {
+    if (entry.encrypted) throw new ExtractionError('encrypted_file', `The archive member "${entry.name}" is encrypted; remove the password and resubmit.`);
     const { bytes } = this;
     const at = entry.localHeaderOffset;
     if (at + 30 > bytes.length || readU32(bytes, at) !== 0x04034b50) throw corrupt(`the local header of "${entry.name}" is missing`);
     const dataStart = at + 30 + readU16(bytes, at + 26) + readU16(bytes, at + 28);
     const raw = bytes.subarray(dataStart, Math.min(bytes.length, dataStart + entry.compressedSize));
     if (raw.length < entry.compressedSize) throw corrupt(`"${entry.name}" is truncated`);
+    if (entry.method !== 0 && entry.method !== 8) throw corrupt(`"${entry.name}" uses compression method ${entry.method}, which is not supported`);
     return raw;
   }
 
-  /** Checks `inflated` bytes of an entry (from `compressed` bytes read) against the caps and takes `added` from the budget. */
-  private charge(name: string, inflated: number, compressed: number, added = inflated): void {
-    const cap = Math.min(ZIP_LIMITS.maxEntryBytes, this.budget.remaining + added);
-    if (inflated > cap) throw this.tooLarge(name, cap);
-    if (inflated > ZIP_LIMITS.ratioFloorBytes && inflated > compressed * ZIP_LIMITS.maxRatio) throw bomb(name);
-    this.budget.remaining -= added;
+  /** What the next entry may inflate to: the per-entry cap, or what is left of the archive's budget. */
+  private room(): number {
+    return Math.min(ZIP_LIMITS.maxEntryBytes, this.budget.remaining);
+  }
+
+  /** Refuses an entry that has inflated to `inflated` bytes from `compressed`: past its `room`, or past the ratio of a bomb. */
+  private check(name: string, inflated: number, compressed: number, room: number): void {
+    if (inflated > room) throw this.tooLarge(name, room);
+    if (inflated > ZIP_LIMITS.ratioFloorBytes && inflated > Math.max(1, compressed) * ZIP_LIMITS.maxRatio) throw bomb(name);
   }
 
   private tooLarge(name: string, cap: number): ExtractionError {

@@ -166,6 +166,10 @@ describe('safe ZIP reader', () => {
     await expect(all(bomb, 'bomb')).rejects.toThrow(/inflates more than 200:1/);
     const small = new SafeZip(makeZip([{ name: 'a', data: text }]), { remaining: 100_000 });
     await expect(all(small, 'a')).rejects.toThrow(/inflates past the size limit/);
+    // Within the budget left when it starts, an entry streams whole, however many pieces it inflates in.
+    const room = new SafeZip(makeZip([{ name: 'a', data: text }]), { remaining: text.length + 10 });
+    expect(await all(room, 'a')).toBe(text);
+    expect(room.budget.remaining).toBe(10);
   });
 });
 
