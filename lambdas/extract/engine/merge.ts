@@ -84,10 +84,9 @@ export function mergeParts(parts: Part[], split: MergeRules, { joinSeams = true 
     }
     const before = tables.length;
     if (!previous) tables = [...result.tables];
-    else if (rows) tables = appendRows(tables, result.tables);
-    else if (rowBreak && tables.length > 0) {
+    else if (rows || (rowBreak && before > 0)) {
       tables = appendRows(tables, result.tables);
-      joined.add(tables[before - 1]!);
+      if (!rows) joined.add(tables[before - 1]!);
     }
     // Slides and sheets are never one table across a seam; only a PDF table runs on over a page break.
     else if (split.joinTablesAtSeams && joinSeams) tables = joinAtSeam(tables, result.tables, previous.last_page, part.first_page);
