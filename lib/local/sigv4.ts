@@ -25,6 +25,21 @@ const rfc3986 = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest();
 
+/** Signing keys by secret and scope: a scope's key changes once a day, and four HMACs per request were most of a check's cost. */
+const signingKeys = new Map<string, Buffer>();
+
+function signingKey(secret: string, day: string, region: string, service: string): Buffer {
+  const id = `${day}/${region}/${service}/${secret}`;
+  let key = signingKeys.get(id);
+  if (!key) {
+    // A few scopes are live at once (two services, a day's turn): an old day's keys go.
+    if (signingKeys.size >= 16) signingKeys.clear();
+    key = hmac(hmac(hmac(hmac(`AWS4${secret}`, day), region), service), 'aws4_request');
+    signingKeys.set(id, key);
+  }
+  return key;
+}
+
 function headerValue(headers: SignedRequest['headers'], name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value.join(',') : value;
@@ -114,7 +129,7 @@ export function signatureRefusal(req: SignedRequest, credentials: Credentials, o
   const canonicalUri = opts.service === 's3' ? rawPath || '/' : (rawPath || '/').split('/').map(rfc3986).join('/');
   const canonicalRequest = [req.method, canonicalUri, canonicalQuery, canonicalHeaders, signedHeaders, payloadHash].join('\n');
   const stringToSign = ['AWS4-HMAC-SHA256', amzDate, `${day}/${region}/${service}/aws4_request`, sha256(canonicalRequest)].join('\n');
-  const key = hmac(hmac(hmac(hmac(`AWS4${credentials.secretAccessKey}`, day), region), service), 'aws4_request');
+  const key = signingKey(credentials.secretAccessKey, day, region, service);
   const expected = Buffer.from(hmac(key, stringToSign).toString('hex'));
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'the signature does not match';

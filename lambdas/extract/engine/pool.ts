@@ -10,6 +10,7 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { engineMemoryBytes } from './memory.ts';
 import { IDLE_HEAP_BYTES, trimHeap } from './heap-trim.ts';
+import { compiledPdfium, usePdfiumModule } from '../formats/pdf/pdfium-module.ts';
 import type { RangePlan, RangeSlice } from './byte-ranges.ts';
 import type { PagePart, PlannedPage } from './page-parts.ts';
 import type { StoredResult } from '../../core/job-result.ts';
@@ -76,6 +77,8 @@ export interface WorkerData {
   prewarm: boolean;
   /** A page counter's worker: loads page-count.ts only, never the extraction engine. */
   counter?: boolean;
+  /** The PDF engine compiled once for every worker the pool starts (pdfium.ts compiledPdfium). */
+  pdfium?: WebAssembly.Module;
 }
 
 type Task =
@@ -212,7 +215,13 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
   let nextId = 1;
 
   function spawn(): void {
-    const data: WorkerData = { docexExtractWorker: true, ownEntry: opts.workerModule !== undefined, prewarm: opts.prewarm === true, counter: opts.counter === true };
+    const data: WorkerData = {
+      docexExtractWorker: true,
+      ownEntry: opts.workerModule !== undefined,
+      prewarm: opts.prewarm === true,
+      counter: opts.counter === true,
+      ...(opts.counter ? {} : { pdfium: compiledPdfium() }),
+    };
     const self = opts.workerModule?.href ?? import.meta.url;
     const typescript = self.endsWith('.ts');
     const worker = new Worker(typescript ? tsxBootstrap(self) : new URL(self), {
@@ -494,6 +503,7 @@ async function runCounter(port: NonNullable<typeof parentPort>): Promise<void> {
 export async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData, beforeExtract?: (filename: string) => void): Promise<void> {
   if (data.counter) return runCounter(port);
   const { extract } = await import('./extract.ts');
+  if (data.pdfium) usePdfiumModule(data.pdfium);
   // Loaded once and shared by every PDF this worker reads; a job that comes first waits for the same load.
   if (data.prewarm) void import('../formats/pdf/pdfium.ts').then(({ loadPdfium }) => loadPdfium()).catch(() => undefined);
   port.on('message', async (req: Request | Trim) => {

@@ -1,13 +1,12 @@
 // PDFium (Chrome's PDF engine) compiled to WebAssembly, from @embedpdf/pdfium
-// (MIT). Loaded on the first PDF of a worker thread only, once: compiling the
-// 4.6 MB module costs about 100 ms, which text-only callers never pay.
+// (MIT). Its runtime is started on the first PDF of a worker thread only,
+// once, from the module the pool compiled (pdfium-module.ts), or one
+// compiled here when the thread was given none.
 
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { registerEngineMemory } from '../../engine/memory.ts';
+import { pdfiumModule, wasmPath } from './pdfium-module.ts';
 
 /** The runtime's heap views, which the package's types leave out. */
 interface Heaps {
@@ -23,23 +22,26 @@ let loading: Promise<Pdfium> | undefined;
 
 export function loadPdfium(): Promise<Pdfium> {
   loading ??= (async () => {
-    const module = (await init({ wasmBinary: (await readFile(wasmPath())).buffer as ArrayBuffer })) as Pdfium;
+    const compiled = pdfiumModule() ?? (await WebAssembly.compile(await readFile(wasmPath())));
+    let failed: (error: unknown) => void = () => {};
+    const failure = new Promise<never>((_, reject) => (failed = reject));
+    const runtime = init({
+      // Emscripten's hook for an instance its caller makes (here from the shared module): the exports arrive through `receive`.
+      instantiateWasm: (imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => {
+        WebAssembly.instantiate(compiled, imports)
+          .then((instance) => receive(instance, compiled))
+          .catch(failed);
+        return {};
+      },
+    } as Parameters<typeof init>[0]);
+    const module = (await Promise.race([runtime, failure])) as Pdfium;
     module.PDFiumExt_Init();
     registerEngineMemory(() => heapBytes(module));
     return module;
   })();
+  // A failed start is not kept: the thread's next PDF tries again.
+  loading.catch(() => (loading = undefined));
   return loading;
-}
-
-/**
- * Beside the Lambda bundle (the stack copies it there) or in node_modules
- * (tsx, vitest). The package's own default, a URL beside its script, is
- * neither once esbuild has inlined the script.
- */
-function wasmPath(): string {
-  const beside = fileURLToPath(new URL('./pdfium.wasm', import.meta.url));
-  if (existsSync(beside)) return beside;
-  return createRequire(import.meta.url).resolve('@embedpdf/pdfium/pdfium.wasm');
 }
 
 /** Bytes of WebAssembly memory the engine holds now: it only grows, so this is its peak. */
