@@ -20,7 +20,7 @@ import { ATTEMPT_TIMEOUT_MS } from '../../lambdas/core/webhook-delivery.ts';
 import { EVENT_REQUEUE_AFTER_MS } from '../../lambdas/core/webhook-events.ts';
 import type { WebhookIntake } from '../../lambdas/core/webhook-target.ts';
 import { createExtractorPool, createPageCounter } from '../../lambdas/extract/engine/pool.ts';
-import { heapWatch } from '../../lambdas/extract/engine/heap-trim.ts';
+import { trimHeap } from '../../lambdas/extract/engine/heap-trim.ts';
 import { formatNamed } from '../../lambdas/extract/engine/registry.ts';
 import * as extractWorker from '../../lambdas/handlers/extract-worker.ts';
 import * as getJob from '../../lambdas/handlers/get-job.ts';
@@ -228,8 +228,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   stateMachine.resume();
   // The API thread's heap, grown by a large upload or merge, given back once it is over (heap-trim.ts);
   // an idle server's is about 60 MB.
-  const apiHeap = heapWatch(API_THREAD_HEAP_BYTES);
-  const heapTrim = setInterval(() => apiHeap.check(), 500).unref();
+  const heapTrim = setInterval(() => trimHeap(API_THREAD_HEAP_BYTES), 500).unref();
 
   const deliveryMapping = startWiredMapping('webhooks', webhookQueue, webhookDelivery.makeHandler(deps['webhook-delivery']()));
   // The bucket's lifecycle rules, as S3 applies them in AWS (documents, results, uploads, parts).

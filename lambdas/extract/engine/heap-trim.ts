@@ -24,10 +24,6 @@ let collect: (() => void) | undefined;
 /** A full garbage collection when this thread's heap has grown past TRIM_HEAP_BYTES. */
 export function trimHeap(limit = TRIM_HEAP_BYTES): void {
   if (getHeapStatistics().total_heap_size <= limit) return;
-  collectNow();
-}
-
-function collectNow(): void {
   // Node has no API for a collection; --expose-gc gives contexts created after it a `gc` function.
   // The flag only adds that function: collections otherwise run as before.
   if (!collect) {
@@ -35,36 +31,4 @@ function collectNow(): void {
     collect = runInNewContext('gc') as () => void;
   }
   collect();
-}
-
-export interface HeapWatch {
-  /** Called often (twice a second): collects only when that gives something back. */
-  check(): void;
-}
-
-/**
- * For a thread that is checked often while it works (the local server's API
- * thread). Over `limit`, it collects when the heap has grown by `growth`
- * since the last collection left it (a merge or a large upload), or when
- * `quietMs` have passed since that collection (the load is over). A
- * collection twice a second under a steady load of small jobs, whose live
- * objects keep the heap just over the limit, gave nothing back and cost 5%
- * of the server's CPU.
- */
-export function heapWatch(
-  limit: number,
-  { growth = 32 * 1024 * 1024, quietMs = 5_000, now = Date.now, committed = () => getHeapStatistics().total_heap_size, collect = collectNow } = {},
-): HeapWatch {
-  let leftAt = 0;
-  let lastAt = -Infinity;
-  return {
-    check() {
-      const size = committed();
-      if (size <= limit) return;
-      if (size < leftAt + growth && now() - lastAt < quietMs) return;
-      collect();
-      leftAt = committed();
-      lastAt = now();
-    },
-  };
 }
