@@ -495,6 +495,17 @@ async function runCounter(port: NonNullable<typeof parentPort>): Promise<void> {
   port.postMessage({ type: 'ready' } satisfies Reply);
 }
 
+/** A prewarmed worker's first read, of a small PDF of its own; a worker that cannot read it still starts, and its jobs say why. */
+async function warmUp(extract: (input: ExtractInput) => Promise<ExtractionResult>): Promise<void> {
+  try {
+    const { warmUpPdf } = await import('../formats/pdf/warm-up.ts');
+    await extract({ bytes: warmUpPdf(), filename: 'warm-up.pdf', contentType: 'application/pdf', config: { ...DEFAULT_CONFIG, ocr: 'never' } });
+  } catch {
+    /* the same failure meets the first PDF job, which reports it */
+  }
+  trimHeap(IDLE_HEAP_BYTES);
+}
+
 /**
  * A worker's side of the pool: answers each request. `beforeExtract` runs
  * before each extraction, inside its error handling; only the tests' worker
@@ -504,8 +515,8 @@ export async function runWorker(port: NonNullable<typeof parentPort>, data: Work
   if (data.counter) return runCounter(port);
   const { extract } = await import('./extract.ts');
   if (data.pdfium) usePdfiumModule(data.pdfium);
-  // Loaded once and shared by every PDF this worker reads; a job that comes first waits for the same load.
-  if (data.prewarm) void import('../formats/pdf/pdfium.ts').then(({ loadPdfium }) => loadPdfium()).catch(() => undefined);
+  // Loaded once and shared by every PDF this worker reads, then read once (warm-up.ts); a job that comes first waits its turn.
+  if (data.prewarm) await warmUp(extract);
   port.on('message', async (req: Request | Trim) => {
     if (req.op === 'trim') return trimHeap(IDLE_HEAP_BYTES);
     try {
