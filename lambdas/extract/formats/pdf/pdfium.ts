@@ -21,7 +21,8 @@ export type Pdfium = WrappedPdfiumModule & { pdfium: Heaps };
 let loading: Promise<Pdfium> | undefined;
 
 export function loadPdfium(): Promise<Pdfium> {
-  loading ??= (async () => {
+  if (loading) return loading;
+  loading = (async () => {
     const compiled = pdfiumModule() ?? (await WebAssembly.compile(await readFile(wasmPath())));
     let failed: (error: unknown) => void = () => {};
     const failure = new Promise<never>((_, reject) => (failed = reject));
