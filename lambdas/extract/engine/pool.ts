@@ -77,6 +77,8 @@ export interface WorkerData {
   prewarm: boolean;
   /** A page counter's worker: loads page-count.ts only, never the extraction engine. */
   counter?: boolean;
+  /** Reads a small PDF of its own before it says it is ready (warm-up.ts). */
+  warmUp?: boolean;
   /** The PDF engine compiled once for every worker the pool starts (pdfium.ts compiledPdfium). */
   pdfium?: WebAssembly.Module;
 }
@@ -214,11 +216,13 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
   let closed = false;
   let nextId = 1;
 
-  function spawn(): void {
+  /** `warmUp`: the pool's first workers, started before any job; one started for a waiting job goes straight to it. */
+  function spawn(warmUp = false): void {
     const data: WorkerData = {
       docexExtractWorker: true,
       ownEntry: opts.workerModule !== undefined,
       prewarm: opts.prewarm === true,
+      warmUp,
       counter: opts.counter === true,
       ...(opts.counter ? {} : { pdfium: compiledPdfium() }),
     };
@@ -345,7 +349,7 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
     });
   }
 
-  if (opts.prewarm) for (let i = 0; i < opts.size; i++) spawn();
+  if (opts.prewarm) for (let i = 0; i < opts.size; i++) spawn(true);
 
   const task = ({ filename, contentType, config, range, pagePart }: ExtractInput) => ({
     op: 'extract' as const,
@@ -495,7 +499,7 @@ async function runCounter(port: NonNullable<typeof parentPort>): Promise<void> {
   port.postMessage({ type: 'ready' } satisfies Reply);
 }
 
-/** A prewarmed worker's first read, of a small PDF of its own; a worker that cannot read it still starts, and its jobs say why. */
+/** A prewarmed pool's first workers' first read, of a small PDF of their own; a worker that cannot read it still starts, and its jobs say why. */
 async function warmUp(extract: (input: ExtractInput) => Promise<ExtractionResult>): Promise<void> {
   try {
     const { warmUpPdf } = await import('../formats/pdf/warm-up.ts');
@@ -515,8 +519,9 @@ export async function runWorker(port: NonNullable<typeof parentPort>, data: Work
   if (data.counter) return runCounter(port);
   const { extract } = await import('./extract.ts');
   if (data.pdfium) usePdfiumModule(data.pdfium);
-  // Loaded once and shared by every PDF this worker reads, then read once (warm-up.ts); a job that comes first waits its turn.
-  if (data.prewarm) await warmUp(extract);
+  // Loaded once and shared by every PDF this worker reads; a job that comes first waits for the same load.
+  if (data.warmUp) await warmUp(extract);
+  else if (data.prewarm) void import('../formats/pdf/pdfium.ts').then(({ loadPdfium }) => loadPdfium()).catch(() => undefined);
   port.on('message', async (req: Request | Trim) => {
     if (req.op === 'trim') return trimHeap(IDLE_HEAP_BYTES);
     try {
