@@ -1,6 +1,8 @@
 // Builds small, valid, uncompressed PDF 1.4 files for tests, so no test
 // depends on a binary fixture or on the shared corpus.
 
+import { assemblePdf, latin1Bytes } from '../../lambdas/extract/formats/pdf/pdf-assembly.ts';
+
 export interface PdfInfo {
   Title?: string;
   Author?: string;
@@ -43,27 +45,7 @@ function pageContent(text: string): string {
   return ops.join('\n') + '\n';
 }
 
-/** Serialises numbered objects (1-based, in order) with a correct xref table. */
-export function assemblePdf(objects: string[], trailerExtra = ''): Uint8Array {
-  let body = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
-  const offsets: number[] = [];
-  objects.forEach((obj, i) => {
-    offsets.push(body.length);
-    body += `${i + 1} 0 obj\n${obj}\nendobj\n`;
-  });
-  const xrefAt = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailerExtra}>>\nstartxref\n${xrefAt}\n%%EOF\n`;
-  return latin1Bytes(body);
-}
-
-/** Every char of `s` must be below 0x100; each becomes one byte. */
-export function latin1Bytes(s: string): Uint8Array {
-  const bytes = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i) & 0xff;
-  return bytes;
-}
+export { assemblePdf, latin1Bytes };
 
 export function makePdf(opts: MakePdfOptions): Uint8Array {
   const pages = opts.pages.length > 0 ? opts.pages : [''];

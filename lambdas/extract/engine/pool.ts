@@ -79,7 +79,7 @@ export interface WorkerData {
   counter?: boolean;
   /** Reads a small PDF of its own before it says it is ready (warm-up.ts). */
   warmUp?: boolean;
-  /** The PDF engine compiled once for every worker the pool starts (pdfium.ts compiledPdfium). */
+  /** A prewarmed pool's PDF engine, compiled once for every worker it starts (pdfium-module.ts). */
   pdfium?: WebAssembly.Module;
 }
 
@@ -224,7 +224,8 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
       prewarm: opts.prewarm === true,
       warmUp,
       counter: opts.counter === true,
-      ...(opts.counter ? {} : { pdfium: compiledPdfium() }),
+      // Only a prewarmed pool (the local server's) compiles the engine up front; another's workers compile it on their first PDF, which a text-only caller never pays.
+      ...(opts.prewarm && !opts.counter ? { pdfium: compiledPdfium() } : {}),
     };
     const self = opts.workerModule?.href ?? import.meta.url;
     const typescript = self.endsWith('.ts');

@@ -5,6 +5,8 @@
 // compiles are paid while the server waits for work, and the WebAssembly ones
 // once for every worker (the pool shares the module, pdfium-module.ts).
 
+import { assemblePdf } from './pdf-assembly.ts';
+
 /** Two pages with what the layout analysis looks at: a heading, paragraphs, a list, a running header and page numbers. */
 export function warmUpPdf(): Uint8Array {
   const page = (n: number) =>
@@ -27,23 +29,9 @@ export function warmUpPdf(): Uint8Array {
     objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${objects.length + 2} 0 R >>`);
     objects.push(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
   }
-  return assemble(objects);
+  return assemblePdf(objects);
 }
 
 const literal = (s: string) => `(${s.replace(/[\\()]/g, (c) => `\\${c}`).replace(/\u2022/g, '\\225')})`;
 const text = (font: string, size: number, x: number, y: number, s: string) => `BT /${font} ${size} Tf ${x} ${y} Td ${literal(s)} Tj ET`;
 const lines = (font: string, size: number, x: number, y: number, all: string[]) => all.map((s, i) => text(font, size, x, y - i * size * 1.3, s));
-
-/** Numbered objects (1-based, in order) with their cross-reference table. */
-function assemble(objects: string[]): Uint8Array {
-  let body = '%PDF-1.4\n';
-  const offsets = objects.map((object, i) => {
-    const at = body.length;
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-    return at;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((at) => `${String(at).padStart(10, '0')} 00000 n \n`).join('')}`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Uint8Array.from(body, (c) => c.charCodeAt(0));
-}
