@@ -77,27 +77,61 @@ function merged(rulings: readonly Ruling[]): Ruling[] {
 
 const crosses = (h: Ruling, v: Ruling) => v.at >= h.from - JOIN && v.at <= h.to + JOIN && h.at >= v.from - JOIN && h.at <= v.to + JOIN;
 
-/** Sets of lines connected by crossings: each a candidate table. */
+/**
+ * Sets of lines connected by crossings: each a candidate table. Written as
+ * plain loops: as chains of array callbacks this function took V8 100-185 ms
+ * to optimise, and was optimised again after every few documents (a deopt on
+ * an inlined callback's array), in each pool worker.
+ */
 function grids(lines: readonly Ruling[]): Array<{ xs: number[]; ys: number[] }> {
-  const parent = lines.map((_, i) => i);
-  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
-  const hs = lines.flatMap((l, i) => (l.dir === 'h' ? [i] : []));
-  const vs = lines.flatMap((l, i) => (l.dir === 'v' ? [i] : []));
-  for (const h of hs) for (const v of vs) if (crosses(lines[h]!, lines[v]!)) parent[root(h)] = root(v);
+  const parent: number[] = [];
+  for (let i = 0; i < lines.length; i++) parent.push(i);
+  const root = (i: number): number => {
+    let r = i;
+    while (parent[r] !== r) r = parent[r]!;
+    while (parent[i] !== r) {
+      const next = parent[i]!;
+      parent[i] = r;
+      i = next;
+    }
+    return r;
+  };
+  for (let h = 0; h < lines.length; h++) {
+    if (lines[h]!.dir !== 'h') continue;
+    for (let v = 0; v < lines.length; v++) if (lines[v]!.dir === 'v' && crosses(lines[h]!, lines[v]!)) parent[root(h)] = root(v);
+  }
   const groups = new Map<number, Ruling[]>();
-  lines.forEach((l, i) => {
-    const group = groups.get(root(i));
-    if (group) group.push(l);
-    else groups.set(root(i), [l]);
-  });
+  for (let i = 0; i < lines.length; i++) {
+    const key = root(i);
+    const group = groups.get(key);
+    if (group) group.push(lines[i]!);
+    else groups.set(key, [lines[i]!]);
+  }
   const out: Array<{ xs: number[]; ys: number[] }> = [];
   for (const group of groups.values()) {
-    const h = group.filter((l) => l.dir === 'h');
-    const v = group.filter((l) => l.dir === 'v');
-    if (distinct(h.map((l) => l.at)).length < 2 || distinct(v.map((l) => l.at)).length < 2) continue;
     // Where no border is drawn, the table ends where the lines across it end.
-    const xs = distinct([...v.map((l) => l.at), Math.min(...h.map((l) => l.from)), Math.max(...h.map((l) => l.to))]);
-    const ys = distinct([...h.map((l) => l.at), Math.min(...v.map((l) => l.from)), Math.max(...v.map((l) => l.to))]).reverse();
+    const hAt: number[] = [];
+    const vAt: number[] = [];
+    let left = Infinity;
+    let right = -Infinity;
+    let bottom = Infinity;
+    let top = -Infinity;
+    for (const l of group) {
+      if (l.dir === 'h') {
+        hAt.push(l.at);
+        left = Math.min(left, l.from);
+        right = Math.max(right, l.to);
+      } else {
+        vAt.push(l.at);
+        bottom = Math.min(bottom, l.from);
+        top = Math.max(top, l.to);
+      }
+    }
+    if (distinct(hAt).length < 2 || distinct(vAt).length < 2) continue;
+    vAt.push(left, right);
+    hAt.push(bottom, top);
+    const xs = distinct(vAt);
+    const ys = distinct(hAt).reverse();
     // Two rows and two columns need three lines each way.
     if (xs.length >= 3 && ys.length >= 3) out.push({ xs, ys });
   }
@@ -105,9 +139,10 @@ function grids(lines: readonly Ruling[]): Array<{ xs: number[]; ys: number[] }> 
 }
 
 /** Positions with those closer than SNAP to the last kept one dropped (pieces of one line merged separately). */
-function distinct(values: number[]): number[] {
+function distinct(values: readonly number[]): number[] {
+  const sorted = values.slice().sort((a, b) => a - b);
   const out: number[] = [];
-  for (const v of [...values].sort((a, b) => a - b)) if (out.length === 0 || v - out.at(-1)! > SNAP) out.push(v);
+  for (let i = 0; i < sorted.length; i++) if (out.length === 0 || sorted[i]! - out[out.length - 1]! > SNAP) out.push(sorted[i]!);
   return out;
 }
 
@@ -128,15 +163,38 @@ function fill(grid: { xs: number[]; ys: number[] }, runs: readonly TextRun[]): {
   if (runsOn(inside, runs)) return null;
   // A row whose sentence runs across a column line (a note inside the table's frame) is not part of the table;
   // a grid where most rows are like that is drawn over text.
-  const tabular = cells.filter((row) => !crossesText(row));
+  // Loops rather than array callbacks, for the reason grids gives.
+  const tabular: TextRun[][][] = [];
+  for (const row of cells) if (!crossesText(row)) tabular.push(row);
   if (tabular.length * 2 < cells.length) return null;
-  const text = tabular.flatMap(rowTexts);
-  const keepCols = xs.slice(1).map((_, c) => text.some((row) => row[c] !== ''));
-  const rows = text.filter((row) => row.some((t) => t !== '')).map((row) => row.filter((_, c) => keepCols[c]));
-  if (rows.length < 2 || (rows[0]?.length ?? 0) < 2) return null;
-  const filled = rows.flat().filter((t) => t !== '');
-  if (filled.reduce((n, t) => n + t.split(' ').length, 0) / filled.length > MAX_MEAN_CELL_WORDS) return null;
-  return { top: ys[0]!, rows, runs: tabular.flat(2), inside };
+  const text: string[][] = [];
+  for (const row of tabular) for (const line of rowTexts(row)) text.push(line);
+  const columns = xs.length - 1;
+  const keepCols: boolean[] = [];
+  for (let c = 0; c < columns; c++) keepCols.push(text.some((row) => row[c] !== ''));
+  const rows: string[][] = [];
+  let filled = 0;
+  let words = 0;
+  for (const row of text) {
+    const kept: string[] = [];
+    let any = false;
+    for (let c = 0; c < row.length; c++) {
+      if (row[c] !== '') {
+        any = true;
+        if (keepCols[c]) {
+          filled++;
+          words += row[c]!.split(' ').length;
+        }
+      }
+      if (keepCols[c]) kept.push(row[c]!);
+    }
+    if (any) rows.push(kept);
+  }
+  if (rows.length < 2 || rows[0]!.length < 2) return null;
+  if (words / filled > MAX_MEAN_CELL_WORDS) return null;
+  const placed: TextRun[] = [];
+  for (const row of tabular) for (const cell of row) for (const run of cell) placed.push(run);
+  return { top: ys[0]!, rows, runs: placed, inside };
 }
 
 /** Whether a column line runs between two words of one text line in this grid row, closer than cells keep their text. */
