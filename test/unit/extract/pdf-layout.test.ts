@@ -250,6 +250,33 @@ describe('PDF layout analysis', () => {
     expect(result.content.split('\n\n')).toEqual([`${LONG_1} ${LONG_2} last decade, which the committee took to be the main cause of drought.`, second.join(' ')]);
   });
 
+  it('ends a paragraph at a line that ends a sentence with room left for the next word, however alike the lines, and keeps a centred title whole', async () => {
+    // The title's lines centred on the page (612 points wide): their widths, as the reader measures them, first.
+    const title = ['A Report on the Wells of the Northern', 'and Eastern Districts'];
+    const measured = await extract({ bytes: layoutPdf(title.map((text) => ({ texts: [{ x: 72, y: 720, text, size: 14, bold: true }] }))), filename: 'widths.pdf' });
+    const widths = measured.elements!.map((e) => e.bbox![2] - e.bbox![0]);
+    // Paragraphs without space between them: the first two of about the same length; the third the
+    // longest line and a short one; the fourth three quarters of the longest, with room left on it
+    // for the first word of the fifth.
+    const notes = [
+      ['The first well was dug in the spring.'],
+      ['The last well was dug in the spring.'],
+      ['A third was planned for the following year, once the funds were in,', 'but none came.'],
+      ['Work stopped when the money ran out in the winter.'],
+      ['It is a field again.'],
+    ];
+    const bytes = layoutPdf([
+      {
+        texts: [
+          ...title.map((text, i) => ({ x: 306 - widths[i]! / 2, y: 720 - i * 17, text, size: 14, bold: true })),
+          ...lines(72, 670, notes.flat()),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'notes.pdf', config: markdown });
+    expect(result.content.split('\n\n')).toEqual([`# ${title.join(' ')}`, ...notes.map((n) => n.join(' '))]);
+  });
+
   it('reads the pieces of a row set apart by a tab as one line, but keeps columns a producer wrote row by row apart', async () => {
     const bytes = layoutPdf([
       {

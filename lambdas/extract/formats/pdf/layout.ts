@@ -52,6 +52,9 @@ export interface ListMarker {
   textX: number;
 }
 
+/** A line's last word ends a sentence (or a label: a colon), perhaps inside quotes or brackets. */
+const SENTENCE_END = /[.!?:。！？]["'”’)\]]?$/;
+
 const RTL_CHAR = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
 
 /** Words (content order, page space y up) into lines, in content order. */
@@ -439,24 +442,35 @@ function continues(
   const right = rtl ? -block.x0 : block.x1;
   // An indented line after a full one, or after one that ends a sentence, opens a new paragraph
   // (right-to-left text is as often set flush left as right, so where its lines start says nothing).
-  const ended = p.end > right - 2 * em || /[.!?:。！？]["'”’)\]]?$/.test(prev.text);
+  const ended = p.end > right - 2 * em || SENTENCE_END.test(prev.text);
   if (!rtl && n.start > left + 0.9 * em && n.start - p.start > 0.9 * em && ended && !centred(block, line)) return false;
   // A line far shorter than the one after it ends something (a label, a title over its text): in a
   // paragraph every line but the last runs to the same edge, ragged by no more than a word.
   if (p.end < n.end - Math.max(6 * em, 0.2 * (n.end - n.start)) && !centred(block, line)) return false;
   if (spaced) return true;
   // A short line that ends a sentence ends its paragraph.
-  if (block.lines.length >= 2 && p.end < right - 4 * em && /[.!?:。！？]["'”’)\]]?$/.test(prev.text)) return false;
+  if (block.lines.length >= 2 && p.end < right - 4 * em && SENTENCE_END.test(prev.text)) return false;
   // So does a line that stops far short of where its column's lines end, unless the lines are centred.
   const columnEnd = columnRightOf(left, em, rtl);
   if (columnEnd !== Infinity && p.end < columnEnd - 0.35 * (columnEnd - left) && !centred(block, line)) return false;
+  // Running text breaks a line only where the next word no longer fits: a line that ends a sentence
+  // with room left for the next line's first word was ended on purpose (one-line paragraphs set
+  // without space between them, where no line of the block shows how wide the column is).
+  const edge = Math.max(right, columnEnd === Infinity ? -Infinity : columnEnd);
+  const first = line.words[0];
+  if (first && SENTENCE_END.test(prev.text) && edge - p.end > first.x1 - first.x0 + em && !centred(block, line)) return false;
   return true;
 }
 
-/** Lines centred on the same axis (a centred title over two lines) are not indented paragraphs. */
+/**
+ * Lines centred on the same axis (a centred title over two lines) are not
+ * indented paragraphs. The shorter line must also start further in: two
+ * left-aligned lines of about the same length share an axis too, and start
+ * at the same x (loose character boxes start at the glyph's origin).
+ */
 function centred(block: TextBlock, line: Line): boolean {
   const prev = block.lines.at(-1)!;
-  return Math.abs((prev.x0 + prev.x1) / 2 - (line.x0 + line.x1) / 2) < prev.size && line.x1 < prev.x1;
+  return Math.abs((prev.x0 + prev.x1) / 2 - (line.x0 + line.x1) / 2) < prev.size && line.x1 < prev.x1 && line.x0 > prev.x0 + 0.1 * prev.size;
 }
 
 function addLine(block: TextBlock, line: Line): void {
