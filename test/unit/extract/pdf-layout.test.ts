@@ -277,6 +277,27 @@ describe('PDF layout analysis', () => {
     expect(result.content.split('\n\n')).toEqual([`# ${title.join(' ')}`, ...notes.map((n) => n.join(' '))]);
   });
 
+  it('takes a bold line in the body size for a heading, but not when it ends in a colon: that labels what follows', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 700, text: 'Field Notes', bold: true },
+          ...lines(72, 680, [LONG_1, LONG_2, LONG_3]),
+          { x: 72, y: 636, text: 'Practice tips:', bold: true },
+          ...lines(72, 620, ['1. Measure each well twice.', '2. Write the date on every sample.']),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'notes.pdf', config: markdown });
+    expect(result.elements!.map((e) => [e.type, e.text])).toEqual([
+      ['heading', 'Field Notes'],
+      ['paragraph', `${LONG_1} ${LONG_2} ${LONG_3}`],
+      ['paragraph', 'Practice tips:'],
+      ['list_item', 'Measure each well twice.'],
+      ['list_item', 'Write the date on every sample.'],
+    ]);
+  });
+
   it('reads the pieces of a row set apart by a tab as one line, but keeps columns a producer wrote row by row apart', async () => {
     const bytes = layoutPdf([
       {

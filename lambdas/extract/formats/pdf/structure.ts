@@ -304,7 +304,8 @@ function isHeading(block: TextBlock, text: string, body: { size: number; bold: b
   if (ratio >= 1.15) return true;
   if (ratio < 0.9) return false;
   const bolder = block.bold && !body.bold;
-  if (bolder && block.lines.length <= 2 && text.length <= 120) return true;
+  // A bold line in the body's size that ends in a colon is a label over what follows ("Practice Tips:"), not a heading.
+  if (bolder && block.lines.length <= 2 && text.length <= 120 && !text.endsWith(':')) return true;
   return numbered && (block.bold || ratio >= 1.08);
 }
 
