@@ -298,6 +298,30 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('keeps a paragraph that opens with a bold sentence whole, where the bold runs into plain text on its second line', async () => {
+    const lead = ['Most of the wells in the northern districts will have run dry within a decade unless', 'the water table'];
+    const rest = 'stops falling. The survey found that the oldest wells fail first.';
+    const measured = await extract({ bytes: layoutPdf([{ texts: [{ x: 72, y: 720, text: lead[1]!, bold: true }] }]), filename: 'width.pdf' });
+    const width = measured.elements![0]!.bbox![2] - measured.elements![0]!.bbox![0];
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 700, text: 'Outlook', size: 14, bold: true },
+          { x: 72, y: 680, text: lead[0]!, bold: true },
+          { x: 72, y: 668, text: lead[1]!, bold: true },
+          { x: 72 + width + 3, y: 668, text: rest },
+          ...lines(72, 656, [LONG_1, LONG_2, LONG_3]),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'outlook.pdf', config: markdown });
+    expect(result.elements!.map((e) => [e.type, e.text])).toEqual([
+      ['title', 'Outlook'],
+      ['paragraph', `${lead.join(' ')} ${rest}`],
+      ['paragraph', `${LONG_1} ${LONG_2} ${LONG_3}`],
+    ]);
+  });
+
   it('reads the pieces of a row set apart by a tab as one line, but keeps columns a producer wrote row by row apart', async () => {
     const bytes = layoutPdf([
       {

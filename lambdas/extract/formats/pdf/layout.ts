@@ -424,7 +424,8 @@ function continues(
   // A tagged PDF says which lines are one element: its tags part blocks, and join them.
   if (prev.tag || line.tag) return prev.tag?.element === line.tag?.element && !line.rotated && !prev.rotated;
   if (marker) return false;
-  if (Math.abs(line.size - prev.size) > 0.12 * em || line.bold !== prev.bold || line.mono !== prev.mono || line.rotated || prev.rotated) return false;
+  if (Math.abs(line.size - prev.size) > 0.12 * em || line.mono !== prev.mono || line.rotated || prev.rotated) return false;
+  if (line.bold !== prev.bold && !boldLeadRunsOn(prev, line, columnRightOf(prev.rtl ? -block.x1 : block.x0, em, prev.rtl), em)) return false;
   const pitch = (line.foot - prev.foot) / prev.size;
   if (pitch < 0.5 || pitch > Math.max(spacing, 1) + 0.45 + 1 / em) return false;
   if (!overlapX(line, block)) return false;
@@ -463,6 +464,18 @@ function continues(
 }
 
 /**
+ * A paragraph that opens with a bold sentence (a run-in lead, as news and
+ * reports set them) changes weight inside a line: a bold line that does not
+ * end a sentence and had no room for the next line's first word, and a next
+ * line that starts bold, are one paragraph.
+ */
+function boldLeadRunsOn(prev: Line, line: Line, columnEnd: number, em: number): boolean {
+  const first = line.words[0];
+  if (!prev.bold || line.bold || !first?.bold || columnEnd === Infinity || SENTENCE_END.test(prev.text)) return false;
+  return columnEnd - lineEnd(prev) <= first.x1 - first.x0 + em;
+}
+
+/**
  * Lines centred on the same axis (a centred title over two lines) are not
  * indented paragraphs. The shorter line must also start further in: two
  * left-aligned lines of about the same length share an axis too, and start
@@ -475,6 +488,8 @@ function centred(block: TextBlock, line: Line): boolean {
 
 function addLine(block: TextBlock, line: Line): void {
   block.lines.push(line);
+  // A bold lead run on into plain text leaves a plain paragraph.
+  block.bold &&= line.bold;
   block.x0 = Math.min(block.x0, line.x0);
   block.x1 = Math.max(block.x1, line.x1);
   block.y0 = Math.min(block.y0, line.y0);
