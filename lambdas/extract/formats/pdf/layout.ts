@@ -477,13 +477,15 @@ function boldLeadRunsOn(prev: Line, line: Line, columnEnd: number, em: number): 
 
 /**
  * Lines centred on the same axis (a centred title over two lines) are not
- * indented paragraphs. The shorter line must also start further in: two
+ * indented paragraphs. Plain lines must also start further in: two
  * left-aligned lines of about the same length share an axis too, and start
- * at the same x (loose character boxes start at the glyph's origin).
+ * at the same x (loose character boxes start at the glyph's origin). Bold
+ * lines keep the looser test: a heading wrapped in a narrow column reads as
+ * one heading either way.
  */
 function centred(block: TextBlock, line: Line): boolean {
   const prev = block.lines.at(-1)!;
-  return Math.abs((prev.x0 + prev.x1) / 2 - (line.x0 + line.x1) / 2) < prev.size && line.x1 < prev.x1 && line.x0 > prev.x0 + 0.1 * prev.size;
+  return Math.abs((prev.x0 + prev.x1) / 2 - (line.x0 + line.x1) / 2) < prev.size && line.x1 < prev.x1 && (prev.bold || line.x0 > prev.x0 + 0.1 * prev.size);
 }
 
 function addLine(block: TextBlock, line: Line): void {
