@@ -425,7 +425,10 @@ function continues(
   if (prev.tag || line.tag) return prev.tag?.element === line.tag?.element && !line.rotated && !prev.rotated;
   if (marker) return false;
   if (Math.abs(line.size - prev.size) > 0.12 * em || line.mono !== prev.mono || line.rotated || prev.rotated) return false;
-  if (line.bold !== prev.bold && !boldLeadRunsOn(prev, line, columnRightOf(prev.rtl ? -block.x1 : block.x0, em, prev.rtl), em)) return false;
+  const rtl = prev.rtl;
+  // Measured in the block's reading direction: mirrored for right-to-left text.
+  const left = rtl ? -block.x1 : block.x0;
+  if (line.bold !== prev.bold && !boldLeadRunsOn(prev, line, columnRightOf(left, em, rtl), em)) return false;
   const pitch = (line.foot - prev.foot) / prev.size;
   if (pitch < 0.5 || pitch > Math.max(spacing, 1) + 0.45 + 1 / em) return false;
   if (!overlapX(line, block)) return false;
@@ -435,11 +438,8 @@ function continues(
     if (line.rtl) return line.x1 <= block.marker.textX + 0.6 * em || line.x1 < block.x1 - 0.6 * em;
     return line.x0 >= block.marker.textX - 0.6 * em || line.x0 > block.x0 + 0.6 * em;
   }
-  const rtl = prev.rtl;
-  // Measured in the block's reading direction: mirrored for right-to-left text.
   const p = { start: rtl ? -prev.x1 : prev.x0, end: rtl ? -prev.x0 : prev.x1 };
   const n = { start: rtl ? -line.x1 : line.x0, end: rtl ? -line.x0 : line.x1 };
-  const left = rtl ? -block.x1 : block.x0;
   const right = rtl ? -block.x0 : block.x1;
   // An indented line after a full one, or after one that ends a sentence, opens a new paragraph
   // (right-to-left text is as often set flush left as right, so where its lines start says nothing).
@@ -458,9 +458,14 @@ function continues(
   // with room left for the next line's first word was ended on purpose (one-line paragraphs set
   // without space between them, where no line of the block shows how wide the column is).
   const edge = Math.max(right, columnEnd === Infinity ? -Infinity : columnEnd);
-  const first = line.words[0];
-  if (first && SENTENCE_END.test(prev.text) && edge - p.end > first.x1 - first.x0 + em && !centred(block, line)) return false;
+  if (SENTENCE_END.test(prev.text) && nextWordFits(p.end, edge, line, em) && !centred(block, line)) return false;
   return true;
+}
+
+/** Whether `line`'s first word, and a space, would have fitted after a line ending at `end` in a column ending at `edge` (both in reading direction). */
+function nextWordFits(end: number, edge: number, line: Line, em: number): boolean {
+  const first = line.words[0];
+  return first !== undefined && edge - end > first.x1 - first.x0 + em;
 }
 
 /**
@@ -470,9 +475,8 @@ function continues(
  * line that starts bold, are one paragraph.
  */
 function boldLeadRunsOn(prev: Line, line: Line, columnEnd: number, em: number): boolean {
-  const first = line.words[0];
-  if (!prev.bold || line.bold || !first?.bold || columnEnd === Infinity || SENTENCE_END.test(prev.text)) return false;
-  return columnEnd - lineEnd(prev) <= first.x1 - first.x0 + em;
+  if (!prev.bold || line.bold || !line.words[0]?.bold || columnEnd === Infinity || SENTENCE_END.test(prev.text)) return false;
+  return !nextWordFits(lineEnd(prev), columnEnd, line, em);
 }
 
 /**
