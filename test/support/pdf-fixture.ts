@@ -1,7 +1,7 @@
 // Builds small, valid, uncompressed PDF 1.4 files for tests, so no test
 // depends on a binary fixture or on the shared corpus.
 
-import { assemblePdf, latin1Bytes } from '../../lambdas/extract/formats/pdf/pdf-assembly.ts';
+import { assemblePdf, latin1Bytes, layoutPdf, pdfString, type PlacedText } from '../../lambdas/extract/formats/pdf/pdf-assembly.ts';
 
 export interface PdfInfo {
   Title?: string;
@@ -21,19 +21,6 @@ export interface MakePdfOptions {
   brokenPages?: number[];
 }
 
-/** A PDF literal string. Non-Latin-1 characters become "?" (Helvetica with WinAnsiEncoding). */
-export function pdfString(s: string): string {
-  let out = '(';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (ch === '(' || ch === ')' || ch === '\\') out += '\\' + ch;
-    else if (cp >= 0x20 && cp < 0x7f) out += ch;
-    else if (cp >= 0xa0 && cp <= 0xff) out += '\\' + cp.toString(8).padStart(3, '0');
-    else out += '?';
-  }
-  return out + ')';
-}
-
 function pageContent(text: string): string {
   const lines = text.split('\n');
   const ops = ['BT', '/F1 12 Tf', '14 TL', '72 720 Td'];
@@ -45,7 +32,7 @@ function pageContent(text: string): string {
   return ops.join('\n') + '\n';
 }
 
-export { assemblePdf, latin1Bytes };
+export { assemblePdf, latin1Bytes, layoutPdf, pdfString, type PlacedText };
 
 export function makePdf(opts: MakePdfOptions): Uint8Array {
   const pages = opts.pages.length > 0 ? opts.pages : [''];
@@ -72,46 +59,6 @@ export function makePdf(opts: MakePdfOptions): Uint8Array {
   });
   if (opts.padding) objects.push(`<< /Length ${opts.padding} >>\nstream\n${'%'.repeat(opts.padding)}\nendstream`);
   return assemblePdf(objects, '/Info 4 0 R ');
-}
-
-/** A run of text placed on a page of `layoutPdf`, in points from the bottom-left corner. */
-export interface PlacedText {
-  x: number;
-  y: number;
-  text: string;
-  /** Font size in points; 10 unless set. */
-  size?: number;
-  bold?: boolean;
-  /** Courier instead of Helvetica. */
-  mono?: boolean;
-}
-
-/**
- * A US Letter PDF with text placed where a layout says (Helvetica, Helvetica
- * Bold and Courier) and, optionally, gray images: what layout analysis reads.
- */
-export function layoutPdf(pages: Array<{ texts: PlacedText[]; images?: Array<{ x: number; y: number; width: number; height: number }> }>): Uint8Array {
-  // 1 Catalog, 2 Pages, 3-5 fonts, 6 an image, then (Page, Contents) per page.
-  const pageIds = pages.map((_, i) => 7 + i * 2);
-  const objects: string[] = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>',
-    '<< /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length 4 >>\nstream\n\x80\x40\x40\x80\nendstream',
-  ];
-  for (const page of pages) {
-    const images = (page.images ?? []).map((im) => `q ${im.width} 0 0 ${im.height} ${im.x} ${im.y} cm /Im1 Do Q`);
-    const texts = page.texts.map((t) => `BT /${t.mono ? 'F3' : t.bold ? 'F2' : 'F1'} ${t.size ?? 10} Tf 1 0 0 1 ${t.x} ${t.y} Tm ${pdfString(t.text)} Tj ET`);
-    const ops = [...images, ...texts].join('\n');
-    const id = objects.length + 1;
-    objects.push(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R /F3 5 0 R >> /XObject << /Im1 6 0 R >> >> /Contents ${id + 1} 0 R >>`,
-      `<< /Length ${ops.length} >>\nstream\n${ops}\nendstream`,
-    );
-  }
-  return assemblePdf(objects);
 }
 
 /** A block of a `taggedPdf`: its structure role, and lines of 10-point Helvetica placed from (x, y) down, 12 points apart. */
