@@ -369,6 +369,42 @@ describe('PDF layout analysis', () => {
     expect(result.content).toBe(`${LONG_1} wells dug before the war, and that the water table had fallen by about a third in the last ten years, which the committee then took as the percentage of the cause of the shortage.\n\n`);
   });
 
+  it('cuts a footer read as the end of a page\'s last paragraph off it, knows a footer that names its chapter by its neighbouring pages, and joins the paragraph over the break', async () => {
+    const chapters = ['Duties', 'Meetings', 'Plans', 'Claims', 'Payments'];
+    const towns = ['Arden', 'Belmont', 'Carlow', 'Dunmore', 'Elgin', 'Fenwick', 'Galway', 'Hartley', 'Ilford', 'Jarrow', 'Kelso', 'Lanark', 'Moffat', 'Nairn', 'Oban'];
+    // The last lines stand in the bottom band too, and the footer is set in the body's size, as close
+    // under them as the lines are to each other: one block with them.
+    const page = (c: number, k: number) => {
+      const town = towns[c * 3 + k]!;
+      // Its last line the longest: full, and the paragraph runs on over the page break.
+      const body = [`the wells of ${town} were surveyed in the spring, and the committee`, `heard every farmer of ${town} and decided at the end of the day that`];
+      return { texts: lines(72, 116, [...body, `Standing Trustees: ${chapters[c]}`, `Page ${c + 1}-${k + 1}`]) };
+    };
+    const pages = chapters.flatMap((_, c) => [0, 1, 2].map((k) => page(c, k)));
+    // Each chapter's footer is on 3 of the 15 pages: a fifth of them, not the quarter a running footer needs.
+    const result = await extract({ bytes: layoutPdf(pages), filename: 'handbook.pdf' });
+    const footers = result.elements!.filter((e) => e.type === 'page_footer');
+    expect(footers.map((e) => e.text)).toEqual(chapters.flatMap((name, c) => [1, 2, 3].flatMap((k) => [`Standing Trustees: ${name}`, `Page ${c + 1}-${k}`])));
+    // The paragraph left unfinished on a page runs on into the next one's, as if the footer were not there.
+    const paragraph = (town: string) => `the wells of ${town} were surveyed in the spring, and the committee heard every farmer of ${town} and decided at the end of the day that`;
+    expect(result.content.split('\n\n')[0]).toBe(`${paragraph('Arden')} ${paragraph('Belmont')}`);
+    expect(result.content).not.toMatch(/Standing Trustees|Page \d/);
+  });
+
+  it('takes a footer stacked on the page number for furniture, and a footer alone on a blank page of a longer document', async () => {
+    const footer = (n: number) => [
+      { x: 240, y: 52, text: 'Annual Report 2025', size: 8 },
+      { x: 300, y: 43, text: String(n), size: 8 },
+    ];
+    const body = (n: number) => lines(72, 600, [`Page ${n} opens with this sentence about the year that has gone by,`, 'and closes it on the second line.']);
+    const pages = [1, 2, 3, 4, 5].map((n) => ({ texts: n === 3 ? footer(n) : [...body(n), ...footer(n)] }));
+    const result = await extract({ bytes: layoutPdf(pages), filename: 'annual.pdf' });
+    expect(result.content.split('\n\n')).toEqual([1, 2, '', 4, 5].map((n) => (n ? `Page ${n} opens with this sentence about the year that has gone by, and closes it on the second line.` : '')));
+    // One page: the line stacked on the page number goes with it.
+    const single = await extract({ bytes: layoutPdf([{ texts: [...body(1), ...footer(1)] }]), filename: 'one.pdf' });
+    expect(single.elements!.filter((e) => e.type === 'page_footer').map((e) => e.text)).toEqual(['Annual Report 2025', '1']);
+  });
+
   it('reads a page whose content stream draws its lines out of order by position: columns top to bottom, a title spanning them first', async () => {
     const A = ['The first paragraph of the left column opens', 'the argument and closes it on this line.'];
     const B = ['The second paragraph of the left column adds', 'evidence from the survey of the wells.'];

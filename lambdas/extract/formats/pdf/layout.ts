@@ -328,21 +328,21 @@ export function toBlocks(lines: Line[]): TextBlock[] {
       addLine(block, line);
       continue;
     }
-    block = {
-      lines: [line],
-      x0: line.x0,
-      x1: line.x1,
-      y0: line.y0,
-      y1: line.y1,
-      size: line.size,
-      bold: line.bold,
-      mono: line.mono,
-      order: line.order,
-      marker,
-    };
+    block = newBlock(line, marker);
     blocks.push(block);
   }
   return blocks;
+}
+
+/** Lines already known to read as one block (cut from another), as a block. */
+export function blockOf(lines: Line[]): TextBlock {
+  const block = newBlock(lines[0]!, listMarker(lines[0]!));
+  for (const line of lines.slice(1)) addLine(block, line);
+  return block;
+}
+
+function newBlock(line: Line, marker: ListMarker | null): TextBlock {
+  return { lines: [line], x0: line.x0, x1: line.x1, y0: line.y0, y1: line.y1, size: line.size, bold: line.bold, mono: line.mono, order: line.order, marker };
 }
 
 /**

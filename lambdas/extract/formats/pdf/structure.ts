@@ -7,6 +7,7 @@
 // each page is written out as text or Markdown with its element drafts.
 
 import { tableText } from '../../engine/blocks.ts';
+import { findFurniture, type Zone } from './furniture.ts';
 import { joinLines, type TextBlock } from './layout.ts';
 import { outlineKey, type OutlineEntry } from './outline.ts';
 import type { BBox, DraftElement, ElementType } from '../../engine/types.ts';
@@ -58,16 +59,13 @@ interface Classified {
   lines?: string[];
 }
 
-/** Top and bottom bands of a page where running headers and footers sit. */
-const FURNITURE_BAND = 0.14;
-const PAGE_NUMBER = /^(?:(?:page|seite|página|pagina|p\.)\s*)?[-–—(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?(?:\s*(?:of|\/|de|von|sur)\s*\d{1,4})?$/i;
 const CAPTION = /^(?:fig(?:ure)?|table|tab|chart|exhibit|plate|listing|scheme|graph|diagram|abbildung|tabelle)\.?\s*[\dIVX]+(?:[.-]\d+)*[a-z]?\s*(?:[.:—–-]|$|\s)/i;
 const NUMBERED = /^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,5})\.?\s+\S/;
 
 /** `numbers`: the page number of each layout, so only pages that follow each other are joined. */
 export function renderPdfPages(layouts: PageLayout[], numbers: number[], mode: 'text' | 'markdown'): { pages: string[]; elements: DraftElement[] } {
   const body = bodyStyle(layouts);
-  const furniture = findFurniture(layouts);
+  const furniture = findFurniture(layouts, body);
   const classified = layouts.map((layout, p) => classifyPage(layout, p, body, furniture[p]!));
   assignHeadingLevels(classified.flat(), body.size);
   for (let p = 1; p < classified.length; p++) {
@@ -157,54 +155,7 @@ function bodyStyle(layouts: PageLayout[]): { size: number; bold: boolean } {
   return { size, bold: bold > all * 0.5 };
 }
 
-/** Per page, the blocks that are running headers (top band) or footers (bottom band). */
-function findFurniture(layouts: PageLayout[]): Array<Map<TextBlock, 'page_header' | 'page_footer'>> {
-  const seen = new Map<string, number>();
-  const candidates = layouts.map((layout) =>
-    layout.blocks
-      .map((block) => {
-        const zone = block.y1 <= layout.height * FURNITURE_BAND ? 'page_header' : block.y0 >= layout.height * (1 - FURNITURE_BAND) ? 'page_footer' : null;
-        if (!zone || block.lines.length > 3) return null;
-        const text = joinLines(block.lines);
-        if (text.length > 200) return null;
-        const key = `${zone}|${text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ')}`;
-        return { block, zone, key, text } as const;
-      })
-      .filter((c) => c !== null),
-  );
-  for (const page of candidates) for (const key of new Set(page.map((c) => c.key))) seen.set(key, (seen.get(key) ?? 0) + 1);
-  const pages = layouts.filter((l) => l.blocks.length > 0).length;
-  const repeatedOn = Math.max(2, Math.ceil(pages * 0.25));
-  return candidates.map((page, p) => {
-    const found = new Map<TextBlock, 'page_header' | 'page_footer'>();
-    // A tagged PDF leaves its running headers and footers out of the structure tree (they are artifacts).
-    const artifact = (c: (typeof page)[number]) => layouts[p]!.tagged === true && c.block.lines[0]!.tag === undefined;
-    const blocks = layouts[p]!.blocks;
-    // The page's first or last line, where running heads sit (a table of contents' lines sit between others).
-    const outermost = (c: (typeof page)[number]) =>
-      c.zone === 'page_header' ? blocks.every((b) => b.y0 >= c.block.y0) : blocks.every((b) => b.y1 <= c.block.y1);
-    for (const c of page) {
-      if ((pages >= 2 && seen.get(c.key)! >= repeatedOn) || PAGE_NUMBER.test(c.text) || (numberSetApart(c.block) && outermost(c)) || artifact(c)) found.set(c.block, c.zone);
-    }
-    // What shares a line with a page number or a running title ("2    Z. Shen et al.") runs with it.
-    const sameLine = (a: TextBlock, b: TextBlock) => Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0;
-    for (const c of page) if (!found.has(c.block) && [...found.keys()].some((f) => found.get(f) === c.zone && sameLine(f, c.block))) found.set(c.block, c.zone);
-    // Headers and footers run beside a page's own text: a page holding nothing else keeps its lines.
-    if (found.size === layouts[p]!.blocks.length && layouts[p]!.tables.length === 0) found.clear();
-    return found;
-  });
-}
-
-/** One line opening or closing with a number a tab's width from the rest: a page number beside a running title ("454    O. Sanni et al."). */
-function numberSetApart(block: TextBlock): boolean {
-  const words = block.lines.length === 1 ? block.lines[0]!.words : [];
-  if (words.length < 2 || block.lines[0]!.rtl) return false;
-  const [first, second, last, before] = [words[0]!, words[1]!, words.at(-1)!, words.at(-2)!];
-  const apart = (a: { x1: number; size: number }, b: { x0: number }) => b.x0 - a.x1 > 1.6 * a.size;
-  return (/^\d{1,4}$/.test(first.text) && apart(first, second)) || (/^\d{1,4}$/.test(last.text) && apart(before, last));
-}
-
-function classifyPage(layout: PageLayout, page: number, body: { size: number; bold: boolean }, furniture: Map<TextBlock, 'page_header' | 'page_footer'>): Classified[] {
+function classifyPage(layout: PageLayout, page: number, body: { size: number; bold: boolean }, furniture: Map<TextBlock, Zone>): Classified[] {
   const out: Classified[] = [];
   for (const block of layout.blocks) {
     const bbox: BBox = [round(block.x0), round(block.y0), round(block.x1), round(block.y1)];
