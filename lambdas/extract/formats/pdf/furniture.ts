@@ -83,8 +83,8 @@ export function findFurniture(layouts: PageLayout[], body: { size: number; bold:
       }
     }
     // Headers and footers run beside a page's own text, tables or figures: a page holding nothing else keeps
-    // its lines, unless they run beside text on most pages of a longer document (a page left blank but for
-    // its footer).
+    // its lines, unless they run on most pages and beside text on some (a page left blank but for its head
+    // and footer).
     const running = (block: TextBlock) => {
       const c = page.find((candidate) => candidate.block === block);
       return c !== undefined && repetition.onMost(c.key) && besideText.has(c.key);
@@ -119,7 +119,7 @@ function repeatedKeys(pageKeys: string[][], pages: number) {
   return {
     throughout: (key: string) => pages >= 2 && (seen.get(key) ?? 0) >= repeatedOn,
     nearby,
-    onMost: (key: string) => pages >= 4 && (seen.get(key) ?? 0) >= Math.max(repeatedOn, pages / 2),
+    onMost: (key: string) => pages >= 2 && (seen.get(key) ?? 0) >= Math.max(repeatedOn, pages / 2),
     /** On three pages at least, however long the document: enough to cut a line off a paragraph. */
     often: (key: string, p: number) => (seen.get(key) ?? 0) >= 3 && ((seen.get(key) ?? 0) >= repeatedOn || nearby(key, p)),
   };
