@@ -391,6 +391,21 @@ describe('PDF layout analysis', () => {
     expect(result.content).not.toMatch(/Standing Trustees|Page \d/);
   });
 
+  it('keeps a title repeated word for word over the pages of an exhibit, though the next exhibit\'s title differs only in its number', async () => {
+    const page = (form: number, n: number) => ({
+      texts: [
+        { x: 72, y: 740, text: `Return Form ${form} Display`, size: 12, bold: true },
+        ...lines(72, 600, [`Line ${n} of the screen shows the taxpayer's name and the period the`, 'return covers, as the examiner reads it.']),
+        { x: 300, y: 40, text: String(n), size: 8 },
+      ],
+    });
+    const pages = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => page(n <= 4 ? 941 : 1120, n));
+    const result = await extract({ bytes: layoutPdf(pages), filename: 'exhibits.pdf' });
+    const headings = result.elements!.filter((e) => e.type === 'heading' || e.type === 'title').map((e) => e.text);
+    expect(headings).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `Return Form ${n <= 4 ? 941 : 1120} Display`));
+    expect(result.elements!.filter((e) => e.type === 'page_footer')).toHaveLength(8);
+  });
+
   it('takes a footer stacked on the page number for furniture, and a footer alone on a blank page of a longer document', async () => {
     const footer = (n: number) => [
       { x: 240, y: 52, text: 'Annual Report 2025', size: 8 },

@@ -18,10 +18,10 @@ const PAGE_NUMBER = /^(?:(?:page|seite|página|pagina|p\.)\s*)?[-–—(\[]?\s*(
  * to each other reads as that paragraph's last lines: those are cut off into a
  * block of their own first, so `layouts`' blocks may change.
  */
-export function findFurniture(layouts: PageLayout[], body: { size: number; bold: boolean }): Array<Map<TextBlock, Zone>> {
+export function findFurniture(layouts: PageLayout[], body: Style): Array<Map<TextBlock, Zone>> {
   const pages = layouts.filter((l) => l.blocks.length > 0).length;
   cutRunningLines(layouts, pages);
-  const candidates = layouts.map((layout) =>
+  const candidates = layouts.map((layout, p) =>
     layout.blocks
       .map((block) => {
         const zone = zoneOf(block, layout.height);
@@ -32,7 +32,7 @@ export function findFurniture(layouts: PageLayout[], body: { size: number; bold:
         if (text.length > 200) return null;
         // A page whose footer lines stand a little further apart reads them as blocks of their own: each line is counted too.
         const lineKeys = block.lines.length > 1 ? block.lines.map((line) => furnitureKey(zone, line.text)) : [];
-        return { block, zone, inBand, key: furnitureKey(zone, text), lineKeys, text };
+        return { block, zone, inBand, key: furnitureKey(zone, text), lineKeys, text, page: p };
       })
       .filter((c) => c !== null),
   );
@@ -40,6 +40,7 @@ export function findFurniture(layouts: PageLayout[], body: { size: number; bold:
     candidates.map((page) => page.flatMap((c) => [c.key, ...c.lineKeys])),
     pages,
   );
+  const titles = exactTexts(candidates.flat());
   // Keys seen on a page that has text of its own beside them, away from the bands.
   const besideText = new Set(candidates.flatMap((page, p) => (layouts[p]!.blocks.length > page.length ? page.map((c) => c.key) : [])));
   return candidates.map((page, p) => {
@@ -53,16 +54,20 @@ export function findFurniture(layouts: PageLayout[], body: { size: number; bold:
     const keys = (c: (typeof page)[number]) => [c.key, ...(c.lineKeys.length > 0 ? [c.lineKeys] : [])];
     // Through the document, or by its shape.
     const everywhere = (key: string | string[]) => (Array.isArray(key) ? key.every(repetition.throughout) : repetition.throughout(key));
+    // A title set as a heading and repeated word for word on the next or last page, where others differ from
+    // it only in their numbers, is an exhibit's or a table's title over each of its pages ("Return Form 941
+    // Display", "Return Form 1120 Display"); a running head's number changes from page to page.
+    const continuedTitle = (c: (typeof page)[number]) =>
+      styled(c.block, body) && (titles.variants.get(c.key)?.size ?? 0) > 1 && [p - 1, p + 1].some((q) => titles.pages[q]?.has(c.text));
     for (const c of page) {
-      if (keys(c).some(everywhere) || (c.inBand && (PAGE_NUMBER.test(c.text) || (numberSetApart(c.block) && outermost(c)) || artifact(c)))) found.set(c.block, c.zone);
+      if ((keys(c).some(everywhere) && !continuedTitle(c)) || (c.inBand && (PAGE_NUMBER.test(c.text) || (numberSetApart(c.block) && outermost(c)) || artifact(c)))) found.set(c.block, c.zone);
     }
     // Through a chapter: only outside the page's own text (a figure's labels may repeat on the pages of a
     // sequence) and set no larger or bolder than the body (an exhibit's title repeats on each of its pages).
     const outside = (c: (typeof page)[number]) =>
       blocks.every((b) => b === c.block || found.has(b) || (c.zone === 'page_header' ? b.y0 >= c.block.y0 : b.y1 <= c.block.y1));
-    const plain = (block: TextBlock) => block.size <= body.size * 1.05 && (!block.bold || body.bold);
     const nearby = (key: string | string[]) => (Array.isArray(key) ? key : [key]).every((k) => repetition.nearby(k, p));
-    for (const c of page) if (!found.has(c.block) && plain(c.block) && keys(c).some(nearby) && outside(c)) found.set(c.block, c.zone);
+    for (const c of page) if (!found.has(c.block) && !styled(c.block, body) && keys(c).some(nearby) && outside(c)) found.set(c.block, c.zone);
     // What shares a line with a page number or a running title ("2    Z. Shen et al.") runs with it; in the
     // footer, so does a line no larger stacked on one with no gap between them (a report's name over its
     // page number; a section's heading set close under a running head is not one).
@@ -125,6 +130,18 @@ function repeatedKeys(pageKeys: string[][], pages: number) {
   };
 }
 
+/** Which texts each page holds word for word, and the texts that share each key. */
+function exactTexts(candidates: Array<{ key: string; text: string; page: number }>) {
+  const pages: Array<Set<string>> = [];
+  const variants = new Map<string, Set<string>>();
+  for (const c of candidates) {
+    (pages[c.page] ??= new Set()).add(c.text);
+    if (!variants.has(c.key)) variants.set(c.key, new Set());
+    variants.get(c.key)!.add(c.text);
+  }
+  return { pages, variants };
+}
+
 /**
  * Cuts off a block's last lines where they stand in the bottom band and repeat
  * from page to page as lines of that band (its first lines in the top band
@@ -156,6 +173,14 @@ function cutRunningLines(layouts: PageLayout[], pages: number): void {
     });
   });
 }
+
+interface Style {
+  size: number;
+  bold: boolean;
+}
+
+/** Set larger or bolder than the body, as headings are. */
+const styled = (placed: Style, body: Style) => placed.size > body.size * 1.05 || (placed.bold && !body.bold);
 
 /**
  * What a running header or footer is recognised by from page to page: its zone and its letters. Numbers
