@@ -466,10 +466,12 @@ describe('right-to-left PDFs', () => {
     // Made by LibreOffice from rtl-hebrew-arabic.html (test/fixtures/README.md).
     const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/rtl-hebrew-arabic.pdf', import.meta.url)));
     const result = await extract({ bytes, filename: 'rtl.pdf', config: markdown });
-    const paragraphs = result.elements!.filter((e) => e.type === 'paragraph').map((e) => e.text.replace(/ \./g, '.'));
+    const paragraphs = result.elements!.filter((e) => e.type === 'paragraph').map((e) => e.text.replace(/ ([.,])/g, '$1'));
     expect(paragraphs).toEqual([
       'זהו משפט ראשון בעברית עם המספר 2024 ומילה באנגלית Docex בתוכו. המשפט ממשיך עוד קצת כדי להיות ארוך מספיק לשורה שנייה.',
       'هذه فقرة باللغة العربية تحتوي على الرقم 42 وكلمة English داخلها، وتستمر لتكون طويلة بما يكفي.',
+      // Two numbers side by side read from the right; Latin words with a number or a hyphen written onto them stay whole.
+      'בשנים 1996 2001 נבדקו רשתות Wi-Fi, קידוד UTF-8 ונגיף COVID-19 במחקר אחד.',
     ]);
     expect(result.content).toContain('# مقدمة');
   });

@@ -238,7 +238,8 @@ function makeLine(words: Word[], pageHeight: number): Line {
   let text = ordered[0]!.text;
   for (let i = 1; i < ordered.length; i++) {
     const [prev, w] = [ordered[i - 1]!, ordered[i]!];
-    const gap = w.rotated !== undefined ? Infinity : rtl ? prev.x0 - w.x1 : w.x0 - prev.x1;
+    // In a right-to-left line a left-to-right run reads rightwards: the gap is on whichever side the next word stands.
+    const gap = w.rotated !== undefined ? Infinity : rtl ? Math.max(prev.x0 - w.x1, w.x0 - prev.x1) : w.x0 - prev.x1;
     // Pieces of one word split by a change of style sit closer than a word space.
     if (gap > 0.1 * Math.max(prev.size, w.size) || (w.spaced && w.first > prev.last)) text += ' ';
     text += w.text;
@@ -269,27 +270,46 @@ function makeLine(words: Word[], pageHeight: number): Line {
 
 /**
  * A right-to-left line's words in logical order: from the right end, except
- * that a run of left-to-right words inside it (a name, a number with its
- * unit) keeps its own order.
+ * that a run of left-to-right words inside it keeps its own order: Latin
+ * words, what stands between two of them ("Wi-Fi") and a number written onto
+ * one ("COVID-19", "UTF-8"). A number set apart by a space is read from the
+ * right like the words around it ("1996 5.11" is two numbers); where the
+ * source had "version 2.4" or "1992 GPS" the page looks the same, so the
+ * order of such a pair is a guess, its words whole either way.
  */
 function rightToLeft(words: Word[]): Word[] {
   const visual = [...words].sort((a, b) => b.x1 - a.x1);
+  const kind: Array<'R' | 'L' | 'N' | null> = visual.map((w) => (RTL_CHAR.test(w.text) ? 'R' : LATIN.test(w.text) ? 'L' : /\d/.test(w.text) ? 'N' : null));
+  const glued = (i: number, j: number) => {
+    const [a, b] = [visual[i], visual[j]];
+    return a !== undefined && b !== undefined && kind[j] === 'L' && Math.max(a.x0 - b.x1, b.x0 - a.x1) < 0.15 * Math.max(a.size, b.size);
+  };
+  for (let i = 0; i < kind.length; i++) if (kind[i] === 'N') kind[i] = glued(i, i - 1) || glued(i, i + 1) ? 'L' : 'R';
+  // Punctuation between two left-to-right words goes with them; elsewhere it follows the line.
+  const strong = (from: number, step: number) => {
+    for (let j = from; j >= 0 && j < kind.length; j += step) if (kind[j] !== null) return kind[j];
+    return null;
+  };
+  for (let i = 0; i < kind.length; i++) if (kind[i] === null) kind[i] = strong(i - 1, -1) === 'L' && strong(i + 1, 1) === 'L' ? 'L' : 'R';
   const out: Word[] = [];
   let run: Word[] = [];
   const flush = () => {
     out.push(...run.reverse());
     run = [];
   };
-  for (const w of visual) {
-    if (/[A-Za-z0-9]/.test(w.text) && !RTL_CHAR.test(w.text)) run.push(w);
+  visual.forEach((w, i) => {
+    if (kind[i] === 'L') run.push(w);
     else {
       flush();
       out.push(w);
     }
-  }
+  });
   flush();
   return out;
 }
+
+/** Letters of a left-to-right script: Latin, Greek, Cyrillic and others that are not right to left. */
+const LATIN = /(?![\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff])\p{L}/u;
 
 // LaTeX's itemize labels are •, –, ∗ and ·.
 const BULLET = /^[•●○◦▪▫■□◆◇►▸▹➢➤✓✔∙⁃‣·∗−\-–—*\uf0a7\uf0b7\uf0d8\uf076\uf0fc\ue000-\uf8ff]$/u;
