@@ -271,11 +271,11 @@ function makeLine(words: Word[], pageHeight: number): Line {
 /**
  * A right-to-left line's words in logical order: from the right end, except
  * that a run of left-to-right words inside it keeps its own order: Latin
- * words, what stands between two of them ("Wi-Fi") and a number written onto
- * one ("COVID-19", "UTF-8"). A number set apart by a space is read from the
- * right like the words around it ("1996 5.11" is two numbers); where the
- * source had "version 2.4" or "1992 GPS" the page looks the same, so the
- * order of such a pair is a guess, its words whole either way.
+ * words, what stands between two of them ("Wi-Fi"), a number written onto
+ * one ("COVID-19", "UTF-8") or set after one ("version 2.4"). Other numbers
+ * are read from the right like the words around them ("1996 5.11" is two
+ * numbers). A source's "version 2.4" and "1992 GPS" look the same on the
+ * page, so such a pair's order is a guess; its words are whole either way.
  */
 function rightToLeft(words: Word[]): Word[] {
   const visual = [...words].sort((a, b) => b.x1 - a.x1);
@@ -284,7 +284,10 @@ function rightToLeft(words: Word[]): Word[] {
     const [a, b] = [visual[i], visual[j]];
     return a !== undefined && b !== undefined && kind[j] === 'L' && Math.max(a.x0 - b.x1, b.x0 - a.x1) < 0.15 * Math.max(a.size, b.size);
   };
-  for (let i = 0; i < kind.length; i++) if (kind[i] === 'N') kind[i] = glued(i, i - 1) || glued(i, i + 1) ? 'L' : 'R';
+  // A number with a Latin word just left of it follows that word in one run ("version 2.4", rule W7), the
+  // likelier reading of a page that cannot tell it from a number before the word ("1992 GPS").
+  const follows = (i: number) => kind[i + 1] === 'L' && visual[i]!.x0 - visual[i + 1]!.x1 < 0.6 * visual[i]!.size;
+  for (let i = 0; i < kind.length; i++) if (kind[i] === 'N') kind[i] = glued(i, i - 1) || glued(i, i + 1) || follows(i) ? 'L' : 'R';
   // Punctuation between two left-to-right words goes with them; elsewhere it follows the line.
   const strong = (from: number, step: number) => {
     for (let j = from; j >= 0 && j < kind.length; j += step) if (kind[j] !== null) return kind[j];
