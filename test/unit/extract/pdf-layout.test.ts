@@ -475,6 +475,19 @@ describe('right-to-left PDFs', () => {
     ]);
     expect(result.content).toContain('# مقدمة');
   });
+
+  it('puts marks and bold phrases a right-to-left line draws apart from it back on the line', async () => {
+    // A page LibreOffice made from a Word document (test/fixtures/README.md): it draws some commas, full
+    // stops, the "-8" of "UTF-8" and bold phrases after the rest of their lines.
+    const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/rtl-docx-page.pdf', import.meta.url)));
+    const result = await extract({ bytes, filename: 'rtl.pdf' });
+    const paragraphs = result.elements!.filter((e) => e.type === 'paragraph').map((e) => e.text);
+    // The page's running head, its seven paragraphs as the document has them (none a stray mark) and its footer.
+    expect(paragraphs).toHaveLength(9);
+    for (const p of paragraphs) expect(p).toMatch(/\p{L}/u);
+    expect(paragraphs.filter((p) => p.includes('UTF-8 רק בית 6.21'))).toHaveLength(1);
+    expect(paragraphs.filter((p) => p.includes('זמן איכות. מדיניות לקוח בין'))).toHaveLength(1);
+  });
 });
 
 describe('tagged PDFs and outlines', () => {
@@ -508,6 +521,19 @@ describe('tagged PDFs and outlines', () => {
     );
     const result = await extract({ bytes, filename: 'outline.pdf', config: markdown });
     expect(result.content).toBe('# Methods\n\nWe measured every well twice.');
+  });
+
+  it('puts the outline\'s top entries under a title the outline leaves out', async () => {
+    const bytes = taggedPdf(
+      [
+        { role: 'Title', lines: ['A Survey of Wells'], x: 72, y: 720 },
+        { role: 'P', lines: ['Methods'], x: 72, y: 700 },
+        { role: 'P', lines: ['We measured every well twice.'], x: 72, y: 680 },
+      ],
+      [{ title: 'Methods' }],
+    );
+    const result = await extract({ bytes, filename: 'outline.pdf', config: markdown });
+    expect(result.content).toBe('# A Survey of Wells\n\n## Methods\n\nWe measured every well twice.');
   });
 });
 

@@ -74,7 +74,25 @@ export function toLines(words: Word[], pageHeight: number): Line[] {
     if (earlier) earlier.push(w);
     else groups.push([w]);
   }
-  return joinRows(joinMarkers(groups)).map((g) => makeLine(g, pageHeight));
+  return joinRows(joinMarkers(attachMarks(groups))).map((g) => makeLine(g, pageHeight));
+}
+
+/**
+ * A few marks drawn apart from their line, before or well after it (a right-to-left line's commas and
+ * full stops, the "-8" of a "UTF-8" inside it), go back to the line whose extent and baseline they sit in.
+ */
+function attachMarks(groups: Word[][]): Word[][] {
+  const out = [...groups];
+  for (let i = 0; i < out.length; i++) {
+    const marks = out[i]!;
+    if (marks.length > 3 || marks.some((w) => w.text.length > 3 || w.rotated !== undefined || /\p{L}/u.test(w.text))) continue;
+    const near = [i - 1, i + 1, i - 2, i + 2, i - 3, i + 3].find((j) => out[j] !== undefined && out[j]!.length > marks.length && marks.every((w) => within(out[j]!, w)));
+    if (near === undefined) continue;
+    out[near]!.push(...marks);
+    out.splice(i, 1);
+    i--;
+  }
+  return out;
 }
 
 /**
@@ -93,9 +111,10 @@ function joinRows(groups: Word[][]): Word[][] {
   for (let i = 1; i < groups.length; i++) {
     if (!sameRow(extents[i - 1]!, extents[i]!)) continue;
     pairs.push(i);
-    // Columns sit a gutter apart; text flowing around a picture between its two pieces stands farther apart.
-    const gap = extents[i]!.x0 - extents[i - 1]!.x1;
-    if (letters(groups[i - 1]!) >= 20 && letters(groups[i]!) >= 20 && gap < 4 * groups[i]![0]!.size) textual++;
+    // Columns sit a gutter apart (more than an em); text flowing around a picture between its two pieces stands farther apart.
+    const gap = Math.max(extents[i]!.x0 - extents[i - 1]!.x1, extents[i - 1]!.x0 - extents[i]!.x1);
+    const em = groups[i]![0]!.size;
+    if (letters(groups[i - 1]!) >= 20 && letters(groups[i]!) >= 20 && gap > em && gap < 4 * em) textual++;
   }
   if (pairs.length === 0 || (textual >= 1 && textual >= 0.3 * pairs.length)) return groups;
   const out: Word[][] = [];
@@ -117,27 +136,36 @@ interface Extent {
   x1: number;
   top: number;
   bottom: number;
-  /** Holds rotated or right-to-left words: never joined to a row. */
-  other: boolean;
+  /** Holds rotated words: never joined to a row. */
+  rotated: boolean;
+  /** Holds right-to-left words, whose pieces may come in either direction. */
+  rtl: boolean;
+  size: number;
 }
 
 function extent(g: Word[]): Extent {
-  const e: Extent = { x0: Infinity, x1: -Infinity, top: -Infinity, bottom: Infinity, other: false };
+  const e: Extent = { x0: Infinity, x1: -Infinity, top: -Infinity, bottom: Infinity, rotated: false, rtl: false, size: g[0]!.size };
   for (const w of g) {
     if (w.x0 < e.x0) e.x0 = w.x0;
     if (w.x1 > e.x1) e.x1 = w.x1;
     if (w.top > e.top) e.top = w.top;
     if (w.bottom < e.bottom) e.bottom = w.bottom;
-    if (w.rotated !== undefined || w.rtlChars > 0) e.other = true;
+    if (w.rotated !== undefined) e.rotated = true;
+    if (w.rtlChars > 0) e.rtl = true;
   }
   return e;
 }
 
-/** Left-to-right pieces, the second to the right of the first on its baseline, neither rotated. */
+/**
+ * Pieces on one baseline, neither rotated: left to right, the second to the right of the first; right
+ * to left (a bold phrase drawn apart from its line), the two touching on either side.
+ */
 function sameRow(a: Extent, b: Extent): boolean {
-  if (a.other || b.other) return false;
+  if (a.rotated || b.rotated) return false;
   const overlap = Math.min(a.top, b.top) - Math.max(a.bottom, b.bottom);
-  return overlap > 0.5 * Math.min(a.top - a.bottom, b.top - b.bottom) && b.x0 >= a.x1;
+  if (overlap <= 0.5 * Math.min(a.top - a.bottom, b.top - b.bottom)) return false;
+  if (a.rtl || b.rtl) return Math.max(b.x0 - a.x1, a.x0 - b.x1) < Math.max(a.size, b.size) && Math.max(b.x0 - a.x1, a.x0 - b.x1) > -1;
+  return b.x0 >= a.x1;
 }
 
 /**

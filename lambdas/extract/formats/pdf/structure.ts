@@ -52,6 +52,8 @@ interface Classified {
   aside?: boolean;
   /** Its level came from a tagged PDF's structure, not from the layout. */
   tagLevel?: boolean;
+  /** Its level came from the outline (bookmarks), which counts from its own top entries. */
+  outlined?: boolean;
   level?: number;
   ordered?: boolean;
   marker?: string;
@@ -171,7 +173,7 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
     if (zone) out.push({ ...base, type: zone });
     else if (tagged) out.push(tagged);
     // The outline lists it: a heading at the outline's depth.
-    else if (listed) out.push({ ...base, type: 'heading', level: listed.level, tagLevel: true });
+    else if (listed) out.push({ ...base, type: 'heading', level: listed.level, tagLevel: true, outlined: true });
     // One line in a fixed-pitch font is an address or a name more often than code.
     else if (block.mono && (block.lines.length > 1 || /[{}();=<>]/.test(text)) && !block.marker) out.push({ ...base, type: 'code', lines: block.lines.map((l) => l.text) });
     // Rotated text (a margin stamp, a label along an axis) is kept as a paragraph, after the page's flow.
@@ -317,7 +319,11 @@ function assignHeadingLevels(all: Classified[], bodySize: number): void {
     styles = styles.slice(1);
     under = 1;
   }
+  // A title the outline leaves out (a Title style is not a bookmark) sits above the outline's top entries.
+  const title = all.find((c) => c.type === 'title');
+  const outlineUnder = title && !title.outlined ? 1 : 0;
   for (const h of headings) {
+    if (h.outlined && h.type === 'heading') h.level = Math.min(6, h.level! + outlineUnder);
     if (h.type === 'title' || h.tagLevel) continue;
     const numbered = NUMBERED.exec(h.text);
     const depth = numbered && /^\d/.test(numbered[1]!) ? numbered[1]!.split('.').length : 0;
