@@ -86,7 +86,10 @@ function attachMarks(groups: Word[][]): Word[][] {
   for (let i = 0; i < out.length; i++) {
     const marks = out[i]!;
     if (marks.length > 3 || marks.some((w) => w.text.length > 3 || w.rotated !== undefined || /\p{L}/u.test(w.text))) continue;
-    const near = [i - 1, i + 1, i - 2, i + 2, i - 3, i + 3].find((j) => out[j] !== undefined && out[j]!.length > marks.length && marks.every((w) => within(out[j]!, w)));
+    // A bullet or a number beside a line's start is its list item's marker (joinMarkers); a dash inside it is a mark.
+    const fits = (line: Word[], w: Word) =>
+      within(line, w) && (!isMarkerText(w.text) || (w.x0 > Math.min(...line.map((x) => x.x0)) && w.x1 < Math.max(...line.map((x) => x.x1))));
+    const near = [i - 1, i + 1, i - 2, i + 2, i - 3, i + 3].find((j) => out[j] !== undefined && out[j]!.length > marks.length && marks.every((w) => fits(out[j]!, w)));
     if (near === undefined) continue;
     out[near]!.push(...marks);
     out.splice(i, 1);
