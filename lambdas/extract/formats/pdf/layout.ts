@@ -269,10 +269,13 @@ function makeLine(words: Word[], pageHeight: number): Line {
   let text = ordered[0]!.text;
   for (let i = 1; i < ordered.length; i++) {
     const [prev, w] = [ordered[i - 1]!, ordered[i]!];
-    // In a right-to-left line a left-to-right run reads rightwards: the gap is on whichever side the next word stands.
-    const gap = w.rotated !== undefined ? Infinity : rtl ? Math.max(prev.x0 - w.x1, w.x0 - prev.x1) : w.x0 - prev.x1;
-    // Pieces of one word split by a change of style sit closer than a word space.
-    if (gap > 0.1 * Math.max(prev.size, w.size) || (w.spaced && w.first > prev.last)) text += ' ';
+    // In a right-to-left line a left-to-right run reads rightwards, so the word after it stands beside the
+    // run's first word, not its last: the gap is to the nearest word read so far, on either side.
+    const gap = w.rotated !== undefined ? Infinity : rtl ? nearestGap(ordered, i) : w.x0 - prev.x1;
+    // Pieces of one word split by a change of style sit closer than a word space. In a right-to-left
+    // line, punctuation drawn apart from its word says nothing by the space before it in the stream.
+    const spaced = w.spaced && w.first > prev.last && !(rtl && !/[\p{L}\p{N}]/u.test(w.text));
+    if (gap > 0.1 * Math.max(prev.size, w.size) || spaced) text += ' ';
     text += w.text;
   }
   let size = 0;
@@ -297,6 +300,14 @@ function makeLine(words: Word[], pageHeight: number): Line {
     rotated: words[0]!.rotated !== undefined,
     tag: ordered[0]!.tag ?? words[0]!.tag,
   };
+}
+
+/** How far the `i`th word stands from the nearest of the words before it in `words`, on either side. */
+function nearestGap(words: Word[], i: number): number {
+  const w = words[i]!;
+  let gap = Infinity;
+  for (let j = 0; j < i; j++) gap = Math.min(gap, Math.max(words[j]!.x0 - w.x1, w.x0 - words[j]!.x1));
+  return gap;
 }
 
 /**
