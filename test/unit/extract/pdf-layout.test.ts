@@ -470,7 +470,8 @@ describe('right-to-left PDFs', () => {
     const paragraphs = result.elements!.filter((e) => e.type === 'paragraph').map((e) => e.text);
     expect(paragraphs).toEqual([
       'זהו משפט ראשון בעברית עם המספר 2024 ומילה באנגלית Docex בתוכו. המשפט ממשיך עוד קצת כדי להיות ארוך מספיק לשורה שנייה.',
-      'هذه فقرة باللغة العربية تحتوي على الرقم 42 وكلمة English داخلها، وتستمر لتكون طويلة بما يكفي.',
+      // A lam-alef ligature's letters in their order ("لا", not "ال").
+      'هذه فقرة باللغة العربية تحتوي على الرقم 42 وكلمة English داخلها، وتستمر لتكون طويلة بما يكفي. لا شك في ذلك.',
       // Two numbers side by side read from the right; Latin words with a number or a hyphen written onto them stay whole.
       'בשנים 1996 2001 נבדקו רשתות Wi-Fi, קידוד UTF-8 ונגיף COVID-19 במחקר אחד.',
     ]);

@@ -273,10 +273,11 @@ function makeLine(words: Word[], pageHeight: number): Line {
     // run's first word, not its last: the gap is to the nearest word read so far, on either side.
     const gap = w.rotated !== undefined ? Infinity : rtl ? nearestGap(ordered, i) : w.x0 - prev.x1;
     // Pieces of one word split by a change of style sit closer than a word space. In a right-to-left
-    // line, punctuation drawn apart from its word says nothing by the space before it in the stream.
-    const spaced = w.spaced && w.first > prev.last && !(rtl && !/[\p{L}\p{N}]/u.test(w.text));
-    if (gap > 0.1 * Math.max(prev.size, w.size) || spaced) text += ' ';
-    text += w.text;
+    // line, where producers draw punctuation apart and its box says little, a stop or a comma follows
+    // its word and a word follows it after a space.
+    if (rtl && CLOSING.test(w.text)) text += w.text;
+    else if (rtl && CLOSING.test(prev.text) && /[\p{L}\p{N}]/u.test(w.text)) text += ` ${w.text}`;
+    else text += (gap > 0.1 * Math.max(prev.size, w.size) || (w.spaced && w.first > prev.last) ? ' ' : '') + w.text;
   }
   let size = 0;
   let most = -1;
@@ -302,6 +303,9 @@ function makeLine(words: Word[], pageHeight: number): Line {
   };
 }
 
+/** Punctuation that closes what stands before it: full stops, commas, colons and question marks, Arabic ones too. */
+const CLOSING = /^[.,:;!?\u060c\u061b\u061f]+$/;
+
 /** How far the `i`th word stands from the nearest of the words before it in `words`, on either side. */
 function nearestGap(words: Word[], i: number): number {
   const w = words[i]!;
@@ -320,7 +324,8 @@ function nearestGap(words: Word[], i: number): number {
  * page, so such a pair's order is a guess; its words are whole either way.
  */
 function rightToLeft(words: Word[]): Word[] {
-  const visual = [...words].sort((a, b) => b.x1 - a.x1);
+  // By their middles: a mark drawn over the edge of the next word's box (a full stop by a wide lam-alef) still stands before it.
+  const visual = [...words].sort((a, b) => b.x0 + b.x1 - (a.x0 + a.x1));
   const kind: Array<'R' | 'L' | 'N' | null> = visual.map((w) => (RTL_CHAR.test(w.text) ? 'R' : LATIN.test(w.text) ? 'L' : /\d/.test(w.text) ? 'N' : null));
   const glued = (i: number, j: number) => {
     const [a, b] = [visual[i], visual[j]];

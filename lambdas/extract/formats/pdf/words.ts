@@ -68,6 +68,8 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
   let word: Word | null = null;
   let lastRtl = false;
   let spaced = false;
+  // The last character's box, and where in its word the characters sharing that box start: a ligature's letters share one box.
+  let [lastLeft, lastRight, boxStart] = [Number.NaN, Number.NaN, 0];
   withBuffer(m, 16 + 4 + 256, (out) => {
     const at = out >> 2;
     const flagsPtr = out + 16;
@@ -131,7 +133,15 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
         const back = rtl && lastRtl && right <= word.x1 + height * 0.05 && word.x0 - right < height * 0.15;
         // A glyph lined up on a level word's baseline is level too: the angle is read only where a word begins.
         if (along || back) {
-          word.text += String.fromCodePoint(code);
+          const char = String.fromCodePoint(code);
+          // PDFium gives a right-to-left ligature's letters last first (an Arabic lam-alef as alef, lam).
+          const ligature = rtl && lastRtl && Math.abs(left - lastLeft) < 0.01 && Math.abs(right - lastRight) < 0.01;
+          if (ligature) word.text = word.text.slice(0, boxStart) + char + word.text.slice(boxStart);
+          else {
+            boxStart = word.text.length;
+            word.text += char;
+          }
+          [lastLeft, lastRight] = [left, right];
           if (left < word.x0) word.x0 = left;
           if (right > word.x1) word.x1 = right;
           if (top > word.top) word.top = top;
@@ -179,6 +189,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
       words.push(word);
       lastRtl = rtl;
       spaced = false;
+      [lastLeft, lastRight, boxStart] = [left, right, 0];
     }
   });
   return words;
