@@ -481,14 +481,26 @@ describe('right-to-left PDFs', () => {
   it('puts marks and bold phrases a right-to-left line draws apart from it back on the line', async () => {
     // A page LibreOffice made from a Word document (test/fixtures/README.md): it draws some commas, full
     // stops, the "-8" of "UTF-8" and bold phrases after the rest of their lines.
-    const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/rtl-docx-page.pdf', import.meta.url)));
+    const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/rtl-docx-pages.pdf', import.meta.url)));
     const result = await extract({ bytes, filename: 'rtl.pdf' });
-    const paragraphs = result.elements!.filter((e) => e.type === 'paragraph').map((e) => e.text);
+    const paragraphs = result.elements!.filter((e) => e.type === 'paragraph' && e.page === 1).map((e) => e.text);
     // The page's running head, its seven paragraphs as the document has them (none a stray mark) and its footer.
     expect(paragraphs).toHaveLength(9);
     for (const p of paragraphs) expect(p).toMatch(/\p{L}/u);
     expect(paragraphs.filter((p) => p.includes('UTF-8 רק בית 6.21'))).toHaveLength(1);
     expect(paragraphs.filter((p) => p.includes('זמן איכות. מדיניות לקוח בין'))).toHaveLength(1);
+  });
+
+  it('ends a right-to-left paragraph set flush left at a sentence that left room on its line, and reads signs a number carries on its left after it', async () => {
+    // The second page: Arabic, set flush left in two columns (test/fixtures/README.md).
+    const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/rtl-docx-pages.pdf', import.meta.url)));
+    const result = await extract({ bytes, filename: 'rtl.pdf' });
+    const page = result.elements!.filter((e) => e.page === 2);
+    const paragraphs = page.filter((e) => e.type === 'paragraph').map((e) => e.text);
+    // "… version 2.4 كبير." ends one paragraph, on a short line; the next starts on the line below, with no space between them.
+    expect(paragraphs.find((p) => p.startsWith('PDF كل فصل'))).toMatch(/version 2\.4 كبير\.$/);
+    expect(paragraphs.find((p) => p.startsWith('فصل عميل عملية'))).toContain('جدول بحث 40.7%. OECD لا نتائج');
+    expect(page.map((e) => e.text)).toContain('جدول 1: كبير مدينة جودة منطقة');
   });
 });
 

@@ -266,7 +266,9 @@ function makeLine(words: Word[], pageHeight: number): Line {
   // A right-to-left line reads from its right end; its words' own letters are in logical order already
   // when PDFium gives them in content order, which producers write logically.
   const ordered = words[0]!.rotated !== undefined || (!rtl && sorted) ? words : rtl ? rightToLeft(words) : [...words].sort((a, b) => a.x0 - b.x0);
-  let text = ordered[0]!.text;
+  const read = rtl ? numberInRtl : (w: Word) => w.text;
+  // A line that opens with ".1" opens a right-to-left numbered list's item: its marker is read as such.
+  let text = rtl && /^[.)]\d{1,3}$/.test(ordered[0]!.text) ? ordered[0]!.text : read(ordered[0]!);
   for (let i = 1; i < ordered.length; i++) {
     const [prev, w] = [ordered[i - 1]!, ordered[i]!];
     // In a right-to-left line a left-to-right run reads rightwards, so the word after it stands beside the
@@ -276,8 +278,8 @@ function makeLine(words: Word[], pageHeight: number): Line {
     // line, where producers draw punctuation apart and its box says little, a stop or a comma follows
     // its word and a word follows it after a space.
     if (rtl && CLOSING.test(w.text)) text += w.text;
-    else if (rtl && CLOSING.test(prev.text) && /[\p{L}\p{N}]/u.test(w.text)) text += ` ${w.text}`;
-    else text += (gap > 0.1 * Math.max(prev.size, w.size) || (w.spaced && w.first > prev.last) ? ' ' : '') + w.text;
+    else if (rtl && CLOSING.test(prev.text) && /[\p{L}\p{N}]/u.test(w.text)) text += ` ${read(w)}`;
+    else text += (gap > 0.1 * Math.max(prev.size, w.size) || (w.spaced && w.first > prev.last) ? ' ' : '') + read(w);
   }
   let size = 0;
   let most = -1;
@@ -301,6 +303,15 @@ function makeLine(words: Word[], pageHeight: number): Line {
     rotated: words[0]!.rotated !== undefined,
     tag: ordered[0]!.tag ?? words[0]!.tag,
   };
+}
+
+/**
+ * A number in a right-to-left line, read: signs a producer set left of its digits (".%40.7" for
+ * "40.7%.", ":1" for "1:") come after them, right to left as the line reads.
+ */
+function numberInRtl(w: Word): string {
+  const parts = /^([.,:;!?%\u066a\u060c\u061b\u061f]+)(\d[\d.,]*[%\u066a]?)$/.exec(w.text);
+  return parts ? parts[2]! + [...parts[1]!].reverse().join('') : w.text;
 }
 
 /** Punctuation that closes what stands before it: full stops, commas, colons and question marks, Arabic ones too. */
@@ -333,8 +344,15 @@ function rightToLeft(words: Word[]): Word[] {
   };
   // A number with a Latin word just left of it follows that word in one run ("version 2.4", rule W7), the
   // likelier reading of a page that cannot tell it from a number before the word ("1992 GPS").
-  const follows = (i: number) => kind[i + 1] === 'L' && visual[i]!.x0 - visual[i + 1]!.x1 < 0.6 * visual[i]!.size;
+  // A number that ends a sentence (its full stop drawn on its left, "71.3%.") does not.
+  const follows = (i: number) => kind[i + 1] === 'L' && !/^[.,:;!?]/.test(visual[i]!.text) && visual[i]!.x0 - visual[i + 1]!.x1 < 0.6 * visual[i]!.size;
+  const numbers = kind.map((k) => k === 'N');
   for (let i = 0; i < kind.length; i++) if (kind[i] === 'N') kind[i] = glued(i, i - 1) || glued(i, i + 1) || follows(i) ? 'L' : 'R';
+  // A sign written onto a number's right ("40.7%", "1:") is read after it, the two left to right.
+  for (let i = 0; i + 1 < kind.length; i++) {
+    const [sign, number] = [visual[i]!, visual[i + 1]!];
+    if (kind[i] === null && numbers[i + 1] && sign.x0 - number.x1 < 0.15 * Math.max(sign.size, number.size)) kind[i] = kind[i + 1] = 'L';
+  }
   // Punctuation between two left-to-right words goes with them; elsewhere it follows the line.
   const strong = (from: number, step: number) => {
     for (let j = from; j >= 0 && j < kind.length; j += step) if (kind[j] !== null) return kind[j];
@@ -529,6 +547,9 @@ function continues(
   // without space between them, where no line of the block shows how wide the column is).
   const edge = Math.max(right, columnEnd === Infinity ? -Infinity : columnEnd);
   if (SENTENCE_END.test(prev.text) && nextWordFits(p.end, edge, line, em) && !centred(block, line)) return false;
+  // Right-to-left text set flush left leaves its room at the line's start: what counts is how much
+  // shorter the line is than the block, on whichever side.
+  if (rtl && SENTENCE_END.test(prev.text) && nextWordFits(prev.x1 - prev.x0, block.x1 - block.x0, line, em)) return false;
   return true;
 }
 
