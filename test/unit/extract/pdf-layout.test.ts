@@ -491,7 +491,7 @@ describe('right-to-left PDFs', () => {
     expect(paragraphs.filter((p) => p.includes('זמן איכות. מדיניות לקוח בין'))).toHaveLength(1);
   });
 
-  it('ends a right-to-left paragraph set flush left at a sentence that left room on its line, and reads signs a number carries on its left after it', async () => {
+  it('ends a right-to-left paragraph set flush left at a sentence that left room on its line, reads signs a number carries on its left after it, and nests items by their right edges', async () => {
     // The second page: Arabic, set flush left in two columns (test/fixtures/README.md).
     const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/rtl-docx-pages.pdf', import.meta.url)));
     const result = await extract({ bytes, filename: 'rtl.pdf' });
@@ -501,6 +501,8 @@ describe('right-to-left PDFs', () => {
     expect(paragraphs.find((p) => p.startsWith('PDF كل فصل'))).toMatch(/version 2\.4 كبير\.$/);
     expect(paragraphs.find((p) => p.startsWith('فصل عميل عملية'))).toContain('جدول بحث 40.7%. OECD لا نتائج');
     expect(page.map((e) => e.text)).toContain('جدول 1: كبير مدينة جودة منطقة');
+    // Its bulleted items start at one right edge, whatever their lengths: one level.
+    expect(page.filter((e) => e.type === 'list_item').map((e) => e.level)).toEqual([0, 0, 0, 0]);
   });
 });
 

@@ -54,6 +54,8 @@ interface Classified {
   tagLevel?: boolean;
   /** Its level came from the outline (bookmarks), which counts from its own top entries. */
   outlined?: boolean;
+  /** Written right to left: its lines start at the right, where a list item's indent is measured. */
+  rtl?: boolean;
   level?: number;
   ordered?: boolean;
   marker?: string;
@@ -165,7 +167,7 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
     const last = block.lines.at(-1)!;
     const room = block.lines.length < 2 ? Infinity : last.rtl ? last.x0 - block.x0 : block.x1 - last.x1;
     const first = block.lines[0]!.words[0]!;
-    const base = { bbox, order: block.order, text, page, size: block.size, bold: block.bold, room, firstWord: first.x1 - first.x0 + 0.3 * block.size };
+    const base = { bbox, order: block.order, text, page, size: block.size, bold: block.bold, room, firstWord: first.x1 - first.x0 + 0.3 * block.size, rtl: block.lines[0]!.rtl };
     const zone = furniture.get(block);
     const tagged = layout.tagged ? byTag(block, text, base) : null;
     const key = layout.outline && block.lines.length <= 3 && text.length <= 300 ? outlineKey(text) : null;
@@ -292,7 +294,8 @@ function nestListItems(out: Classified[]): void {
       if (c.type !== 'figure' && c.type !== 'page_header' && c.type !== 'page_footer') indents = [];
       continue;
     }
-    const x = c.bbox[0];
+    // Indents in the item's reading direction: from the right for right-to-left items.
+    const x = c.rtl ? -c.bbox[2] : c.bbox[0];
     while (indents.length > 0 && x < indents.at(-1)! - 3) indents.pop();
     if (indents.length === 0 || x > indents.at(-1)! + 3) indents.push(x);
     c.level = indents.length - 1;
