@@ -196,6 +196,15 @@ describe('PDF layout analysis', () => {
     expect(result.content).toBe('Wells dug since the war, by decade:\n\nFigure 1: Wells dug per decade.\n\nThe trend is plain.');
   });
 
+  it('takes a bold "Tabla 2:" or "Abbildung 3." for a caption, not a heading, in the languages it knows', async () => {
+    const captions = ['Tabla 2: Pozos por década', 'Abbildung 3. Brunnen je Jahrzehnt', 'Tableau 1 : Puits par décennie'];
+    const bytes = layoutPdf([
+      { texts: captions.flatMap((caption, i) => [{ x: 72, y: 700 - i * 80, text: caption, size: 12, bold: true }, ...lines(72, 680 - i * 80, ['The table above counts the wells.'])]) },
+    ]);
+    const result = await extract({ bytes, filename: 'captions.pdf' });
+    expect(result.elements!.filter((e) => e.type === 'caption').map((e) => e.text)).toEqual(captions);
+  });
+
   it('cuts section chunks at headings, each with its heading path and the boxes it covers', async () => {
     const bytes = layoutPdf([
       {

@@ -63,7 +63,10 @@ interface Classified {
   lines?: string[];
 }
 
-const CAPTION = /^(?:fig(?:ure)?|table|tab|chart|exhibit|plate|listing|scheme|graph|diagram|abbildung|tabelle)\.?\s*[\dIVX]+(?:[.-]\d+)*[a-z]?\s*(?:[.:—–-]|$|\s)/i;
+// "Figure 3.", "Table 2:" in the languages docex reads most: English, German, French, Spanish, Italian,
+// Portuguese, Dutch, Russian, Hebrew, Arabic, Chinese and Japanese.
+const CAPTION =
+  /^(?:fig(?:ure)?|table|tab|chart|exhibit|plate|listing|scheme|graph|diagram|abbildung|abb|tabelle|tableau|figura|tabla|cuadro|gráfico|tabella|tabela|quadro|figuur|tabel|рис(?:унок)?|таблица|טבלה|איור|תרשים|جدول|شكل|الشكل|الجدول|图|圖|表|図)\.?\s*[\dIVX]+(?:[.-]\d+)*[a-z]?\s*(?:[.:：—–-]|$|\s)/iu;
 const NUMBERED = /^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,5})\.?\s+\S/;
 
 /** `numbers`: the page number of each layout, so only pages that follow each other are joined. */
