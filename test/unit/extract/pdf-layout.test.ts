@@ -205,6 +205,24 @@ describe('PDF layout analysis', () => {
     expect(result.elements!.filter((e) => e.type === 'caption').map((e) => e.text)).toEqual(captions);
   });
 
+  it('reads a title set letter-spaced as its words, but keeps a row of single letters apart', async () => {
+    // Each letter placed on its own, 4 points apart, and 14 points between the words.
+    const spaced = (y: number, words: string[]) => {
+      let x = 72;
+      return words.flatMap((word) =>
+        [...word].map((letter, i) => {
+          const placed = { x, y, text: letter, size: 16 };
+          x += 12 + (i === word.length - 1 ? 14 : 4);
+          return placed;
+        }),
+      );
+    };
+    const choices = ['A', 'B', 'C', 'D', 'E', 'F'].map((letter, i) => ({ x: 72 + i * 14, y: 600, text: letter }));
+    const bytes = layoutPdf([{ texts: [...spaced(720, ['ANNUAL', 'REPORT']), ...lines(72, 680, [LONG_1]), ...choices] }]);
+    const result = await extract({ bytes, filename: 'spaced.pdf' });
+    expect(result.content.split('\n\n')).toEqual(['ANNUAL REPORT', LONG_1, 'A B C D E F']);
+  });
+
   it('cuts section chunks at headings, each with its heading path and the boxes it covers', async () => {
     const bytes = layoutPdf([
       {

@@ -266,21 +266,7 @@ function makeLine(words: Word[], pageHeight: number): Line {
   // A right-to-left line reads from its right end; its words' own letters are in logical order already
   // when PDFium gives them in content order, which producers write logically.
   const ordered = words[0]!.rotated !== undefined || (!rtl && sorted) ? words : rtl ? rightToLeft(words) : [...words].sort((a, b) => a.x0 - b.x0);
-  const read = rtl ? numberInRtl : (w: Word) => w.text;
-  // A line that opens with ".1" opens a right-to-left numbered list's item: its marker is read as such.
-  let text = rtl && /^[.)]\d{1,3}$/.test(ordered[0]!.text) ? ordered[0]!.text : read(ordered[0]!);
-  for (let i = 1; i < ordered.length; i++) {
-    const [prev, w] = [ordered[i - 1]!, ordered[i]!];
-    // In a right-to-left line a left-to-right run reads rightwards, so the word after it stands beside the
-    // run's first word, not its last: the gap is to the nearest word read so far, on either side.
-    const gap = w.rotated !== undefined ? Infinity : rtl ? nearestGap(ordered, i) : w.x0 - prev.x1;
-    // Pieces of one word split by a change of style sit closer than a word space. In a right-to-left
-    // line, where producers draw punctuation apart and its box says little, a stop or a comma follows
-    // its word and a word follows it after a space.
-    if (rtl && CLOSING.test(w.text)) text += w.text;
-    else if (rtl && CLOSING.test(prev.text) && /[\p{L}\p{N}]/u.test(w.text)) text += ` ${read(w)}`;
-    else text += (gap > 0.1 * Math.max(prev.size, w.size) || (w.spaced && w.first > prev.last) ? ' ' : '') + read(w);
-  }
+  const text = lineText(ordered, rtl);
   let size = 0;
   let most = -1;
   for (const [s, n] of bySize) {
@@ -316,6 +302,43 @@ function numberInRtl(w: Word): string {
 
 /** Punctuation that closes what stands before it: full stops, commas, colons and question marks, Arabic ones too. */
 const CLOSING = /^[.,:;!?\u060c\u061b\u061f]+$/;
+
+/** A line's words, in reading order, as its text: a space where a word space stands. */
+function lineText(ordered: Word[], rtl: boolean): string {
+  const read = rtl ? numberInRtl : (w: Word) => w.text;
+  const spacedOut = rtl ? null : letterGap(ordered);
+  // A line that opens with ".1" opens a right-to-left numbered list's item: its marker is read as such.
+  let text = rtl && /^[.)]\d{1,3}$/.test(ordered[0]!.text) ? ordered[0]!.text : read(ordered[0]!);
+  for (let i = 1; i < ordered.length; i++) {
+    const [prev, w] = [ordered[i - 1]!, ordered[i]!];
+    // In a right-to-left line a left-to-right run reads rightwards, so the word after it stands beside the
+    // run's first word, not its last: the gap is to the nearest word read so far, on either side.
+    const gap = w.rotated !== undefined ? Infinity : rtl ? nearestGap(ordered, i) : w.x0 - prev.x1;
+    // Pieces of one word split by a change of style sit closer than a word space. In a right-to-left
+    // line, where producers draw punctuation apart and its box says little, a stop or a comma follows
+    // its word and a word follows it after a space.
+    if (rtl && CLOSING.test(w.text)) text += w.text;
+    else if (rtl && CLOSING.test(prev.text) && /[\p{L}\p{N}]/u.test(w.text)) text += ` ${read(w)}`;
+    else if (spacedOut !== null && gap < 1.5 * spacedOut) text += w.text;
+    else text += (gap > 0.1 * Math.max(prev.size, w.size) || (w.spaced && w.first > prev.last) ? ' ' : '') + read(w);
+  }
+  return text;
+}
+
+/**
+ * The gap between the letters of a line set letter-spaced ("S t e e l J I S"), which PDFium reads as
+ * one-letter words: most of its words single letters, at least six, and wider gaps between its real
+ * words. Null for any other line (a row of answer choices "A B C D" has no wider gaps).
+ */
+function letterGap(words: Word[]): number | null {
+  const single = words.filter((w) => /^\p{L}$/u.test(w.text));
+  if (single.length < 6 || single.length < 0.7 * words.length) return null;
+  const gaps: number[] = [];
+  for (let i = 1; i < words.length; i++) gaps.push(words[i]!.x0 - words[i - 1]!.x1);
+  const sorted = [...gaps].sort((a, b) => a - b);
+  const letter = sorted[Math.floor(sorted.length / 2)]!;
+  return letter > 0 && sorted.at(-1)! >= 2 * letter ? letter : null;
+}
 
 /** How far the `i`th word stands from the nearest of the words before it in `words`, on either side. */
 function nearestGap(words: Word[], i: number): number {
