@@ -68,25 +68,7 @@ export function findFurniture(layouts: PageLayout[], body: Style): Array<Map<Tex
       blocks.every((b) => b === c.block || found.has(b) || (c.zone === 'page_header' ? b.y0 >= c.block.y0 : b.y1 <= c.block.y1));
     const nearby = (key: string | string[]) => (Array.isArray(key) ? key : [key]).every((k) => repetition.nearby(k, p));
     for (const c of page) if (!found.has(c.block) && !styled(c.block, body) && keys(c).some(nearby) && outside(c)) found.set(c.block, c.zone);
-    // What shares a line with a page number or a running title ("2    Z. Shen et al.") runs with it; in the
-    // footer, so does a line no larger stacked on one with no gap between them (a report's name over its
-    // page number; a section's heading set close under a running head is not one).
-    const sameLine = (a: TextBlock, b: TextBlock) => Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0.5 * Math.min(a.y1 - a.y0, b.y1 - b.y0);
-    const stacked = (footer: TextBlock, b: TextBlock) =>
-      b.size <= footer.size * 1.1 &&
-      Math.min(footer.x1, b.x1) > Math.max(footer.x0, b.x0) &&
-      Math.max(footer.y0, b.y0) - Math.min(footer.y1, b.y1) < 0.25 * Math.min(footer.size, b.size);
-    for (let more = true; more; ) {
-      more = false;
-      for (const c of page) {
-        if (!c.inBand || found.has(c.block)) continue;
-        const runsWith = [...found.keys()].some((f) => found.get(f) === c.zone && (sameLine(f, c.block) || (c.zone === 'page_footer' && c.block.lines.length === 1 && stacked(f, c.block))));
-        if (runsWith) {
-          found.set(c.block, c.zone);
-          more = true;
-        }
-      }
-    }
+    takeNeighbours(page, found);
     // Headers and footers run beside a page's own text, tables or figures: a page holding nothing else keeps
     // its lines, unless they run on most pages and beside text on some (a page left blank but for its head
     // and footer).
@@ -97,6 +79,31 @@ export function findFurniture(layouts: PageLayout[], body: Style): Array<Map<Tex
     if (found.size === blocks.length && layouts[p]!.tables.length === 0 && layouts[p]!.figures.length === 0) for (const block of [...found.keys()]) if (!running(block)) found.delete(block);
     return found;
   });
+}
+
+/**
+ * Adds to `found` what runs with a block it holds: what shares its line ("2    Z. Shen et al." beside
+ * a page number) and, in the footer, a line no larger stacked on it with no gap (a report's name over
+ * its page number; a section's heading set close under a running head is not one).
+ */
+function takeNeighbours(page: Array<{ block: TextBlock; zone: Zone; inBand: boolean }>, found: Map<TextBlock, Zone>): void {
+  const sameLine = (a: TextBlock, b: TextBlock) => Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0.5 * Math.min(a.y1 - a.y0, b.y1 - b.y0);
+  const stacked = (footer: TextBlock, b: TextBlock) =>
+    b.lines.length === 1 &&
+    b.size <= footer.size * 1.1 &&
+    Math.min(footer.x1, b.x1) > Math.max(footer.x0, b.x0) &&
+    Math.max(footer.y0, b.y0) - Math.min(footer.y1, b.y1) < 0.25 * Math.min(footer.size, b.size);
+  for (let more = true; more; ) {
+    more = false;
+    for (const c of page) {
+      if (!c.inBand || found.has(c.block)) continue;
+      const runsWith = [...found.keys()].some((f) => found.get(f) === c.zone && (sameLine(f, c.block) || (c.zone === 'page_footer' && stacked(f, c.block))));
+      if (runsWith) {
+        found.set(c.block, c.zone);
+        more = true;
+      }
+    }
+  }
 }
 
 /**
