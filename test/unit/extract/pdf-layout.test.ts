@@ -223,6 +223,13 @@ describe('PDF layout analysis', () => {
     expect(result.content.split('\n\n')).toEqual(['ANNUAL REPORT', LONG_1, 'A B C D E F']);
   });
 
+  it('reads Chinese and Japanese without spaces between their characters, even set letter-spaced', async () => {
+    // Made by LibreOffice from cjk-spacing.html (test/fixtures/README.md).
+    const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/cjk-spacing.pdf', import.meta.url)));
+    const result = await extract({ bytes, filename: 'cjk.pdf' });
+    expect(result.content.trim().split('\n\n')).toEqual(['本报告介绍了北方地区水井的调查结果。', '日本語の文章は単語の間に空白を入れない。']);
+  });
+
   it('cuts section chunks at headings, each with its heading path and the boxes it covers', async () => {
     const bytes = layoutPdf([
       {

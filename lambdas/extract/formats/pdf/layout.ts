@@ -300,6 +300,10 @@ function numberInRtl(w: Word): string {
   return parts ? parts[2]! + [...parts[1]!].reverse().join('') : w.text;
 }
 
+// Han ideographs, kana and their punctuation and full-width forms (not Hangul: Korean spaces its words).
+const HAN_KANA_END = /[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]$/u;
+const HAN_KANA_START = /^[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]/u;
+
 /** Punctuation that closes what stands before it: full stops, commas, colons and question marks, Arabic ones too. */
 const CLOSING = /^[.,:;!?\u060c\u061b\u061f]+$/;
 
@@ -320,6 +324,8 @@ function lineText(ordered: Word[], rtl: boolean): string {
     if (rtl && CLOSING.test(w.text)) text += w.text;
     else if (rtl && CLOSING.test(prev.text) && /[\p{L}\p{N}]/u.test(w.text)) text += ` ${read(w)}`;
     else if (spacedOut !== null && gap < 1.5 * spacedOut) text += w.text;
+    // Chinese and Japanese set no spaces between words: a gap between their characters is spacing, not a space.
+    else if (HAN_KANA_END.test(prev.text) && HAN_KANA_START.test(w.text) && gap < Math.max(prev.size, w.size)) text += w.text;
     else text += (gap > 0.1 * Math.max(prev.size, w.size) || (w.spaced && w.first > prev.last) ? ' ' : '') + read(w);
   }
   return text;
