@@ -525,7 +525,7 @@ describe('right-to-left PDFs', () => {
     expect(paragraphs.filter((p) => p.includes('זמן איכות. מדיניות לקוח בין'))).toHaveLength(1);
   });
 
-  it('ends a right-to-left paragraph set flush left at a sentence that left room on its line, reads signs a number carries on its left after it, and nests items by their right edges', async () => {
+  it('ends a right-to-left paragraph set flush left at a sentence that left room on its line, reads signs a number carries on its left after it, nests items by their right edges and reads tables from the right', async () => {
     // The second page: Arabic, set flush left in two columns (test/fixtures/README.md).
     const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/rtl-docx-pages.pdf', import.meta.url)));
     const result = await extract({ bytes, filename: 'rtl.pdf' });
@@ -537,6 +537,11 @@ describe('right-to-left PDFs', () => {
     expect(page.map((e) => e.text)).toContain('جدول 1: كبير مدينة جودة منطقة');
     // Its bulleted items start at one right edge, whatever their lengths: one level.
     expect(page.filter((e) => e.type === 'list_item').map((e) => e.level)).toEqual([0, 0, 0, 0]);
+    // Its table reads from the right: the first column is the rightmost, a cell's words right to left.
+    expect(result.tables.find((t) => t.page === 2)!.rows.slice(0, 2)).toEqual([
+      ['لا نتائج', 'مع خدمة', 'ملخص بيت'],
+      ['ميزانية بيانات معلومات', '8,570', '9,638'],
+    ]);
   });
 });
 

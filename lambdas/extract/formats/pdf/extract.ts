@@ -11,7 +11,7 @@ import { checkUnitLimit, PDF_PAGE_LIMIT } from '../../engine/limits.ts';
 import { findRuledTables } from './ruled-tables.ts';
 import { renderPdfPages, type PageLayout } from './structure.ts';
 import { pageRulings } from './rulings.ts';
-import { findTables, type PlacedTable, type TextRun } from './tables.ts';
+import { findTables, rowsInReadingOrder, type PlacedTable, type TextRun } from './tables.ts';
 import { annotationWords, placeAmong } from './annotations.ts';
 import { readOutline } from './outline.ts';
 import { pageTags } from './tags.ts';
@@ -187,7 +187,7 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged:
     layout.tagged = tags !== null;
     const inTables = new Set<TextRun>();
     for (const placed of pageTables(m, page, words)) {
-      const rows = normaliseRows(placed.rows);
+      const rows = rowsInReadingOrder(normaliseRows(placed.rows));
       if (rows.length === 0) continue;
       const runs = placed.runs as Word[];
       for (const r of runs) inTables.add(r);

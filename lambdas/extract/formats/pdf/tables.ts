@@ -291,15 +291,32 @@ function findGutter(lines: Line[]): Gutter | null {
 
 /** Runs of one line, left to right, as words: a gap wider than a thin space is a space. */
 export function wordsText(runs: readonly TextRun[], height: number): string {
+  // Right-to-left words read from the right end (their letters are in logical order already).
+  const rtl = rightToLeft(runs.map((r) => r.text).join(''));
+  const ordered = rtl ? [...runs].sort((a, b) => b.x0 + b.x1 - (a.x0 + a.x1)) : runs;
   let text = '';
-  let end = -Infinity;
-  for (const run of runs) {
+  let edge = rtl ? Infinity : -Infinity;
+  for (const run of ordered) {
     // Runs apart by more than a thin space are separate words: a sixth of an em, of the font's size where it is
     // known (a line's height can be far more than its words' size: a taller glyph of another font on it).
-    if (text !== '' && run.x0 - end > Math.min(height, run.size ?? height) * 0.15 && !/\s$/.test(text)) text += ' ';
+    const gap = rtl ? edge - run.x1 : run.x0 - edge;
+    if (text !== '' && gap > Math.min(height, run.size ?? height) * 0.15 && !/\s$/.test(text)) text += ' ';
     text += run.text;
-    end = Math.max(end, run.x1);
+    edge = rtl ? Math.min(edge, run.x0) : Math.max(edge, run.x1);
   }
   // Control characters (unmapped glyphs) are not text.
   return text.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/gu;
+
+/** Text most of whose letters are right to left (Hebrew, Arabic). */
+function rightToLeft(text: string): boolean {
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  return letters > 0 && (text.match(RTL_LETTER)?.length ?? 0) > 0.5 * letters;
+}
+
+/** A table's rows in reading order: a right-to-left table's first column is its rightmost. */
+export function rowsInReadingOrder(rows: string[][]): string[][] {
+  return rightToLeft(rows.flat().join('')) ? rows.map((row) => [...row].reverse()) : rows;
 }
