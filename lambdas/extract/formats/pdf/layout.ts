@@ -6,6 +6,7 @@
 // a short line ends a sentence. Coordinates here are PDF points with the
 // origin at the page's top-left corner, y growing downwards.
 
+import { HAN_KANA_END, HAN_KANA_START, LTR_LETTER, RTL_CHAR } from './script.ts';
 import type { Tag } from './tags.ts';
 import type { Word } from './words.ts';
 
@@ -55,7 +56,6 @@ export interface ListMarker {
 /** A line's last word ends a sentence (or a label: a colon), perhaps inside quotes or brackets. */
 const SENTENCE_END = /[.!?:。！？]["'”’)\]]?$/;
 
-const RTL_CHAR = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
 
 /** Words (content order, page space y up) into lines, in content order. */
 export function toLines(words: Word[], pageHeight: number): Line[] {
@@ -167,7 +167,10 @@ function sameRow(a: Extent, b: Extent): boolean {
   if (a.rotated || b.rotated) return false;
   const overlap = Math.min(a.top, b.top) - Math.max(a.bottom, b.bottom);
   if (overlap <= 0.5 * Math.min(a.top - a.bottom, b.top - b.bottom)) return false;
-  if (a.rtl || b.rtl) return Math.max(b.x0 - a.x1, a.x0 - b.x1) < Math.max(a.size, b.size) && Math.max(b.x0 - a.x1, a.x0 - b.x1) > -1;
+  if (a.rtl || b.rtl) {
+    const gap = Math.max(b.x0 - a.x1, a.x0 - b.x1);
+    return gap > -1 && gap < Math.max(a.size, b.size);
+  }
   return b.x0 >= a.x1;
 }
 
@@ -300,10 +303,6 @@ function numberInRtl(w: Word): string {
   return parts ? parts[2]! + [...parts[1]!].reverse().join('') : w.text;
 }
 
-// Han ideographs, kana and their punctuation and full-width forms (not Hangul: Korean spaces its words).
-const HAN_KANA_END = /[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]$/u;
-const HAN_KANA_START = /^[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]/u;
-
 /** Punctuation that closes what stands before it: full stops, commas, colons and question marks, Arabic ones too. */
 const CLOSING = /^[.,:;!?\u060c\u061b\u061f]+$/;
 
@@ -366,7 +365,7 @@ function nearestGap(words: Word[], i: number): number {
 function rightToLeft(words: Word[]): Word[] {
   // By their middles: a mark drawn over the edge of the next word's box (a full stop by a wide lam-alef) still stands before it.
   const visual = [...words].sort((a, b) => b.x0 + b.x1 - (a.x0 + a.x1));
-  const kind: Array<'R' | 'L' | 'N' | null> = visual.map((w) => (RTL_CHAR.test(w.text) ? 'R' : LATIN.test(w.text) ? 'L' : /\d/.test(w.text) ? 'N' : null));
+  const kind: Array<'R' | 'L' | 'N' | null> = visual.map((w) => (RTL_CHAR.test(w.text) ? 'R' : LTR_LETTER.test(w.text) ? 'L' : /\d/.test(w.text) ? 'N' : null));
   const glued = (i: number, j: number) => {
     const [a, b] = [visual[i], visual[j]];
     return a !== undefined && b !== undefined && kind[j] === 'L' && Math.max(a.x0 - b.x1, b.x0 - a.x1) < 0.15 * Math.max(a.size, b.size);
@@ -404,9 +403,6 @@ function rightToLeft(words: Word[]): Word[] {
   flush();
   return out;
 }
-
-/** Letters of a left-to-right script: Latin, Greek, Cyrillic and others that are not right to left. */
-const LATIN = /(?![\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff])\p{L}/u;
 
 // LaTeX's itemize labels are •, –, ∗ and ·.
 const BULLET = /^[•●○◦▪▫■□◆◇►▸▹➢➤✓✔∙⁃‣·∗−\-–—*\uf0a7\uf0b7\uf0d8\uf076\uf0fc\ue000-\uf8ff]$/u;

@@ -5,6 +5,8 @@
 // Tables drawn with ruling lines, two-column ones included, are found first
 // from their lines (ruled-tables.ts); this reads the words they leave.
 
+import { mostlyRtl } from './script.ts';
+
 const MIN_ROWS = 3;
 const MIN_COLUMNS = 3;
 
@@ -292,7 +294,7 @@ function findGutter(lines: Line[]): Gutter | null {
 /** Runs of one line, left to right, as words: a gap wider than a thin space is a space. */
 export function wordsText(runs: readonly TextRun[], height: number): string {
   // Right-to-left words read from the right end (their letters are in logical order already).
-  const rtl = rightToLeft(runs.map((r) => r.text).join(''));
+  const rtl = mostlyRtl(runs.map((r) => r.text).join(''));
   const ordered = rtl ? [...runs].sort((a, b) => b.x0 + b.x1 - (a.x0 + a.x1)) : runs;
   let text = '';
   let edge = rtl ? Infinity : -Infinity;
@@ -308,15 +310,7 @@ export function wordsText(runs: readonly TextRun[], height: number): string {
   return text.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
-const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/gu;
-
-/** Text most of whose letters are right to left (Hebrew, Arabic). */
-function rightToLeft(text: string): boolean {
-  const letters = text.match(/\p{L}/gu)?.length ?? 0;
-  return letters > 0 && (text.match(RTL_LETTER)?.length ?? 0) > 0.5 * letters;
-}
-
 /** A table's rows in reading order: a right-to-left table's first column is its rightmost. */
 export function rowsInReadingOrder(rows: string[][]): string[][] {
-  return rightToLeft(rows.flat().join('')) ? rows.map((row) => [...row].reverse()) : rows;
+  return mostlyRtl(rows.flat().join('')) ? rows.map((row) => [...row].reverse()) : rows;
 }

@@ -4,6 +4,7 @@
 // weight, fixed pitch), which layout analysis reads headings and code from.
 
 import { withBuffer, type Pdfium } from './pdfium.ts';
+import { isRtl } from './script.ts';
 import type { TextRun } from './tables.ts';
 import type { Tag } from './tags.ts';
 
@@ -50,8 +51,6 @@ const BOLD_NAME = /bold|black|heavy|semibold|demi|[-,]bd\b|[a-z]bd$/i;
 const ITALIC_NAME = /italic|oblique|[-,]it\b/i;
 const MONO_NAME = /mono|courier|consol|menlo|inconsolata|typewriter|fixed|\bcode\b|[^a-z]tt[^a-z]|^cmtt|sfmono/i;
 
-/** Strong right-to-left letters: Hebrew, Arabic, Syriac, Thaana, NKo and their presentation forms. */
-const isRtl = (code: number) => (code >= 0x0590 && code <= 0x08ff) || (code >= 0xfb1d && code <= 0xfdff) || (code >= 0xfe70 && code <= 0xfeff);
 
 interface FontStyle {
   bold: boolean;
