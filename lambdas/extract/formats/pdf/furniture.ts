@@ -156,25 +156,31 @@ function exactTexts(candidates: Array<{ key: string; text: string; page: number 
  * becomes a block of its own.
  */
 function cutRunningLines(layouts: PageLayout[], pages: number): void {
-  const bandLines = (layout: PageLayout) =>
+  // Each line in a band, with its zone and key, read once.
+  const band = new Map<Line, { zone: Zone; key: string }>();
+  const keys = layouts.map((layout) =>
     layout.blocks.flatMap((block) =>
       block.lines.flatMap((line) => {
         const zone = zoneOf(line, layout.height);
-        return zone ? [furnitureKey(zone, line.text)] : [];
+        if (!zone) return [];
+        const key = furnitureKey(zone, line.text);
+        band.set(line, { zone, key });
+        return [key];
       }),
-    );
-  const repetition = repeatedKeys(layouts.map(bandLines), pages);
+    ),
+  );
+  const repetition = repeatedKeys(keys, pages);
   layouts.forEach((layout, p) => {
-    const running = (line: Line) => {
-      const zone = zoneOf(line, layout.height);
-      return zone !== null && repetition.often(furnitureKey(zone, line.text), p);
+    const running = (line: Line, zone: Zone) => {
+      const found = band.get(line);
+      return found?.zone === zone && repetition.often(found.key, p);
     };
     layout.blocks = layout.blocks.flatMap((block) => {
       const lines = block.lines;
       let start = 0;
-      while (start < lines.length - 1 && zoneOf(lines[start]!, layout.height) === 'page_header' && running(lines[start]!)) start++;
+      while (start < lines.length - 1 && running(lines[start]!, 'page_header')) start++;
       let end = lines.length;
-      while (end - 1 > start && zoneOf(lines[end - 1]!, layout.height) === 'page_footer' && running(lines[end - 1]!)) end--;
+      while (end - 1 > start && running(lines[end - 1]!, 'page_footer')) end--;
       if (start === 0 && end === lines.length) return [block];
       return [lines.slice(0, start), lines.slice(start, end), lines.slice(end)].filter((part) => part.length > 0).map(blockOf);
     });
