@@ -268,6 +268,50 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('runs a paragraph on over a page break before a capital, past the footnote under it, unless the next page opens with an indent', async () => {
+    const unfinished = 'last decade, which the committee took to be the main cause of the shortage in';
+    const footnote = { x: 72, y: 90, text: '1 The survey was published in 1998.', size: 8 };
+    const page2 = (x: number) => [{ x, y: 700, text: 'Northern Province, where the survey had begun. It was the first survey there and' }, ...lines(72, 688, ['it found the same.'])];
+    const pdf = (x: number) => layoutPdf([{ texts: [...lines(72, 700, [LONG_1, LONG_2, unfinished]), footnote] }, { texts: page2(x) }]);
+    const joined = await extract({ bytes: pdf(72), filename: 'runs-on-capital.pdf' });
+    expect(joined.elements!.filter((e) => e.type === 'paragraph').map((e) => [e.page, e.text])).toEqual([
+      [1, `${LONG_1} ${LONG_2} ${unfinished} Northern Province, where the survey had begun. It was the first survey there and it found the same.`],
+    ]);
+    expect(joined.elements!.filter((e) => e.type === 'footnote').map((e) => e.text)).toEqual([footnote.text]);
+    // An indented first line opens a paragraph of its own, as a book sets it.
+    const apart = await extract({ bytes: pdf(87), filename: 'indented.pdf' });
+    expect(apart.elements!.filter((e) => e.type === 'paragraph').map((e) => e.page)).toEqual([1, 2]);
+  });
+
+  it('reads a line that opens with the middle dot its line above sets between terms as that line run on, not as a list item', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: lines(72, 700, [
+          'Keywords: Document Image Analysis \u00b7 Deep Learning \u00b7 Layout Analysis',
+          '\u00b7 Character Recognition \u00b7 Open Source Library \u00b7 Toolkit.',
+          '\u00b7 A real item follows a blank line.',
+        ]).map((t, i) => (i === 2 ? { ...t, y: t.y - 12 } : t)),
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'keywords.pdf' });
+    expect(result.elements!.map((e) => [e.type, e.text])).toEqual([
+      ['paragraph', 'Keywords: Document Image Analysis \u00b7 Deep Learning \u00b7 Layout Analysis \u00b7 Character Recognition \u00b7 Open Source Library \u00b7 Toolkit.'],
+      ['list_item', 'A real item follows a blank line.'],
+    ]);
+  });
+
+  it('keeps two bold headings side by side as headings when each heads its own column of prose', async () => {
+    const prose = (x: number) => lines(x, 676, ['This column sets out the first module of the course and', 'what it covers, in three lines of plain running text that', 'end where the column ends at the foot of it.']);
+    const bytes = layoutPdf([
+      {
+        texts: [{ x: 72, y: 700, text: 'Module One: Planning', bold: true }, ...prose(72), { x: 320, y: 700, text: 'Module Two: Design', bold: true }, ...prose(320)],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'two-modules.pdf' });
+    const headings = result.elements!.filter((e) => e.type === 'heading' || e.type === 'title').map((e) => e.text);
+    expect(headings).toEqual(['Module One: Planning', 'Module Two: Design']);
+  });
+
   it('opens a paragraph at an indented line after a line that ends a sentence a little short of the margin, as books set them', async () => {
     const second = ['Wells dug since then reach deeper water, and most of them held up through the dry', 'summers that followed.'];
     const bytes = layoutPdf([

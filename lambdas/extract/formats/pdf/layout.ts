@@ -437,7 +437,8 @@ export function toBlocks(lines: Line[]): TextBlock[] {
   let block: TextBlock | null = null;
   for (const line of lines) {
     const marker = listMarker(line);
-    if (block && continues(block, line, marker, spacing, right, spaced)) {
+    const runOn = marker !== null && block !== null && separates(block, marker);
+    if (block && continues(block, line, runOn ? null : marker, spacing, right, spaced)) {
       addLine(block, line);
       continue;
     }
@@ -445,6 +446,16 @@ export function toBlocks(lines: Line[]): TextBlock[] {
     blocks.push(block);
   }
   return blocks;
+}
+
+/**
+ * A bullet the line above uses between its words ("Analysis · Deep Learning ·"),
+ * and that is not the bullet of the item it belongs to, opens no item: the
+ * line carries on a run of separated terms (keywords, a breadcrumb).
+ */
+function separates(block: TextBlock, marker: ListMarker): boolean {
+  if (marker.ordered || block.marker?.text === marker.text) return false;
+  return block.lines.at(-1)!.words.some((w, i) => i > 0 && w.text === marker.text);
 }
 
 /** Lines already known to read as one block (cut from another), as a block. */

@@ -48,6 +48,8 @@ interface Classified {
   room?: number;
   /** Width of its first word, with the space before it: what a line above needed free to take it. */
   firstWord?: number;
+  /** Its first line starts further in than its others: it opens a paragraph, whatever came before. */
+  indented?: boolean;
   /** Read after the page's main flow (rotated text). */
   aside?: boolean;
   /** Its level came from a tagged PDF's structure, not from the layout. */
@@ -120,7 +122,11 @@ function runsOn(last: Classified, next: Classified): boolean {
   const full = (last.room ?? Infinity) < Math.max(1.5 * last.size, next.firstWord ?? 0);
   if (last.type !== 'paragraph' || next.type !== 'paragraph' || !full || Math.abs(last.size - next.size) > 0.5) return false;
   if (/[.!?:;。！？]["'”’)\]]?$/.test(last.text)) return false;
-  return /^[a-z\u00df-\u00ff]/.test(next.text) || /[a-z\u00df-\u00ff]-$/.test(last.text) || /,$/.test(last.text);
+  if (/^[a-z\u00df-\u00ff]/.test(next.text) || /[a-z\u00df-\u00ff]-$/.test(last.text) || /,$/.test(last.text)) return true;
+  // A sentence cut before a capital ("open-domain | QA datasets", "in | 2020"): prose (a table of
+  // contents' entries and labels are short, or run on with leader dots) whose full last line has no
+  // stop after its last word, and a next block that does not open with an indent.
+  return last.text.length >= 150 && !/\.{4}|…{2}/.test(last.text) && /[\p{L}\p{N})\]]$/u.test(last.text) && !next.indented;
 }
 
 function join(last: Classified, next: Classified): void {
@@ -141,6 +147,14 @@ function joinAcrossColumns(blocks: Classified[]): Classified[] {
     if (inFlow(c)) last = c;
   }
   return out;
+}
+
+/** Whether a block's first line starts an em or more further in (in its reading direction) than the lines under it. */
+function indentedFirstLine(block: TextBlock): boolean {
+  const [first, ...rest] = block.lines;
+  if (!first || rest.length === 0) return false;
+  const start = (l: { x0: number; x1: number }) => (first.rtl ? -l.x1 : l.x0);
+  return start(first) - Math.min(...rest.map(start)) > 0.9 * block.size;
 }
 
 /** The size and weight most of the document's characters are set in. */
@@ -170,7 +184,8 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
     const last = block.lines.at(-1)!;
     const room = block.lines.length < 2 ? Infinity : last.rtl ? last.x0 - block.x0 : block.x1 - last.x1;
     const first = block.lines[0]!.words[0]!;
-    const base = { bbox, order: block.order, text, page, size: block.size, bold: block.bold, room, firstWord: first.x1 - first.x0 + 0.3 * block.size, rtl: block.lines[0]!.rtl };
+    const indented = indentedFirstLine(block);
+    const base = { bbox, order: block.order, text, page, size: block.size, bold: block.bold, room, firstWord: first.x1 - first.x0 + 0.3 * block.size, rtl: block.lines[0]!.rtl, indented };
     const zone = furniture.get(block);
     const tagged = layout.tagged ? byTag(block, text, base) : null;
     const key = layout.outline && block.lines.length <= 3 && text.length <= 300 ? outlineKey(text) : null;
@@ -206,12 +221,17 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
 
 /**
  * Short bold blocks side by side on one baseline are a table's header row or
- * column labels, not headings: a heading has its line to itself.
+ * column labels, not headings: a heading has its line to itself, or its
+ * column (each of two blocks side by side heads prose of its own below it).
  */
 function notHeadingsSideBySide(out: Classified[]): void {
   const headings = out.filter((c) => c.type === 'heading');
+  const headsProse = (h: Classified) =>
+    out.some((c) => c.type === 'paragraph' && c.text.length >= 120 && overlapsX(c.bbox, h.bbox) && c.bbox[1] >= h.bbox[3] - 1 && c.bbox[1] - h.bbox[3] < 3 * h.size);
   for (const h of headings) {
-    const beside = headings.some((o) => o !== h && Math.abs(o.bbox[3] - h.bbox[3]) < 2 && Math.abs(o.size - h.size) < 0.5 && (o.bbox[0] > h.bbox[2] || o.bbox[2] < h.bbox[0]));
+    const beside = headings.some(
+      (o) => o !== h && Math.abs(o.bbox[3] - h.bbox[3]) < 2 && Math.abs(o.size - h.size) < 0.5 && (o.bbox[0] > h.bbox[2] || o.bbox[2] < h.bbox[0]) && !(headsProse(h) && headsProse(o)),
+    );
     if (beside) h.type = 'paragraph';
   }
 }
