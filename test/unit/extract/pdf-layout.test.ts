@@ -146,6 +146,24 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it("takes Word's second-level bullet, a letter o a tab away from its text, for a bullet, but not a word o a space away", async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 700, text: '*' },
+          { x: 90, y: 700, text: 'A top level item' },
+          { x: 108, y: 688, text: 'o' },
+          { x: 126, y: 688, text: 'Next level' },
+          { x: 108, y: 676, text: 'o' },
+          { x: 126, y: 676, text: 'Same level' },
+          ...lines(72, 640, ['Dime si quieres pan', 'o vino con la cena.']),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'word-bullets.pdf', config: markdown });
+    expect(result.content).toBe('- A top level item\n  - Next level\n  - Same level\n\nDime si quieres pan o vino con la cena.');
+  });
+
   it('numbers lettered and roman items in Markdown as its ordered lists, keeps their labels in text, and takes a middle dot for a bullet', async () => {
     const bytes = layoutPdf([
       {

@@ -405,7 +405,7 @@ function rightToLeft(words: Word[]): Word[] {
 }
 
 // LaTeX's itemize labels are •, –, ∗ and ·.
-const BULLET = /^[•●○◦▪▫■□◆◇►▸▹➢➤✓✔∙⁃‣·∗−\-–—*\uf0a7\uf0b7\uf0d8\uf076\uf0fc\ue000-\uf8ff]$/u;
+const BULLET = /^[•●○◦▪▫■□◆◇►▸▹➢➤✓✔∙⁃‣·∗−\-–—*❖❑➔⦁◼▶\uf0a7\uf0b7\uf0d8\uf076\uf0fc\ue000-\uf8ff]$/u;
 // Numbers, lower-case letters and roman numerals with a full stop or parenthesis; capitals only in parentheses ("A." starts names).
 const ENUMERATOR = /^(?:\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6})[.)]|\(?[A-Z]\)|\([A-Z]|[IVXLC]{1,6}\))$/;
 
@@ -423,6 +423,8 @@ export function listMarker(line: Line): ListMarker | null {
   const gap = second.x0 - first.x1;
   if (BULLET.test(first.text) && gap > 0.1 * first.size) return { ordered: false, text: first.text, textX: second.x0 };
   if (ENUMERATOR.test(first.text) && gap > 0.1 * first.size) return { ordered: true, text: first.text, textX: second.x0 };
+  // Word's second-level bullet is a letter o (Courier New), a tab away from its text: a word "o" is a space away.
+  if (first.text === 'o' && gap > 0.8 * first.size && /^\p{L}/u.test(second.text)) return { ordered: false, text: 'o', textX: second.x0 };
   // A bullet glued to its word ("•Item") still opens an item.
   if (/^[•●▪■►➢✓✔]\S/u.test(first.text)) return { ordered: false, text: first.text[0]!, textX: first.x0 + first.size };
   return null;
