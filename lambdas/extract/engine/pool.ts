@@ -360,46 +360,11 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
     ...(range ? { range } : {}),
     ...(pagePart ? { pagePart } : {}),
   });
-  const extractOne = (input: ExtractInput) => run<ExtractionResult>(input.bytes, task(input));
-
-  /** The runs of pages a long PDF is spread over (spread.ts), or null to read it in one worker. */
-  async function spreadRuns(input: ExtractInput): Promise<number[][] | null> {
-    if (isDetached(input.bytes)) throw detachedError();
-    const { spreadPlan } = await import('./spread.ts');
-    // A chunk's own bytes are no PDF, whatever their first bytes look like.
-    return input.range || input.pagePart ? null : spreadPlan(input, opts.size);
-  }
-
-  /** Each run in a worker of its own, merged here; anything unusual falls back to one worker's whole read. */
-  async function extractSpread(input: ExtractInput, runs: number[][]): Promise<ExtractionResult> {
-    const { mergeSpread } = await import('./spread.ts');
-    const config = input.config ?? DEFAULT_CONFIG;
-    try {
-      // A copy each (new Uint8Array, not slice: a Buffer's slice is a view, and the first run would detach the rest).
-      const results = await Promise.all(runs.map((pages) => extractOne({ ...input, bytes: new Uint8Array(input.bytes), config: { ...config, pages } })));
-      return mergeSpread(runs, results);
-    } catch (error) {
-      // A run whose every page is damaged fails where the whole read keeps the other runs' pages.
-      if (error instanceof ExtractionError && error.code === 'corrupt_file') return extractOne(input);
-      throw error;
-    }
-  }
-
-  /** A long PDF goes to several workers at once. */
-  async function extract(input: ExtractInput): Promise<ExtractionResult> {
-    const runs = await spreadRuns(input);
-    return runs ? extractSpread(input, runs) : extractOne(input);
-  }
-
-  async function extractStored(input: ExtractInput): Promise<StoredResult> {
-    const runs = await spreadRuns(input);
-    if (runs) {
-      // A spread read is merged here from its runs' objects, so it is written out here too.
-      const { storedResult } = await import('../../core/job-result.ts');
-      return storedResult(await extractSpread(input, runs));
-    }
-    return run<StoredResult>(input.bytes, { ...task(input), stored: true });
-  }
+  // A document is read by one worker, however long: its structure (the body's style, running heads
+  // and footers, heading ranks, paragraphs over page breaks) is read across all of its pages, which
+  // runs of pages read apart would each get differently.
+  const extract = (input: ExtractInput) => run<ExtractionResult>(input.bytes, task(input));
+  const extractStored = (input: ExtractInput) => run<StoredResult>(input.bytes, { ...task(input), stored: true });
 
   return {
     extract,

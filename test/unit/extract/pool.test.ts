@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createExtractorPool, type Extractor } from '../../../lambdas/extract/engine/pool.ts';
-import { spreadPlan } from '../../../lambdas/extract/engine/spread.ts';
 import { DEFAULT_CONFIG, ExtractionError } from '../../../lambdas/extract/engine/types.ts';
-import { makePdf } from '../../support/pdf-fixture.ts';
+import { layoutPdf, makePdf } from '../../support/pdf-fixture.ts';
+import { extract } from '../../../lambdas/extract/engine/extract.ts';
 import { faultyPool } from '../../support/fault-worker.ts';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -26,7 +26,6 @@ describe('extractor pool', () => {
   it('runs two extractions at once in separate workers', async () => {
     pool = createExtractorPool({ size: 2, timeoutMs: 20_000, maxMemoryMb: 256 });
     const finished: string[] = [];
-    // Chunked by size, so it is one worker's whole read (a long PDF chunked by page is spread over both: see below).
     const bySize = { ...DEFAULT_CONFIG, chunking: { strategy: 'size' as const, max_chars: 4000, overlap: 0 } };
     const slow = pool.extract({ bytes: makePdf({ pages: Array.from({ length: 1500 }, (_, i) => `page ${i + 1}`) }), filename: 'a.pdf', config: bySize });
     const quick = pool.extract({ bytes: utf8('from the text'), filename: 'a.txt' });
@@ -37,7 +36,7 @@ describe('extractor pool', () => {
     expect(text.content).toBe('from the text');
   });
 
-  it('hands back a result written out as JSON by the worker, equal to the result itself, for a one-worker read and a spread one', async () => {
+  it('hands back a result written out as JSON by the worker, equal to the result itself, for a short and a long PDF', async () => {
     pool = createExtractorPool({ size: 2, timeoutMs: 20_000, maxMemoryMb: 256 });
     const short = makePdf({ pages: ['one page'] });
     const long = makePdf({ pages: Array.from({ length: 300 }, (_, i) => `page ${i + 1}`) });
@@ -47,7 +46,6 @@ describe('extractor pool', () => {
       expect(JSON.parse(new TextDecoder().decode(stored.json))).toEqual(JSON.parse(JSON.stringify(direct)));
       expect({ pages: stored.pages, format: stored.format, partial: stored.partial }).toEqual({ pages: direct.metadata.pages, format: 'pdf', partial: false });
     }
-    expect(spreadPlan({ bytes: long, filename: 'a.pdf' }, 2)).not.toBeNull();
   });
 
   it('queues jobs beyond its size', async () => {
@@ -147,51 +145,22 @@ describe('PDF engine memory', () => {
   });
 });
 
-describe('a long PDF spread over the pool', () => {
-  const pages = (n: number) => Array.from({ length: n }, (_, i) => `page ${i + 1} of the long one`);
-
-  it('plans one run of pages per worker, at least 100 pages each, only for a PDF chunked by page', () => {
-    const pdf = (n: number) => ({ bytes: makePdf({ pages: pages(n) }), filename: 'long.pdf' });
-    expect(spreadPlan(pdf(250), 2)?.map((run) => [run[0], run.at(-1)])).toEqual([
-      [1, 125],
-      [126, 250],
-    ]);
-    expect(spreadPlan(pdf(199), 2)).toBeNull();
-    expect(spreadPlan(pdf(250), 1)).toBeNull();
-    expect(spreadPlan({ ...pdf(250), config: { ...DEFAULT_CONFIG, chunking: { strategy: 'section', max_chars: 4000, overlap: 0 } } }, 2)).toBeNull();
-    const selected = { ...pdf(400), config: { ...DEFAULT_CONFIG, pages: Array.from({ length: 200 }, (_, i) => 2 * i + 1) } };
-    expect(spreadPlan(selected, 4)?.map((run) => [run[0], run.at(-1), run.length])).toEqual([
-      [1, 199, 100],
-      [201, 399, 100],
-    ]);
-    expect(spreadPlan({ bytes: utf8('x '.repeat(400_000)), filename: 'long.txt' }, 2)).toBeNull();
-  });
-
-  it('gives exactly what one worker gives, whole or with a selection', async () => {
-    const one = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256 });
-    pool = createExtractorPool({ size: 2, timeoutMs: 20_000, maxMemoryMb: 256 });
-    try {
-      for (const config of [DEFAULT_CONFIG, { ...DEFAULT_CONFIG, pages: Array.from({ length: 230 }, (_, i) => i + 20) }]) {
-        // A Buffer, as the server reads uploads: its slice is a view of the same memory, which a transfer would detach.
-        const input = () => ({ bytes: Buffer.from(makePdf({ pages: pages(260), info: { Title: 'Long' } })), filename: 'long.pdf', config });
-        expect(await pool!.extract(input())).toEqual(await one.extract(input()));
-      }
-    } finally {
-      await one.close();
-    }
-  });
-
-  it('reads the whole document with one worker when every page of a run is damaged, keeping the other pages', async () => {
-    const one = createExtractorPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 256 });
-    pool = createExtractorPool({ size: 2, timeoutMs: 20_000, maxMemoryMb: 256 });
-    try {
-      const input = () => ({ bytes: makePdf({ pages: pages(260), brokenPages: Array.from({ length: 130 }, (_, i) => i + 1) }), filename: 'half.pdf' });
-      const spread = await pool.extract(input());
-      expect(spread).toEqual(await one.extract(input()));
-      expect(spread.content).toContain('page 260 of the long one');
-    } finally {
-      await one.close();
-    }
+describe('a long PDF in the pool', () => {
+  it('is read by one worker, so its structure is read across all its pages, as a read in this thread reads it', async () => {
+    // Parts set large in the first half, sections smaller in the second: the sections rank second
+    // only for a reader that saw the parts. Runs of pages read apart would rank them first.
+    const body = (y: number) =>
+      ['The body of the page runs on for a few lines of plain text,', 'set in the size that most of the document is set in, so', 'that the headings among it stand out from it.'].map((text, k) => ({ x: 72, y: y - 12 * k, text }));
+    const topics = ['wells', 'pumps', 'rain', 'rivers', 'schools', 'roads', 'farms', 'mills', 'ports', 'dams', 'canals'];
+    // Mid-page, each its own words: a heading, not a running head repeated at the top of every page.
+    const title = (i: number) => `${i < 130 ? 'Part' : 'Section'} ${i + 1} on ${topics[i % 11]} and ${topics[(i * 7 + 3) % 11]}`;
+    const page = (i: number) => ({ texts: [...body(720), { x: 72, y: 600, text: title(i), size: i < 130 ? 18 : 14, bold: true }, ...body(570)] });
+    const bytes = layoutPdf(Array.from({ length: 260 }, (_, i) => page(i)));
+    pool = createExtractorPool({ size: 2, timeoutMs: 60_000, maxMemoryMb: 512 });
+    const pooled = await pool.extract({ bytes: new Uint8Array(bytes), filename: 'long.pdf' });
+    expect(pooled).toEqual(await extract({ bytes: new Uint8Array(bytes), filename: 'long.pdf' }));
+    const levels = new Set(pooled.elements!.filter((e) => e.type === 'heading').map((e) => `${e.text.split(' ')[0]} ${e.level}`));
+    expect([...levels]).toEqual(['Part 1', 'Section 2']);
   });
 });
 
