@@ -25,12 +25,34 @@ export async function textImagePng(text: string): Promise<Uint8Array> {
   });
 }
 
+/** Each page of `pdf` as a grayscale PNG, as the reader renders pages for OCR, with the page's size in points. */
+export async function pageImages(pdf: Uint8Array): Promise<Array<{ png: Uint8Array; width: number; height: number }>> {
+  const m = await loadPdfium();
+  return withDocument(m, pdf, async (doc) =>
+    Array.from({ length: m.FPDF_GetPageCount(doc) }, (_, i) => {
+      const page = m.FPDF_LoadPage(doc, i);
+      try {
+        return { png: renderPage(m, page), width: m.FPDF_GetPageWidthF(page), height: m.FPDF_GetPageHeightF(page) };
+      } finally {
+        m.FPDF_ClosePage(page);
+      }
+    }),
+  );
+}
+
+/** `pdf` as a scanner would give it back: its first page as a picture, with no text layer. */
+export async function scanOf(pdf: Uint8Array): Promise<Uint8Array> {
+  const [first] = await pageImages(pdf);
+  return scannedPdf(first!.png, first!);
+}
+
 /**
  * A one-page PDF whose only content is `png` (8-bit grayscale, as
- * textImagePng makes) as an image: a scan, with no text layer. PNG's IDAT
- * data is exactly what a PDF FlateDecode filter with PNG predictors reads.
+ * textImagePng makes) as an image filling a page of `size` points: a scan,
+ * with no text layer. PNG's IDAT data is exactly what a PDF FlateDecode
+ * filter with PNG predictors reads.
  */
-export function scannedPdf(png: Uint8Array): Uint8Array {
+export function scannedPdf(png: Uint8Array, size = { width: 450, height: 100 }): Uint8Array {
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
   const width = view.getUint32(16);
   const height = view.getUint32(20);
@@ -45,8 +67,8 @@ export function scannedPdf(png: Uint8Array): Uint8Array {
   return assemblePdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 450 100] /Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>',
-    streamObject('q 450 0 0 100 0 0 cm /Im0 Do Q'),
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${size.width} ${size.height}] /Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>`,
+    streamObject(`q ${size.width} 0 0 ${size.height} 0 0 cm /Im0 Do Q`),
     `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent 8 /Columns ${width} >> /Length ${data.length} >>\nstream\n${data}\nendstream`,
   ]);
 }

@@ -11,6 +11,9 @@ type TesseractWorker = Awaited<ReturnType<typeof import('tesseract.js')['createW
 
 let starting: Promise<TesseractWorker> | undefined;
 
+/** Mean confidence (0-100) below which a line is left out of the lines a layout is read from. */
+const MIN_LINE_CONFIDENCE = 40;
+
 /** Images larger than this many pixels are refused before decoding (a decompression bomb in an image). */
 export const MAX_OCR_PIXELS = 80_000_000;
 
@@ -48,13 +51,40 @@ export interface OcrParagraph {
   bbox: [number, number, number, number];
 }
 
-/** The text tesseract reads in an encoded image (PNG, JPEG, TIFF, BMP): whole, and by its own paragraphs. */
-export async function ocrImage(image: Uint8Array): Promise<{ text: string; paragraphs: OcrParagraph[] }> {
+/**
+ * A line tesseract found, in the image's pixels (top-left origin): its words'
+ * boxes, where its baseline runs, and the height of its row (ascender to
+ * descender: about the font size), which is what a reader of its layout needs.
+ */
+export interface OcrLine {
+  bbox: [number, number, number, number];
+  /** The baseline from its left end to its right end: [x0, y0, x1, y1]. */
+  baseline: [number, number, number, number];
+  rowHeight: number;
+  descenders: number;
+  words: Array<{ text: string; bbox: [number, number, number, number] }>;
+}
+
+/** The text tesseract reads in an encoded image (PNG, JPEG, TIFF, BMP): whole, by its own paragraphs, and by its lines and their words in reading order. */
+export async function ocrImage(image: Uint8Array): Promise<{ text: string; paragraphs: OcrParagraph[]; lines: OcrLine[] }> {
   const w = await worker();
   const { data } = await w.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), {}, { text: true, blocks: true });
   const paragraphs: OcrParagraph[] = [];
+  const lines: OcrLine[] = [];
   for (const block of data.blocks ?? []) {
     for (const p of block.paragraphs) {
+      for (const l of p.lines) {
+        // A line tesseract is this unsure of is a picture's texture or a rule read as letters ("ul oR"), not text.
+        if (l.confidence < MIN_LINE_CONFIDENCE) continue;
+        const words = l.words.filter((word) => word.text.trim() !== '').map((word) => ({ text: word.text.trim(), bbox: box(word.bbox) }));
+        if (words.length === 0) continue;
+        const bbox = box(l.bbox);
+        const { rowAttributes: row, baseline: base } = l;
+        // A line tesseract gives no baseline (a lone mark) sits on its box's foot.
+        const baseline: OcrLine['baseline'] = base && base.x1 > base.x0 ? [base.x0, base.y0, base.x1, base.y1] : [bbox[0], bbox[3], bbox[2], bbox[3]];
+        const rowHeight = row && row.rowHeight > 0 ? row.rowHeight : bbox[3] - bbox[1];
+        lines.push({ bbox, baseline, rowHeight, descenders: Math.abs(row?.descenders ?? 0), words });
+      }
       const text = p.lines
         .map((l) => l.text.trim())
         .filter((l) => l !== '')
@@ -64,8 +94,10 @@ export async function ocrImage(image: Uint8Array): Promise<{ text: string; parag
       if (text) paragraphs.push({ text, bbox: [p.bbox.x0, p.bbox.y0, p.bbox.x1, p.bbox.y1] });
     }
   }
-  return { text: tidy(data.text), paragraphs };
+  return { text: tidy(data.text), paragraphs, lines };
 }
+
+const box = (b: { x0: number; y0: number; x1: number; y1: number }): [number, number, number, number] => [b.x0, b.y0, b.x1, b.y1];
 
 /**
  * A page read by OCR as text and element drafts: tesseract's paragraphs a

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/engine/extract.ts';
 import { DEFAULT_CONFIG } from '../../../lambdas/extract/engine/types.ts';
-import { scannedPdf, textImagePng } from '../../support/text-image.ts';
+import { layoutPdf } from '../../support/pdf-fixture.ts';
+import { scannedPdf, scanOf, textImagePng } from '../../support/text-image.ts';
 
 describe('OCR', () => {
   it('reads the text of a PNG image, offline, and says the page was OCR\'d', async () => {
@@ -32,6 +33,32 @@ describe('OCR', () => {
     const never = await extract({ bytes: pdf.slice(), filename: 'scan.pdf', config: { ...DEFAULT_CONFIG, ocr: 'never' } });
     expect(never.content).toBe('');
     expect(never.metadata.ocr_pages).toEqual([]);
+  });
+
+  it('reads a scanned page as a text page is read: the title by its size, a paragraph over its lines, numbered list items, with boxes in points', async () => {
+    const body = ['The survey of the northern districts found that most of the', 'households relied on wells dug before the war, and that the', 'water table had fallen by a third in the last decade.'];
+    const scan = await scanOf(
+      layoutPdf([
+        {
+          texts: [
+            { x: 72, y: 700, text: 'Water in the North', size: 22, bold: true },
+            ...body.map((text, i) => ({ x: 72, y: 660 - i * 16, text, size: 12 })),
+            { x: 72, y: 590, text: '1.', size: 12 },
+            { x: 90, y: 590, text: 'Survey every well in the district', size: 12 },
+            { x: 72, y: 572, text: '2.', size: 12 },
+            { x: 90, y: 572, text: 'Repair the broken pumps', size: 12 },
+          ],
+        },
+      ]),
+    );
+    const result = await extract({ bytes: scan, filename: 'scan.pdf', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
+    expect(result.metadata.ocr_pages).toEqual([1]);
+    expect(result.elements!.map((e) => e.type)).toEqual(['title', 'paragraph', 'list_item', 'list_item']);
+    expect(result.content).toBe(['# Water in the North', body.join(' '), '1. Survey every well in the district\n2. Repair the broken pumps'].join('\n\n'));
+    // Boxes in the page's points, top-left origin: the title stands about 70 points from the top.
+    const [x0, y0] = result.elements![0]!.bbox!;
+    expect(Math.abs(x0 - 72)).toBeLessThan(4);
+    expect(Math.abs(y0 - (792 - 700 - 22))).toBeLessThan(8);
   });
 
   it('refuses an image whose header claims more pixels than the cap, before decoding it', async () => {

@@ -16,6 +16,7 @@ import { annotationWords, placeAmong } from './annotations.ts';
 import { readOutline } from './outline.ts';
 import { pageTags } from './tags.ts';
 import { pageWords, type Word } from './words.ts';
+import { ocrWords } from './ocr-words.ts';
 import { copyIn, heapBytes, loadPdfium, PAGE_OBJECT, PDFIUM_ERROR, withBuffer, type Pdfium } from './pdfium.ts';
 import { encodeGrayPng } from '../../containers/png.ts';
 import { ExtractionError, type BBox, type FormatOutput, type PageSize, type Table } from '../../engine/types.ts';
@@ -74,13 +75,16 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
         // The form-fill environment reads a checkbox's state only for a page it was told is loaded.
         if (form) m.FORM_OnAfterLoadPage(page, form);
         try {
-          const layout = readLayout(m, page, n, tables, tagged, form);
+          // OCR on every page reads the picture, not the text layer beside it.
+          const layout = ocrMode === 'always' ? pageFrame(m, page) : readLayout(m, page, n, tables, tagged, form);
           pageSizes.push({ page: n, width: round2(layout.width), height: round2(layout.height) });
           const chars = layout.blocks.reduce((sum, b) => sum + b.lines.reduce((k, l) => k + l.words.reduce((w, word) => w + word.text.length, 0), 0), 0);
           if (ocrMode === 'always' || (ocrMode === 'auto' && chars < MIN_TEXT_LAYER_CHARS && layout.tables.length === 0 && hasImages(m, page))) {
-            const { ocrImage, ocrPage } = await import('../../engine/ocr.ts');
+            const { ocrImage } = await import('../../engine/ocr.ts');
             const read = await ocrImage(renderPage(m, page));
-            layout.ocr = ocrPage(read.paragraphs, renderScale(m, page));
+            // The scan's words go through the layout analysis a text layer's do; the scan is the page, not a figure on it.
+            layoutWords(m, page, n, tables, layout, ocrWords(read.lines, renderScale(m, page), layout.height));
+            layout.figures = [];
             ocrPages.push(n);
           }
           layouts.push(layout);
@@ -171,10 +175,15 @@ function openError(code: number): ExtractionError {
  * The page's words read into lines and blocks, with the tables their layout
  * shows (added to `tables`, numbered `n`) and the boxes of its images.
  */
-function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged: boolean, form: number): PageLayout {
+/** The page's size and figures, before any text is read. */
+function pageFrame(m: Pdfium, page: number): PageLayout {
   const width = m.FPDF_GetPageWidthF(page);
   const height = m.FPDF_GetPageHeightF(page);
-  const layout: PageLayout = { width, height, blocks: [], tables: [], figures: figureBoxes(m, page, width, height) };
+  return { width, height, blocks: [], tables: [], figures: figureBoxes(m, page, width, height) };
+}
+
+function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged: boolean, form: number): PageLayout {
+  const layout = pageFrame(m, page);
   const textPage = m.FPDFText_LoadPage(page);
   if (!textPage) return layout;
   try {
@@ -185,29 +194,36 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged:
     const tags = tagged ? pageTags(m, page) : null;
     if (tags) for (const w of words) w.tag = tags.get(w.mcid);
     layout.tagged = tags !== null;
-    const inTables = new Set<TextRun>();
-    for (const placed of pageTables(m, page, words)) {
-      const rows = rowsInReadingOrder(normaliseRows(placed.rows));
-      if (rows.length === 0) continue;
-      const runs = placed.runs as Word[];
-      for (const r of runs) inTables.add(r);
-      const markdown = tableMarkdown(rows);
-      layout.tables.push({
-        index: tables.length,
-        bbox: [round2(Math.min(...runs.map((r) => r.x0))), round2(height - Math.max(...runs.map((r) => r.top))), round2(Math.max(...runs.map((r) => r.x1))), round2(height - Math.min(...runs.map((r) => r.bottom)))],
-        order: Math.min(...runs.map((r) => r.first)),
-        rows,
-        markdown,
-      });
-      tables.push({ page: n, rows, markdown });
-    }
-    const lines = toLines(words.filter((w) => !inTables.has(w)), height);
-    // A tagged PDF's structure says the order; otherwise a stream that keeps going back up the page is read by position.
-    layout.blocks = toBlocks(!layout.tagged && outOfOrder(lines) ? inReadingOrder(lines, layout.tables) : lines);
+    layoutWords(m, page, n, tables, layout, words);
     return layout;
   } finally {
     m.FPDFText_ClosePage(textPage);
   }
+}
+
+/** A page's words into its tables (added to the document's too) and its blocks of lines, in place of what `layout` held. */
+function layoutWords(m: Pdfium, page: number, n: number, tables: Table[], layout: PageLayout, words: Word[]): void {
+  const height = layout.height;
+  const inTables = new Set<TextRun>();
+  layout.tables = [];
+  for (const placed of pageTables(m, page, words)) {
+    const rows = rowsInReadingOrder(normaliseRows(placed.rows));
+    if (rows.length === 0) continue;
+    const runs = placed.runs as Word[];
+    for (const r of runs) inTables.add(r);
+    const markdown = tableMarkdown(rows);
+    layout.tables.push({
+      index: tables.length,
+      bbox: [round2(Math.min(...runs.map((r) => r.x0))), round2(height - Math.max(...runs.map((r) => r.top))), round2(Math.max(...runs.map((r) => r.x1))), round2(height - Math.min(...runs.map((r) => r.bottom)))],
+      order: Math.min(...runs.map((r) => r.first)),
+      rows,
+      markdown,
+    });
+    tables.push({ page: n, rows, markdown });
+  }
+  const lines = toLines(words.filter((w) => !inTables.has(w)), height);
+  // A tagged PDF's structure says the order; otherwise a stream that keeps going back up the page is read by position.
+  layout.blocks = toBlocks(!layout.tagged && outOfOrder(lines) ? inReadingOrder(lines, layout.tables) : lines);
 }
 
 interface ObjectExports {

@@ -27,8 +27,6 @@ export interface PageLayout {
   blocks: TextBlock[];
   tables: PageTable[];
   figures: BBox[];
-  /** A page read by OCR: tesseract's paragraphs as text, and their element drafts with boxes in points. */
-  ocr?: { text: string; elements: DraftElement[] };
   /** The page has a structure tree (a tagged PDF): its text is tagged, and untagged text is an artifact. */
   tagged?: boolean;
   /** The outline entries that point at this page. */
@@ -78,17 +76,11 @@ export function renderPdfPages(layouts: PageLayout[], numbers: number[], mode: '
   const classified = layouts.map((layout, p) => classifyPage(layout, p, body, furniture[p]!));
   assignHeadingLevels(classified.flat(), body.size);
   for (let p = 1; p < classified.length; p++) {
-    if (numbers[p] === numbers[p - 1]! + 1 && layouts[p]!.ocr === undefined && layouts[p - 1]!.ocr === undefined) joinAcrossPages(classified[p - 1]!, classified[p]!);
+    if (numbers[p] === numbers[p - 1]! + 1) joinAcrossPages(classified[p - 1]!, classified[p]!);
   }
   const pages: string[] = [];
   const elements: DraftElement[] = [];
   classified.forEach((blocks, p) => {
-    const layout = layouts[p]!;
-    if (layout.ocr) {
-      pages.push(layout.ocr.text);
-      for (const d of layout.ocr.elements) elements.push({ ...d, page: p });
-      return;
-    }
     const written = writePage(blocks, mode);
     pages.push(written.text);
     for (const d of written.drafts) elements.push({ ...d, page: p });
