@@ -12,6 +12,9 @@
 //   gen-pdf-latex   the same models typeset by pdflatex (bench/structure/render-latex.ts):
 //                   TeX's hyphenation, fonts and page style, half with hyperref bookmarks;
 //                   the models with Hebrew or Arabic text are left out (pdflatex has no RTL)
+//   gen-pdf-scanned the first English ones of gen-pdf as a scanner gives them back: each page
+//                   a grayscale picture (PDFium's rendering at about 200 dpi), no text layer, so
+//                   docex reads them by OCR (pdftotext reads nothing)
 //   gen-docx        the same DOCX, read by docex directly
 //   gen-pptx        generated presentations (bench/structure/officemodel.ts, seeded), written
 //                   with python-pptx in the default template's layouts: slide titles, bulleted
@@ -48,10 +51,11 @@ import { latexCanTypeset, latexSource } from './structure/render-latex.ts';
 import { deckTruth, generateDecks, generateWorkbooks, workbookTruth } from './structure/officemodel.ts';
 import { pandocToMarkdown } from './structure/pandoc-truth.ts';
 import { benchTools } from './tools.ts';
+import { scanOf } from '../test/support/text-image.ts';
 import { KINDS, markdownBlocks, plainTextBlocks, scoreBlocks, type Kind, type StructureScore } from './structure-metric.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const SETS = ['gen-pdf', 'gen-pdf-tagged', 'gen-pdf-latex', 'gen-docx', 'gen-pptx', 'gen-xlsx', 'corpus-pdf', 'corpus-docx', 'corpus-odt', 'corpus-html'] as const;
+const SETS = ['gen-pdf', 'gen-pdf-tagged', 'gen-pdf-latex', 'gen-pdf-scanned', 'gen-docx', 'gen-pptx', 'gen-xlsx', 'corpus-pdf', 'corpus-docx', 'corpus-odt', 'corpus-html'] as const;
 type SetName = (typeof SETS)[number];
 
 const { values: args } = parseArgs({
@@ -99,7 +103,7 @@ const sets = new Map<SetName, Doc[]>();
 const skipped: string[] = [];
 
 function generated(): void {
-  if (!['gen-pdf', 'gen-pdf-tagged', 'gen-docx'].some((s) => wanted(s as SetName))) return;
+  if (!['gen-pdf', 'gen-pdf-tagged', 'gen-pdf-scanned', 'gen-docx'].some((s) => wanted(s as SetName))) return;
   const dir = join(CACHE, 'gen');
   const models = generateModels(Number(args.docs));
   const renderer = join(import.meta.dirname, 'structure', 'render-docx.py');
@@ -137,6 +141,29 @@ function generated(): void {
     }
     sets.set(set, docs);
   }
+}
+
+/** Documents in gen-pdf-scanned: OCR reads a page in seconds, so a few are enough to measure by. */
+const SCANNED_DOCS = 6;
+
+/** gen-pdf-scanned: the first English generated PDFs with every page turned into a picture (test/support/text-image.ts). */
+async function scannedSet(): Promise<void> {
+  if (!wanted('gen-pdf-scanned')) return;
+  const gen = sets.get('gen-pdf') ?? [];
+  const dir = join(CACHE, 'gen-scanned');
+  mkdirSync(dir, { recursive: true });
+  const docs: Doc[] = [];
+  for (const doc of gen.filter((d) => /-en\b/.test(d.name)).slice(0, SCANNED_DOCS)) {
+    const file = join(dir, `${doc.name}.pdf`);
+    const source = readFileSync(doc.file);
+    const stamp = createHash('sha256').update(source).digest('hex').slice(0, 16);
+    if (!existsSync(`${file}.stamp`) || readFileSync(`${file}.stamp`, 'utf8') !== stamp) {
+      writeFileSync(file, await scanOf(new Uint8Array(source)));
+      writeFileSync(`${file}.stamp`, stamp);
+    }
+    docs.push({ ...doc, file });
+  }
+  sets.set('gen-pdf-scanned', docs);
 }
 
 /** gen-pdf-latex: the generated models typeset by pdflatex (render-latex.ts says how and why). */
@@ -454,6 +481,7 @@ function figures(results: DocResult[]): Figures {
 // ---------------------------------------------------------------- main
 
 generated();
+await scannedSet();
 latex();
 office();
 corpus();

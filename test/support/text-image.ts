@@ -40,37 +40,48 @@ export async function pageImages(pdf: Uint8Array): Promise<Array<{ png: Uint8Arr
   );
 }
 
-/** `pdf` as a scanner would give it back: its first page as a picture, with no text layer. */
+/** `pdf` as a scanner would give it back: each page a picture, with no text layer. */
 export async function scanOf(pdf: Uint8Array): Promise<Uint8Array> {
-  const [first] = await pageImages(pdf);
-  return scannedPdf(first!.png, first!);
+  return scannedPages(await pageImages(pdf));
 }
 
 /**
  * A one-page PDF whose only content is `png` (8-bit grayscale, as
  * textImagePng makes) as an image filling a page of `size` points: a scan,
- * with no text layer. PNG's IDAT data is exactly what a PDF FlateDecode
- * filter with PNG predictors reads.
+ * with no text layer.
  */
 export function scannedPdf(png: Uint8Array, size = { width: 450, height: 100 }): Uint8Array {
-  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
-  const width = view.getUint32(16);
-  const height = view.getUint32(20);
-  const idat: Uint8Array[] = [];
-  for (let at = 8; at < png.byteLength; ) {
-    const length = view.getUint32(at);
-    const type = String.fromCharCode(...png.subarray(at + 4, at + 8));
-    if (type === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + length));
-    at += 12 + length;
-  }
-  const data = Buffer.concat(idat).toString('latin1');
-  return assemblePdf([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${size.width} ${size.height}] /Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>`,
-    streamObject(`q ${size.width} 0 0 ${size.height} 0 0 cm /Im0 Do Q`),
-    `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent 8 /Columns ${width} >> /Length ${data.length} >>\nstream\n${data}\nendstream`,
-  ]);
+  return scannedPages([{ png, ...size }]);
+}
+
+/**
+ * A PDF of one scanned page per picture, each filling a page of its size in
+ * points. PNG's IDAT data is exactly what a PDF FlateDecode filter with PNG
+ * predictors reads.
+ */
+export function scannedPages(pages: ReadonlyArray<{ png: Uint8Array; width: number; height: number }>): Uint8Array {
+  // Objects: 1 catalog, 2 page tree, then per page its page, content stream and image.
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', `<< /Type /Pages /Kids [${pages.map((_, i) => `${3 + 3 * i} 0 R`).join(' ')}] /Count ${pages.length} >>`];
+  pages.forEach(({ png, width: w, height: h }, i) => {
+    const at = 3 + 3 * i;
+    const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+    const width = view.getUint32(16);
+    const height = view.getUint32(20);
+    const idat: Uint8Array[] = [];
+    for (let p = 8; p < png.byteLength; ) {
+      const length = view.getUint32(p);
+      const type = String.fromCharCode(...png.subarray(p + 4, p + 8));
+      if (type === 'IDAT') idat.push(png.subarray(p + 8, p + 8 + length));
+      p += 12 + length;
+    }
+    const data = Buffer.concat(idat).toString('latin1');
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im0 ${at + 2} 0 R >> >> /Contents ${at + 1} 0 R >>`,
+      streamObject(`q ${w} 0 0 ${h} 0 0 cm /Im0 Do Q`),
+      `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent 8 /Columns ${width} >> /Length ${data.length} >>\nstream\n${data}\nendstream`,
+    );
+  });
+  return assemblePdf(objects);
 }
 
 function streamObject(content: string): string {

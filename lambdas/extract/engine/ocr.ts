@@ -29,8 +29,8 @@ function worker(): Promise<TesseractWorker> {
     // and loads its WebAssembly core from its package folder, so it only runs from an installed
     // node_modules (a bundle that inlined it could not start it, and would carry ~1 MB for nothing).
     const specifier = 'tesseract.js';
-    const { createWorker, OEM } = (await import(specifier)) as typeof import('tesseract.js');
-    return createWorker('eng', OEM.LSTM_ONLY, {
+    const { createWorker, OEM, PSM } = (await import(specifier)) as typeof import('tesseract.js');
+    const w = await createWorker('eng', OEM.LSTM_ONLY, {
       langPath: modelDir(),
       cacheMethod: 'none',
       gzip: true,
@@ -38,6 +38,10 @@ function worker(): Promise<TesseractWorker> {
       // The failed job's promise is rejected either way; without a handler tesseract.js also throws it out of an event listener, killing the thread.
       errorHandler: () => {},
     });
+    // The library reads the page as one block of text unless told otherwise (tesseract's command line
+    // finds the blocks itself): two columns would be read across, a line of each at a time.
+    await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO });
+    return w;
   })().catch((err: unknown) => {
     starting = undefined;
     throw new ExtractionError('corrupt_file', `OCR is unavailable: ${err instanceof Error ? err.message : String(err)}`);

@@ -61,6 +61,16 @@ describe('OCR', () => {
     expect(Math.abs(y0 - (792 - 700 - 22))).toBeLessThan(8);
   });
 
+  it('reads a scanned page of two columns column by column', async () => {
+    const left = ['The left column opens the story and it', 'runs on for three lines of plain text', 'until it stops at the foot of the column.'];
+    const right = ['The right column carries on the story', 'for three more lines of plain text until', 'it reaches the end of the page at last.'];
+    const lines = (x: number, texts: string[]) => texts.map((text, i) => ({ x, y: 700 - i * 16, text, size: 12 }));
+    // A gutter of about three ems, as columns are set.
+    const scan = await scanOf(layoutPdf([{ texts: [...lines(60, left), ...lines(300, right)] }]));
+    const result = await extract({ bytes: scan, filename: 'columns-scan.pdf' });
+    expect(result.content).toBe(`${left.join(' ')}\n\n${right.join(' ')}`);
+  });
+
   it('refuses an image whose header claims more pixels than the cap, before decoding it', async () => {
     const png = await textImagePng('x');
     const view = new DataView(png.buffer, png.byteOffset);

@@ -20,10 +20,15 @@ const SPANNING = 0.6;
 /**
  * Whether the stream goes back up the page within a column more often than
  * running headers drawn last or a footnote drawn first explain: at least
- * three times, and for at least one line in twelve.
+ * three times, and for at least one line in twelve. Or whether it writes
+ * columns a row at a time (a producer that draws across the page, OCR that
+ * found no gutter): at least three times, and for one line in six, the next
+ * line stands beside the last on its row, a gutter to its right (the layout
+ * keeps such pieces apart when both read as running text).
  */
 export function outOfOrder(lines: readonly Line[]): boolean {
   let back = 0;
+  let across = 0;
   let n = 0;
   let prev: Line | undefined;
   for (const line of lines) {
@@ -31,9 +36,10 @@ export function outOfOrder(lines: readonly Line[]): boolean {
     n++;
     // Up the page and not to the right: moving on to the next column goes up and right.
     if (prev && line.y1 < prev.y0 - 2 && line.x0 <= prev.x0 + 2) back++;
+    if (prev && line.x0 > prev.x1 + MIN_GUTTER && Math.min(line.y1, prev.y1) - Math.max(line.y0, prev.y0) > 0.5 * Math.min(line.y1 - line.y0, prev.y1 - prev.y0)) across++;
     prev = line;
   }
-  return back >= 3 && back >= n / 12;
+  return (back >= 3 && back >= n / 12) || (across >= 3 && across >= n / 6);
 }
 
 interface Item {
