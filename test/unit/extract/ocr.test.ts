@@ -61,6 +61,17 @@ describe('OCR', () => {
     expect(Math.abs(y0 - (792 - 700 - 22))).toBeLessThan(8);
   });
 
+  it('takes a lone mark a tab before a scanned line\'s text for a bullet, whatever letter tesseract reads it as', async () => {
+    // Tesseract reads a round bullet as "e" more often than not: drawn as an "e" here, it is read as one.
+    const items = ['Survey every well in the district', 'Repair the broken pumps'];
+    const texts = items.flatMap((text, i) => [
+      { x: 72, y: 700 - i * 18, text: 'e', size: 12 },
+      { x: 92, y: 700 - i * 18, text, size: 12 },
+    ]);
+    const result = await extract({ bytes: await scanOf(layoutPdf([{ texts }])), filename: 'bullets-scan.pdf', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
+    expect(result.content).toBe(items.map((t) => `- ${t}`).join('\n'));
+  });
+
   it('reads a scanned page of two columns column by column', async () => {
     const left = ['The left column opens the story and it', 'runs on for three lines of plain text', 'until it stops at the foot of the column.'];
     const right = ['The right column carries on the story', 'for three more lines of plain text until', 'it reaches the end of the page at last.'];

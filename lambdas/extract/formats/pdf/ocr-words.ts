@@ -10,6 +10,9 @@ import type { OcrLine } from '../../engine/ocr.ts';
 import { isRtl } from './script.ts';
 import type { Word } from './words.ts';
 
+/** What tesseract reads a round bullet as (• most often as "e"). */
+const BULLET_READINGS = /^[eo©®«»*+¢°•·@]$/u;
+
 /** Row heights within this share of the page's usual one are the body's: OCR measures one font a pixel or two apart from line to line. */
 const SAME_SIZE = 0.12;
 
@@ -21,6 +24,9 @@ export function ocrWords(lines: readonly OcrLine[], pixelsPerPoint: number, page
     const [bx0, by0, bx1, by1] = line.baseline;
     const slope = bx1 > bx0 ? (by1 - by0) / (bx1 - bx0) : 0;
     line.words.forEach((w, i) => {
+      // A line that opens with a lone mark a tab away from its text opens a list item: the mark is a bullet, whatever tesseract took it for.
+      const next = line.words[i + 1];
+      const text = i === 0 && next && BULLET_READINGS.test(w.text) && next.bbox[0] - w.bbox[2] >= 0.8 * rowHeight ? '•' : w.text;
       // The baseline under the word's middle: a scan is rarely quite level.
       const foot = by0 + slope * ((w.bbox[0] + w.bbox[2]) / 2 - bx0) + line.descenders;
       const order = words.length;
@@ -29,7 +35,7 @@ export function ocrWords(lines: readonly OcrLine[], pixelsPerPoint: number, page
         x1: w.bbox[2] / pixelsPerPoint,
         top: pageHeight - (foot - rowHeight) / pixelsPerPoint,
         bottom: pageHeight - foot / pixelsPerPoint,
-        text: w.text,
+        text,
         first: order,
         last: order,
         size: rowHeight / pixelsPerPoint,
