@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/engine/extract.ts';
 import { DEFAULT_CONFIG } from '../../../lambdas/extract/engine/types.ts';
-import { layoutPdf } from '../../support/pdf-fixture.ts';
+import { assemblePdf, layoutPdf, pdfString } from '../../support/pdf-fixture.ts';
 import { scannedPdf, scanOf, textImagePng } from '../../support/text-image.ts';
 
 describe('OCR', () => {
@@ -70,6 +70,32 @@ describe('OCR', () => {
     ]);
     const result = await extract({ bytes: await scanOf(layoutPdf([{ texts }])), filename: 'bullets-scan.pdf', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
     expect(result.content).toBe(items.map((t) => `- ${t}`).join('\n'));
+  });
+
+  it('reads a scanned table by the grid its picture shows', async () => {
+    const rows = [
+      ['Region', 'Wells', 'Dry'],
+      ['North', '120', '14'],
+      ['South', '86', '3'],
+    ];
+    // A grid of 0.75-point lines, 150 by 30 points a cell, with each cell's text inside it.
+    const [left, top, w, h] = [72, 700, 150, 30];
+    const grid = [
+      ...[0, 1, 2, 3].map((r) => `${left} ${top - r * h} m ${left + 3 * w} ${top - r * h} l S`),
+      ...[0, 1, 2, 3].map((c) => `${left + c * w} ${top} m ${left + c * w} ${top - 3 * h} l S`),
+    ].join(' ');
+    const text = rows.flatMap((row, r) => row.map((cell, c) => `BT /F1 12 Tf ${left + c * w + 8} ${top - r * h - 20} Td ${pdfString(cell)} Tj ET`)).join(' ');
+    const content = `0.75 w ${grid} ${text}`;
+    const pdf = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    ]);
+    const result = await extract({ bytes: await scanOf(pdf), filename: 'table-scan.pdf' });
+    expect(result.metadata.ocr_pages).toEqual([1]);
+    expect(result.tables.map((t) => t.rows)).toEqual([rows]);
   });
 
   it('reads a scanned page of two columns column by column', async () => {

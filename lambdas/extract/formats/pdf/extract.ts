@@ -10,7 +10,8 @@ import { withTrailer } from './repair.ts';
 import { checkUnitLimit, PDF_PAGE_LIMIT } from '../../engine/limits.ts';
 import { findRuledTables } from './ruled-tables.ts';
 import { renderPdfPages, type PageLayout } from './structure.ts';
-import { pageRulings } from './rulings.ts';
+import { pageRulings, type Ruling } from './rulings.ts';
+import { imageRulings, withoutRuleGlyphs } from './image-rulings.ts';
 import { findTables, rowsInReadingOrder, type PlacedTable, type TextRun } from './tables.ts';
 import { annotationWords, placeAmong } from './annotations.ts';
 import { readOutline } from './outline.ts';
@@ -81,9 +82,12 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
           const chars = layout.blocks.reduce((sum, b) => sum + b.lines.reduce((k, l) => k + l.words.reduce((w, word) => w + word.text.length, 0), 0), 0);
           if (ocrMode === 'always' || (ocrMode === 'auto' && chars < MIN_TEXT_LAYER_CHARS && layout.tables.length === 0 && hasImages(m, page))) {
             const { ocrImage } = await import('../../engine/ocr.ts');
-            const read = await ocrImage(renderPage(m, page));
-            // The scan's words go through the layout analysis a text layer's do; the scan is the page, not a figure on it.
-            layoutWords(m, page, n, tables, layout, ocrWords(read.lines, renderScale(m, page), layout.height));
+            const scale = renderScale(m, page);
+            let drawn: Ruling[] = [];
+            const read = await ocrImage(renderPage(m, page, (pixels, w, h, stride) => (drawn = imageRulings({ pixels, width: w, height: h, stride }, scale, layout.height))));
+            // The scan's words go through the layout analysis a text layer's do, its tables ruled by the lines
+            // the picture shows; the scan is the page, not a figure on it.
+            layoutWords(m, page, n, tables, layout, withoutRuleGlyphs(ocrWords(read.lines, scale, layout.height), drawn), drawn);
             layout.figures = [];
             ocrPages.push(n);
           }
@@ -201,12 +205,15 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged:
   }
 }
 
-/** A page's words into its tables (added to the document's too) and its blocks of lines, in place of what `layout` held. */
-function layoutWords(m: Pdfium, page: number, n: number, tables: Table[], layout: PageLayout, words: Word[]): void {
+/**
+ * A page's words into its tables (added to the document's too) and its blocks of lines, in place of what
+ * `layout` held. Tables are ruled by the page's own lines, or by `rulings` where given (a scan's).
+ */
+function layoutWords(m: Pdfium, page: number, n: number, tables: Table[], layout: PageLayout, words: Word[], rulings?: Ruling[]): void {
   const height = layout.height;
   const inTables = new Set<TextRun>();
   layout.tables = [];
-  for (const placed of pageTables(m, page, words)) {
+  for (const placed of pageTables(rulings ?? pageRulings(m, page) ?? [], words)) {
     const rows = rowsInReadingOrder(normaliseRows(placed.rows));
     if (rows.length === 0) continue;
     const runs = placed.runs as Word[];
@@ -257,8 +264,8 @@ function figureBoxes(m: Pdfium, page: number, width: number, height: number): BB
 }
 
 /** Ruled tables first, then tables in the words they leave, top of the page first. */
-function pageTables(m: Pdfium, page: number, runs: TextRun[]): PlacedTable[] {
-  const ruled = findRuledTables(pageRulings(m, page) ?? [], runs);
+function pageTables(rulings: Ruling[], runs: TextRun[]): PlacedTable[] {
+  const ruled = findRuledTables(rulings, runs);
   return [...ruled.tables, ...findTables(ruled.rest).filter((t) => !isProse(t.rows))].sort((a, b) => b.top - a.top);
 }
 
@@ -293,8 +300,8 @@ export function renderScale(m: Pdfium, page: number): number {
   return Math.min(200 / 72, Math.sqrt(OCR_RENDER_PIXELS / Math.max(1, m.FPDF_GetPageWidthF(page) * m.FPDF_GetPageHeightF(page))));
 }
 
-/** The page as a grayscale PNG at about 200 dpi (less for very large pages), for OCR. */
-export function renderPage(m: Pdfium, page: number): Uint8Array {
+/** The page as a grayscale PNG at about 200 dpi (less for very large pages), for OCR; `read` sees its pixels first (one byte each, rows `stride` apart). */
+export function renderPage(m: Pdfium, page: number, read?: (pixels: Uint8Array, width: number, height: number, stride: number) => void): Uint8Array {
   const widthPt = m.FPDF_GetPageWidthF(page);
   const heightPt = m.FPDF_GetPageHeightF(page);
   const scale = renderScale(m, page);
@@ -309,7 +316,9 @@ export function renderPage(m: Pdfium, page: number): Uint8Array {
     m.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width, height, 0, 0x01);
     const stride = m.FPDFBitmap_GetStride(bitmap);
     const start = m.FPDFBitmap_GetBuffer(bitmap);
-    return encodeGrayPng(m.pdfium.HEAPU8.subarray(start, start + stride * height), width, height, stride);
+    const pixels = m.pdfium.HEAPU8.subarray(start, start + stride * height);
+    read?.(pixels, width, height, stride);
+    return encodeGrayPng(pixels, width, height, stride);
   } finally {
     m.FPDFBitmap_Destroy(bitmap);
   }
