@@ -3,21 +3,17 @@
 // parses in compiled code and is 2.4x faster on the same pages (see the
 // README's benchmark section).
 
-import { normaliseRows, tableMarkdown } from '../../engine/blocks.ts';
-import { toBlocks, toLines } from './layout.ts';
-import { inReadingOrder, outOfOrder } from './reading-order.ts';
 import { withTrailer } from './repair.ts';
 import { checkUnitLimit, PDF_PAGE_LIMIT } from '../../engine/limits.ts';
-import { findRuledTables } from './ruled-tables.ts';
 import { renderPdfPages, type PageLayout } from './structure.ts';
 import { pageRulings, type Ruling } from './rulings.ts';
 import { imageRulings, withoutRuleGlyphs } from './image-rulings.ts';
-import { findTables, rowsInReadingOrder, type PlacedTable, type TextRun } from './tables.ts';
 import { annotationWords, placeAmong } from './annotations.ts';
 import { readOutline } from './outline.ts';
 import { pageTags } from './tags.ts';
-import { pageWords, type Word } from './words.ts';
+import { pageWords } from './words.ts';
 import { ocrWords } from './ocr-words.ts';
+import { layoutWords, round2 } from './page-layout.ts';
 import { copyIn, heapBytes, loadPdfium, PAGE_OBJECT, PDFIUM_ERROR, withBuffer, type Pdfium } from './pdfium.ts';
 import { encodeGrayPng } from '../../containers/png.ts';
 import { ExtractionError, type BBox, type FormatOutput, type PageSize, type Table } from '../../engine/types.ts';
@@ -87,7 +83,7 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
             const read = await ocrImage(renderPage(m, page, (pixels, w, h, stride) => (drawn = imageRulings({ pixels, width: w, height: h, stride }, scale, layout.height))));
             // The scan's words go through the layout analysis a text layer's do, its tables ruled by the lines
             // the picture shows; the scan is the page, not a figure on it.
-            layoutWords(m, page, n, tables, layout, withoutRuleGlyphs(ocrWords(read.lines, scale, layout.height), drawn), drawn);
+            layoutWords(n, tables, layout, withoutRuleGlyphs(ocrWords(read.lines, scale, layout.height), drawn), drawn);
             layout.figures = [];
             ocrPages.push(n);
           }
@@ -125,7 +121,6 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
   );
 }
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /**
  * `use` with the document's form-fill handle, which reads the values its form
@@ -198,39 +193,11 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged:
     const tags = tagged ? pageTags(m, page) : null;
     if (tags) for (const w of words) w.tag = tags.get(w.mcid);
     layout.tagged = tags !== null;
-    layoutWords(m, page, n, tables, layout, words);
+    layoutWords(n, tables, layout, words, pageRulings(m, page) ?? []);
     return layout;
   } finally {
     m.FPDFText_ClosePage(textPage);
   }
-}
-
-/**
- * A page's words into its tables (added to the document's too) and its blocks of lines, in place of what
- * `layout` held. Tables are ruled by the page's own lines, or by `rulings` where given (a scan's).
- */
-function layoutWords(m: Pdfium, page: number, n: number, tables: Table[], layout: PageLayout, words: Word[], rulings?: Ruling[]): void {
-  const height = layout.height;
-  const inTables = new Set<TextRun>();
-  layout.tables = [];
-  for (const placed of pageTables(rulings ?? pageRulings(m, page) ?? [], words)) {
-    const rows = rowsInReadingOrder(normaliseRows(placed.rows));
-    if (rows.length === 0) continue;
-    const runs = placed.runs as Word[];
-    for (const r of runs) inTables.add(r);
-    const markdown = tableMarkdown(rows);
-    layout.tables.push({
-      index: tables.length,
-      bbox: [round2(Math.min(...runs.map((r) => r.x0))), round2(height - Math.max(...runs.map((r) => r.top))), round2(Math.max(...runs.map((r) => r.x1))), round2(height - Math.min(...runs.map((r) => r.bottom)))],
-      order: Math.min(...runs.map((r) => r.first)),
-      rows,
-      markdown,
-    });
-    tables.push({ page: n, rows, markdown });
-  }
-  const lines = toLines(words.filter((w) => !inTables.has(w)), height);
-  // A tagged PDF's structure says the order; otherwise a stream that keeps going back up the page is read by position.
-  layout.blocks = toBlocks(!layout.tagged && outOfOrder(lines) ? inReadingOrder(lines, layout.tables) : lines);
 }
 
 interface ObjectExports {
@@ -261,28 +228,6 @@ function figureBoxes(m: Pdfium, page: number, width: number, height: number): BB
     }
   });
   return boxes;
-}
-
-/** Ruled tables first, then tables in the words they leave, top of the page first. */
-function pageTables(rulings: Ruling[], runs: TextRun[]): PlacedTable[] {
-  const ruled = findRuledTables(rulings, runs);
-  return [...ruled.tables, ...findTables(ruled.rest).filter((t) => !isProse(t.rows))].sort((a, b) => b.top - a.top);
-}
-
-/**
- * Columns of running text (a two-column page beside a narrow third) align as
- * a table does; without ruling lines to say otherwise, cells that average
- * five words or more in two columns are prose.
- */
-function isProse(rows: string[][]): boolean {
-  const width = Math.max(...rows.map((r) => r.length));
-  let wordy = 0;
-  for (let c = 0; c < width; c++) {
-    const cells = rows.map((r) => r[c] ?? '').filter((cell) => cell.trim() !== '');
-    const words = cells.reduce((n, cell) => n + cell.trim().split(/\s+/).length, 0);
-    if (cells.length > 0 && words / cells.length >= 5) wordy++;
-  }
-  return wordy >= 2;
 }
 
 /** Whether the page paints an image, directly or inside a form XObject (how scanners often wrap theirs). */
