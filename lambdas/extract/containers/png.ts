@@ -16,7 +16,7 @@ function chunk(type: string, data: Uint8Array): Buffer {
 }
 
 /** `pixels` holds `height` rows of `width` gray bytes, each row starting `stride` bytes after the last. */
-export function encodeGrayPng(pixels: Uint8Array, width: number, height: number, stride = width): Uint8Array {
+export function encodeGrayPng(pixels: Uint8Array, width: number, height: number, stride = width, dpi?: number): Uint8Array {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
@@ -25,5 +25,16 @@ export function encodeGrayPng(pixels: Uint8Array, width: number, height: number,
   // Each row is prefixed with filter type 0 (none); deflate does the work.
   const raw = Buffer.alloc((width + 1) * height);
   for (let y = 0; y < height; y++) raw.set(pixels.subarray(y * stride, y * stride + width), y * (width + 1) + 1);
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(raw, { level: 6 })), chunk('IEND', new Uint8Array(0))]);
+  // pHYs (pixels per metre): a reader told the resolution need not guess it (tesseract prints its guess on every page).
+  const physical = dpi ? [chunk('pHYs', physicalChunk(dpi))] : [];
+  return Buffer.concat([SIGNATURE, chunk('IHDR', header), ...physical, chunk('IDAT', deflateSync(raw, { level: 6 })), chunk('IEND', new Uint8Array(0))]);
+}
+
+function physicalChunk(dpi: number): Uint8Array {
+  const perMetre = Math.round(dpi / 0.0254);
+  const data = Buffer.alloc(9);
+  data.writeUInt32BE(perMetre, 0);
+  data.writeUInt32BE(perMetre, 4);
+  data[8] = 1; // unit: metre
+  return data;
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/engine/extract.ts';
 import { DEFAULT_CONFIG } from '../../../lambdas/extract/engine/types.ts';
 import { assemblePdf, layoutPdf, pdfString } from '../../support/pdf-fixture.ts';
-import { scannedPdf, scanOf, textImagePng } from '../../support/text-image.ts';
+import { pageImages, scannedPdf, scanOf, textImagePng } from '../../support/text-image.ts';
 
 describe('OCR', () => {
   it('reads the text of a PNG image, offline, and says the page was OCR\'d', async () => {
@@ -96,6 +96,18 @@ describe('OCR', () => {
     const result = await extract({ bytes: await scanOf(pdf), filename: 'table-scan.pdf' });
     expect(result.metadata.ocr_pages).toEqual([1]);
     expect(result.tables.map((t) => t.rows)).toEqual([rows]);
+  });
+
+  it('renders a page for OCR with its resolution written in the PNG, so tesseract need not guess it', async () => {
+    const [page] = await pageImages(layoutPdf([{ texts: [{ x: 72, y: 700, text: 'Resolution' }] }]));
+    const png = Buffer.from(page!.png);
+    const at = png.indexOf('pHYs');
+    expect(at).toBeGreaterThan(0);
+    // Pixels per metre, both ways, for the render's dots per inch (US Letter at about 200 dpi).
+    const perMetre = png.readUInt32BE(at + 4);
+    expect(png.readUInt32BE(at + 8)).toBe(perMetre);
+    expect(png[at + 12]).toBe(1);
+    expect(Math.round(perMetre * 0.0254)).toBe(200);
   });
 
   it('reads a scanned page of two columns column by column', async () => {

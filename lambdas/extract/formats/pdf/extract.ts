@@ -263,7 +263,7 @@ export function renderPage(m: Pdfium, page: number, read?: (pixels: Uint8Array, 
     const start = m.FPDFBitmap_GetBuffer(bitmap);
     const pixels = m.pdfium.HEAPU8.subarray(start, start + stride * height);
     read?.(pixels, width, height, stride);
-    return encodeGrayPng(pixels, width, height, stride);
+    return encodeGrayPng(pixels, width, height, stride, scale * 72);
   } finally {
     m.FPDFBitmap_Destroy(bitmap);
   }
