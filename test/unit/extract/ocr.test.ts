@@ -61,6 +61,18 @@ describe('OCR', () => {
     expect(Math.abs(y0 - (792 - 700 - 22))).toBeLessThan(8);
   });
 
+  it('takes a scanned line set bold in the body\'s size for a heading, by the width of its strokes', async () => {
+    const body = ['The survey of the northern districts found that most of the', 'households relied on wells dug before the war, and that the', 'water table had fallen by a third in the last decade.'];
+    const para = (y: number) => body.map((text, i) => ({ x: 72, y: y - i * 16, text, size: 12 }));
+    const scan = await scanOf(layoutPdf([{ texts: [...para(720), { x: 72, y: 650, text: 'Scope and Purpose', size: 12, bold: true }, ...para(620)] }]));
+    const result = await extract({ bytes: scan, filename: 'bold-scan.pdf', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
+    expect(result.elements!.map((e) => [e.type, e.text.slice(0, 17)])).toEqual([
+      ['paragraph', body[0]!.slice(0, 17)],
+      ['heading', 'Scope and Purpose'],
+      ['paragraph', body[0]!.slice(0, 17)],
+    ]);
+  });
+
   it('takes a lone mark a tab before a scanned line\'s text for a bullet, whatever letter tesseract reads it as', async () => {
     // Tesseract reads a round bullet as "e" more often than not: drawn as an "e" here, it is read as one.
     const items = ['Survey every well in the district', 'Repair the broken pumps'];

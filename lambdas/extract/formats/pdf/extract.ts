@@ -6,8 +6,8 @@
 import { withTrailer } from './repair.ts';
 import { checkUnitLimit, PDF_PAGE_LIMIT } from '../../engine/limits.ts';
 import { renderPdfPages, type PageLayout } from './structure.ts';
-import { pageRulings, type Ruling } from './rulings.ts';
-import { imageRulings, withoutRuleGlyphs } from './image-rulings.ts';
+import { pageRulings } from './rulings.ts';
+import { imageRulings, withoutRuleGlyphs, type GrayImage } from './image-rulings.ts';
 import { annotationWords, placeAmong } from './annotations.ts';
 import { readOutline } from './outline.ts';
 import { pageTags } from './tags.ts';
@@ -79,11 +79,12 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
           if (ocrMode === 'always' || (ocrMode === 'auto' && chars < MIN_TEXT_LAYER_CHARS && layout.tables.length === 0 && hasImages(m, page))) {
             const { ocrImage } = await import('../../engine/ocr.ts');
             const scale = renderScale(m, page);
-            let drawn: Ruling[] = [];
-            const read = await ocrImage(renderPage(m, page, (pixels, w, h, stride) => (drawn = imageRulings({ pixels, width: w, height: h, stride }, scale, layout.height))));
-            // The scan's words go through the layout analysis a text layer's do, its tables ruled by the lines
-            // the picture shows; the scan is the page, not a figure on it.
-            layoutWords(n, tables, layout, withoutRuleGlyphs(ocrWords(read.lines, scale, layout.height), drawn), drawn);
+            // The picture outlives the engine's bitmap: its lines rule the scan's tables, its strokes tell bold lines.
+            let picture: GrayImage | undefined;
+            const read = await ocrImage(renderPage(m, page, (pixels, w, h, stride) => (picture = { pixels: pixels.slice(0, stride * h), width: w, height: h, stride })));
+            const drawn = picture ? imageRulings(picture, scale, layout.height) : [];
+            // The scan's words go through the layout analysis a text layer's do; the scan is the page, not a figure on it.
+            layoutWords(n, tables, layout, withoutRuleGlyphs(ocrWords(read.lines, scale, layout.height, picture), drawn), drawn);
             layout.figures = [];
             ocrPages.push(n);
           }

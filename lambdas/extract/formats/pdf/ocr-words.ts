@@ -3,12 +3,21 @@
 // PDFium's boxes are), each boxed from its line's baseline by the line's row
 // height, as a font's ascent and descent box a glyph. The scan's lines,
 // blocks, headings, lists and tables are then found by the rules a text PDF's
-// are; only weight and font are unknown (tesseract's LSTM model reads
-// neither), so a heading stands out by its size or its numbering.
+// are. Tesseract's LSTM model reads no weight or font: a line is bold when
+// its strokes are (in the page's picture, its dark runs across a row are
+// much wider than the body's), and no line is fixed-pitch.
 
 import type { OcrLine } from '../../engine/ocr.ts';
+import type { GrayImage } from './image-rulings.ts';
 import { isRtl } from './script.ts';
 import type { Word } from './words.ts';
+
+/** A line's strokes this many times as wide as the body's are bold (bold faces run 1.5 to 2 times a regular stem). */
+const BOLD_STROKE = 1.4;
+/** Fewer dark runs than this say too little about a line's weight. */
+const MIN_RUNS = 30;
+/** Darker than this is ink. */
+const DARK = 128;
 
 /** What tesseract reads a round bullet as (• most often as "e"). */
 const BULLET_READINGS = /^[eo©®«»*+¢°•·@]$/u;
@@ -16,8 +25,10 @@ const BULLET_READINGS = /^[eo©®«»*+¢°•·@]$/u;
 /** Row heights within this share of the page's usual one are the body's: OCR measures one font a pixel or two apart from line to line. */
 const SAME_SIZE = 0.12;
 
-export function ocrWords(lines: readonly OcrLine[], pixelsPerPoint: number, pageHeight: number): Word[] {
+/** `picture`: the page as OCR read it, whose strokes tell bold lines; without it no line is bold. */
+export function ocrWords(lines: readonly OcrLine[], pixelsPerPoint: number, pageHeight: number, picture?: GrayImage): Word[] {
   const usual = usualRowHeight(lines);
+  const bold = picture ? boldLines(lines, picture) : new Set<OcrLine>();
   const words: Word[] = [];
   for (const line of lines) {
     const rowHeight = Math.abs(line.rowHeight - usual) <= SAME_SIZE * usual ? usual : line.rowHeight;
@@ -39,7 +50,7 @@ export function ocrWords(lines: readonly OcrLine[], pixelsPerPoint: number, page
         first: order,
         last: order,
         size: rowHeight / pixelsPerPoint,
-        bold: false,
+        bold: bold.has(line),
         italic: false,
         mono: false,
         // A hyphen that ends a line splits a word, as PDFium reports it for a text layer.
@@ -57,4 +68,33 @@ export function ocrWords(lines: readonly OcrLine[], pixelsPerPoint: number, page
 function usualRowHeight(lines: readonly OcrLine[]): number {
   const weighted = lines.flatMap((l) => l.words.map(() => l.rowHeight)).sort((a, b) => a - b);
   return weighted[Math.floor(weighted.length / 2)] ?? 0;
+}
+
+/** Lines whose strokes are much wider than the page's usual stroke: the mean run of dark pixels across a row of their words. */
+function boldLines(lines: readonly OcrLine[], picture: GrayImage): Set<OcrLine> {
+  const strokes = lines.map((line) => ({ line, ...strokeOf(line, picture) }));
+  // The usual stroke: the median of the dark runs' widths, each line weighted by its runs.
+  const byWidth = strokes.filter((s) => s.runs > 0).sort((a, b) => a.width - b.width);
+  let half = byWidth.reduce((n, s) => n + s.runs, 0) / 2;
+  const usual = byWidth.find((s) => (half -= s.runs) <= 0)?.width ?? 0;
+  return new Set(strokes.filter((s) => usual > 0 && s.runs >= MIN_RUNS && s.width >= BOLD_STROKE * usual).map((s) => s.line));
+}
+
+function strokeOf(line: OcrLine, { pixels, width, height, stride }: GrayImage): { width: number; runs: number } {
+  let dark = 0;
+  let runs = 0;
+  for (const word of line.words) {
+    const [x0, y0, x1, y1] = word.bbox.map(Math.round) as [number, number, number, number];
+    for (let y = Math.max(0, y0); y < Math.min(height, y1); y++) {
+      let inRun = false;
+      for (let x = Math.max(0, x0); x < Math.min(width, x1); x++) {
+        if (pixels[y * stride + x]! < DARK) {
+          dark++;
+          if (!inRun) runs++;
+          inRun = true;
+        } else inRun = false;
+      }
+    }
+  }
+  return { width: runs > 0 ? dark / runs : 0, runs };
 }
