@@ -1,7 +1,7 @@
 // Builds small, valid, uncompressed PDF 1.4 files for tests, so no test
 // depends on a binary fixture or on the shared corpus.
 
-import { assemblePdf, latin1Bytes, layoutPdf, pdfString, type PlacedText } from '../../lambdas/extract/formats/pdf/pdf-assembly.ts';
+import { assemblePdf, latin1Bytes, layoutPdf, pdfString, type PlacedText } from '../../lambdas/extract/containers/pdf-assembly.ts';
 
 export interface PdfInfo {
   Title?: string;

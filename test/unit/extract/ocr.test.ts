@@ -20,6 +20,33 @@ describe('OCR', () => {
     expect(0 <= x0 && x0 < x1 && x1 <= size!.width && 0 <= y0 && y0 < y1 && y1 <= size!.height).toBe(true);
   });
 
+  it('reads a picture of a page as a scanned page: a title, a paragraph over its lines, list items, boxes in its pixels', async () => {
+    const body = ['The survey of the northern districts found that most of the', 'households relied on wells dug before the war, and that the', 'water table had fallen by a third in the last decade.'];
+    const [picture] = await pageImages(
+      layoutPdf([
+        {
+          texts: [
+            { x: 72, y: 700, text: 'Water in the North', size: 22, bold: true },
+            ...body.map((text, i) => ({ x: 72, y: 660 - i * 16, text, size: 12 })),
+            { x: 72, y: 590, text: '1.', size: 12 },
+            { x: 90, y: 590, text: 'Survey every well', size: 12 },
+            { x: 72, y: 572, text: '2.', size: 12 },
+            { x: 90, y: 572, text: 'Repair the pumps', size: 12 },
+          ],
+        },
+      ]),
+    );
+    const result = await extract({ bytes: picture!.png, filename: 'page.png', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
+    expect(result.content).toBe(['# Water in the North', body.join(' '), '1. Survey every well\n2. Repair the pumps'].join('\n\n'));
+    expect(result.elements!.map((e) => e.type)).toEqual(['title', 'paragraph', 'list_item', 'list_item']);
+    expect(result.metadata).toMatchObject({ format: 'png', ocr_pages: [1] });
+    // The title's box in the picture's pixels (rendered at about 200 dpi): 72 points in is about 200 pixels.
+    const [size] = result.metadata.page_sizes!;
+    const [x0, , x1] = result.elements![0]!.bbox!;
+    expect(Math.abs(x0 - 200)).toBeLessThan(10);
+    expect(x1).toBeLessThanOrEqual(size!.width);
+  });
+
   it('reads a PDF page that has no text layer, and only with OCR allowed', async () => {
     const pdf = scannedPdf(await textImagePng('Scanned contract page'));
     const read = await extract({ bytes: pdf.slice(), filename: 'scan.pdf' });

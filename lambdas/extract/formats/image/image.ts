@@ -3,9 +3,11 @@
 // is refused before any decoding.
 
 import { MAX_OCR_PIXELS, ocrImage, ocrPage } from '../../engine/ocr.ts';
-import { ExtractionError, type ExtractionConfig, type FormatOutput } from '../../engine/types.ts';
+import { ExtractionError, type BBox, type DraftElement, type ExtractionResult, type FormatContext, type FormatOutput } from '../../engine/types.ts';
+import { pictureAsPdf, pointsPerPixel } from './as-page.ts';
 
-export async function extractImage(bytes: Uint8Array, config: ExtractionConfig): Promise<FormatOutput> {
+export async function extractImage(bytes: Uint8Array, ctx: FormatContext): Promise<FormatOutput> {
+  const config = ctx.config;
   if (config.ocr === 'never') {
     throw new ExtractionError('unsupported_format', 'An image has no text layer and config.ocr is "never": allow OCR ("auto" or "always") to read it.');
   }
@@ -17,6 +19,8 @@ export async function extractImage(bytes: Uint8Array, config: ExtractionConfig):
       `Refused: the image is ${size.width} x ${size.height} pixels; the limit for OCR is ${MAX_OCR_PIXELS / 1e6} megapixels.`,
     );
   }
+  const page = await asScannedPage(bytes, size, ctx);
+  if (page) return page;
   let read: Awaited<ReturnType<typeof ocrImage>>;
   try {
     read = await ocrImage(bytes);
@@ -27,6 +31,37 @@ export async function extractImage(bytes: Uint8Array, config: ExtractionConfig):
   // Tesseract's paragraphs are the page's blocks; boxes are in the image's pixels, taken as points.
   const { text, elements } = read.paragraphs.length > 0 ? ocrPage(read.paragraphs, 1) : { text: read.text, elements: undefined };
   return { pages: [text], pageSeparator: '', elements, metadata: { ocr_pages: [1], page_sizes: [{ page: 1, ...size }] } };
+}
+
+/**
+ * The picture read as a scanned PDF page is (as-page.ts), for its headings, lists and tables: its
+ * content, elements with boxes back in the picture's pixels, and tables. Null for a picture a PDF
+ * cannot hold as it is, or a document nested too deep to read one more level.
+ */
+async function asScannedPage(bytes: Uint8Array, size: { width: number; height: number }, ctx: FormatContext): Promise<FormatOutput | null> {
+  const pdf = pictureAsPdf(bytes, size);
+  if (!pdf) return null;
+  let read: ExtractionResult;
+  try {
+    read = await ctx.sub({ bytes: pdf, filename: 'picture.pdf', contentType: 'application/pdf', config: { ...ctx.config, ocr: 'always', pages: null } });
+  } catch {
+    return null;
+  }
+  const toPixels = 1 / pointsPerPixel(size);
+  // Element offsets count code points; a format's drafts count UTF-16 units of its page's text.
+  const units = (cp: number) => [...read.content].slice(0, cp).join('').length;
+  const elements: DraftElement[] = (read.elements ?? []).map((e) => ({
+    type: e.type,
+    start: units(e.char_start),
+    end: units(e.char_end),
+    page: 0,
+    ...(e.bbox ? { bbox: e.bbox.map((v) => Math.round(v * toPixels * 100) / 100) as BBox } : {}),
+    ...(e.level !== undefined ? { level: e.level } : {}),
+    ...(e.ordered !== undefined ? { ordered: e.ordered } : {}),
+    ...(e.table !== undefined ? { table: e.table } : {}),
+    text: e.text,
+  }));
+  return { pages: [read.content], pageSeparator: '', elements, tables: read.tables, metadata: { ocr_pages: [1], page_sizes: [{ page: 1, ...size }] } };
 }
 
 /** Width and height from a PNG, JPEG or TIFF header; null when the header cannot be read. */

@@ -5,7 +5,7 @@
 import type { FormatReaders } from '../../engine/readers.ts';
 
 export const readers: FormatReaders = {
-  png: async (bytes, ctx) => (await import('./image.ts')).extractImage(bytes, ctx.config),
-  jpeg: async (bytes, ctx) => (await import('./image.ts')).extractImage(bytes, ctx.config),
-  tiff: async (bytes, ctx) => (await import('./image.ts')).extractImage(bytes, ctx.config),
+  png: async (bytes, ctx) => (await import('./image.ts')).extractImage(bytes, ctx),
+  jpeg: async (bytes, ctx) => (await import('./image.ts')).extractImage(bytes, ctx),
+  tiff: async (bytes, ctx) => (await import('./image.ts')).extractImage(bytes, ctx),
 };

@@ -97,7 +97,7 @@ function bands(runs: Run[]): Array<{ first: number; last: number; from: number; 
 }
 
 /** Glyphs OCR reads a vertical rule as. */
-const BAR = /^[|!Il1[\]()]$/;
+const BAR = /^[|!Il[\]()]$/;
 
 /**
  * Words without the rules OCR read as letters: a lone bar standing on a

@@ -5,7 +5,7 @@
 // compiles are paid while the server waits for work, and the WebAssembly ones
 // once for every worker (the pool shares the module, pdfium-module.ts).
 
-import { layoutPdf, type PlacedText } from './pdf-assembly.ts';
+import { layoutPdf, type PlacedText } from '../../containers/pdf-assembly.ts';
 
 /** Two pages with what the layout analysis looks at: a heading, paragraphs, a list, a running header and page numbers. */
 export function warmUpPdf(): Uint8Array {

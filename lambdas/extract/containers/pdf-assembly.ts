@@ -1,6 +1,7 @@
 // A PDF file from its objects written out as text, and a page of text placed
 // in the standard fonts: the warm-up document a pool worker reads at start
-// (warm-up.ts), and the tests' fixtures.
+// (formats/pdf/warm-up.ts), a picture wrapped as a page for OCR
+// (formats/image/as-page.ts), and the tests' fixtures.
 
 /** Serialises numbered objects (1-based, in order) with a correct xref table. */
 export function assemblePdf(objects: string[], trailerExtra = ''): Uint8Array {

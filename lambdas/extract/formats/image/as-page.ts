@@ -1,0 +1,73 @@
+// A picture of a page as a one-page PDF holding just that picture, for the
+// engine to read as it reads a scanned PDF page (OCR, then the layout
+// analysis: headings, paragraphs, lists, tables). A picture says nothing
+// reliable about the size of the page it shows, so its longer side is taken
+// for a letter page's (11 inches): the reader renders that at about 200 dpi
+// for OCR, which enlarges a small picture (a page photographed or saved at
+// 72 dpi) to letters OCR reads well. Only encodings a PDF holds as they are
+// qualify: JPEG with one or three components, and 8-bit grey or RGB PNG
+// without transparency or interlacing; any other picture is OCR'd directly.
+
+import { assemblePdf } from '../../containers/pdf-assembly.ts';
+
+/** Points on the page's longer side: a letter page's 11 inches. */
+const LONGER_SIDE = 792;
+
+/** Points per pixel of the picture on its page: boxes on the page divide by this to be the picture's pixels again. */
+export const pointsPerPixel = (size: { width: number; height: number }) => LONGER_SIDE / Math.max(size.width, size.height, 1);
+
+export function pictureAsPdf(bytes: Uint8Array, size: { width: number; height: number }): Uint8Array | null {
+  const image = xobject(bytes, size);
+  if (!image) return null;
+  const scale = pointsPerPixel(size);
+  const [w, h] = [size.width * scale, size.height * scale];
+  const content = `q ${w} 0 0 ${h} 0 0 cm /Im0 Do Q`;
+  return assemblePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>`,
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    `${image.dictionary} /Length ${image.data.length} >>\nstream\n${image.data}\nendstream`,
+  ]);
+}
+
+/** The image XObject's dictionary (open, for /Length to close it) and its data as a binary string. */
+function xobject(b: Uint8Array, size: { width: number; height: number }): { dictionary: string; data: string } | null {
+  const head = `<< /Type /XObject /Subtype /Image /Width ${size.width} /Height ${size.height} /BitsPerComponent 8`;
+  const latin1 = (part: Uint8Array) => Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString('latin1');
+  if (b[0] === 0xff && b[1] === 0xd8) {
+    const components = jpegComponents(b);
+    if (components !== 1 && components !== 3) return null;
+    return { dictionary: `${head} /ColorSpace /Device${components === 1 ? 'Gray' : 'RGB'} /Filter /DCTDecode`, data: latin1(b) };
+  }
+  if (b[0] === 0x89 && b[1] === 0x50 && b.length >= 29) {
+    const [depth, colour, interlace] = [b[24], b[25], b[28]];
+    if (depth !== 8 || (colour !== 0 && colour !== 2) || interlace !== 0) return null;
+    // PNG's IDAT data is what FlateDecode with PNG predictors reads.
+    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    const idat: Uint8Array[] = [];
+    for (let at = 8; at + 8 <= b.length; ) {
+      const length = view.getUint32(at);
+      if (String.fromCharCode(...b.subarray(at + 4, at + 8)) === 'IDAT') idat.push(b.subarray(at + 8, at + 8 + length));
+      at += 12 + length;
+    }
+    const colours = colour === 0 ? 1 : 3;
+    return {
+      dictionary: `${head} /ColorSpace /Device${colours === 1 ? 'Gray' : 'RGB'} /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors ${colours} /BitsPerComponent 8 /Columns ${size.width} >>`,
+      data: latin1(Buffer.concat(idat)),
+    };
+  }
+  return null;
+}
+
+/** The number of colour components a JPEG's frame header declares, or 0. */
+function jpegComponents(b: Uint8Array): number {
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  for (let p = 2; p + 9 < b.length; ) {
+    if (b[p] !== 0xff) return 0;
+    const marker = b[p + 1]!;
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return b[p + 9]!;
+    p += 2 + view.getUint16(p + 2);
+  }
+  return 0;
+}
