@@ -7,6 +7,24 @@ import { DEFAULT_CONFIG } from '../../../lambdas/extract/engine/types.ts';
 import { assemblePdf, layoutPdf, pdfString } from '../../support/pdf-fixture.ts';
 import { pageImages, scannedPdf, scanOf, textImagePng } from '../../support/text-image.ts';
 
+const BODY = ['The survey of the northern districts found that most of the', 'households relied on wells dug before the war, and that the', 'water table had fallen by a third in the last decade.'];
+
+/** A report's page: its title, a paragraph of three lines, a numbered list of two items. */
+const reportPage = () =>
+  layoutPdf([
+    {
+      texts: [
+        { x: 72, y: 700, text: 'Water in the North', size: 22, bold: true },
+        ...BODY.map((text, i) => ({ x: 72, y: 660 - i * 16, text, size: 12 })),
+        { x: 72, y: 590, text: '1.', size: 12 },
+        { x: 90, y: 590, text: 'Survey every well', size: 12 },
+        { x: 72, y: 572, text: '2.', size: 12 },
+        { x: 90, y: 572, text: 'Repair the pumps', size: 12 },
+      ],
+    },
+  ]);
+const REPORT_MARKDOWN = ['# Water in the North', BODY.join(' '), '1. Survey every well\n2. Repair the pumps'].join('\n\n');
+
 describe('OCR', () => {
   it('reads the text of a PNG image, offline, and says the page was OCR\'d', async () => {
     const result = await extract({ bytes: await textImagePng('Invoice number 4711'), filename: 'scan.png' });
@@ -21,23 +39,9 @@ describe('OCR', () => {
   });
 
   it('reads a picture of a page as a scanned page: a title, a paragraph over its lines, list items, boxes in its pixels', async () => {
-    const body = ['The survey of the northern districts found that most of the', 'households relied on wells dug before the war, and that the', 'water table had fallen by a third in the last decade.'];
-    const [picture] = await pageImages(
-      layoutPdf([
-        {
-          texts: [
-            { x: 72, y: 700, text: 'Water in the North', size: 22, bold: true },
-            ...body.map((text, i) => ({ x: 72, y: 660 - i * 16, text, size: 12 })),
-            { x: 72, y: 590, text: '1.', size: 12 },
-            { x: 90, y: 590, text: 'Survey every well', size: 12 },
-            { x: 72, y: 572, text: '2.', size: 12 },
-            { x: 90, y: 572, text: 'Repair the pumps', size: 12 },
-          ],
-        },
-      ]),
-    );
+    const [picture] = await pageImages(reportPage());
     const result = await extract({ bytes: picture!.png, filename: 'page.png', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
-    expect(result.content).toBe(['# Water in the North', body.join(' '), '1. Survey every well\n2. Repair the pumps'].join('\n\n'));
+    expect(result.content).toBe(REPORT_MARKDOWN);
     expect(result.elements!.map((e) => e.type)).toEqual(['title', 'paragraph', 'list_item', 'list_item']);
     expect(result.metadata).toMatchObject({ format: 'png', ocr_pages: [1] });
     // The title's box in the picture's pixels (rendered at about 200 dpi): 72 points in is about 200 pixels.
@@ -63,25 +67,11 @@ describe('OCR', () => {
   });
 
   it('reads a scanned page as a text page is read: the title by its size, a paragraph over its lines, numbered list items, with boxes in points', async () => {
-    const body = ['The survey of the northern districts found that most of the', 'households relied on wells dug before the war, and that the', 'water table had fallen by a third in the last decade.'];
-    const scan = await scanOf(
-      layoutPdf([
-        {
-          texts: [
-            { x: 72, y: 700, text: 'Water in the North', size: 22, bold: true },
-            ...body.map((text, i) => ({ x: 72, y: 660 - i * 16, text, size: 12 })),
-            { x: 72, y: 590, text: '1.', size: 12 },
-            { x: 90, y: 590, text: 'Survey every well in the district', size: 12 },
-            { x: 72, y: 572, text: '2.', size: 12 },
-            { x: 90, y: 572, text: 'Repair the broken pumps', size: 12 },
-          ],
-        },
-      ]),
-    );
+    const scan = await scanOf(reportPage());
     const result = await extract({ bytes: scan, filename: 'scan.pdf', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
     expect(result.metadata.ocr_pages).toEqual([1]);
     expect(result.elements!.map((e) => e.type)).toEqual(['title', 'paragraph', 'list_item', 'list_item']);
-    expect(result.content).toBe(['# Water in the North', body.join(' '), '1. Survey every well in the district\n2. Repair the broken pumps'].join('\n\n'));
+    expect(result.content).toBe(REPORT_MARKDOWN);
     // Boxes in the page's points, top-left origin: the title stands about 70 points from the top.
     const [x0, y0] = result.elements![0]!.bbox!;
     expect(Math.abs(x0 - 72)).toBeLessThan(4);
@@ -89,14 +79,13 @@ describe('OCR', () => {
   });
 
   it('takes a scanned line set bold in the body\'s size for a heading, by the width of its strokes', async () => {
-    const body = ['The survey of the northern districts found that most of the', 'households relied on wells dug before the war, and that the', 'water table had fallen by a third in the last decade.'];
-    const para = (y: number) => body.map((text, i) => ({ x: 72, y: y - i * 16, text, size: 12 }));
+    const para = (y: number) => BODY.map((text, i) => ({ x: 72, y: y - i * 16, text, size: 12 }));
     const scan = await scanOf(layoutPdf([{ texts: [...para(720), { x: 72, y: 650, text: 'Scope and Purpose', size: 12, bold: true }, ...para(620)] }]));
     const result = await extract({ bytes: scan, filename: 'bold-scan.pdf', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
     expect(result.elements!.map((e) => [e.type, e.text.slice(0, 17)])).toEqual([
-      ['paragraph', body[0]!.slice(0, 17)],
+      ['paragraph', BODY[0]!.slice(0, 17)],
       ['heading', 'Scope and Purpose'],
-      ['paragraph', body[0]!.slice(0, 17)],
+      ['paragraph', BODY[0]!.slice(0, 17)],
     ]);
   });
 
