@@ -146,6 +146,21 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('takes a larger block that opens in lower case for the rest of a sentence, not a heading, unless it is a few words of display type', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 720, text: 'eastern mediterranean', size: 24 },
+          ...lines(72, 680, [LONG_1, LONG_2, LONG_3]),
+          { x: 72, y: 630, text: 'and the review of the findings that followed', size: 12 },
+          ...lines(72, 600, [LONG_1, LONG_2, LONG_3]),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'lower-case.pdf' });
+    expect(result.elements!.map((e) => e.type)).toEqual(['title', 'paragraph', 'paragraph', 'paragraph']);
+  });
+
   it("takes Word's second-level bullet, a letter o a tab away from its text, for a bullet, but not a word o a space away", async () => {
     const bytes = layoutPdf([
       {

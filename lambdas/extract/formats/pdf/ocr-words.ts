@@ -77,7 +77,9 @@ function boldLines(lines: readonly OcrLine[], picture: GrayImage): Set<OcrLine> 
   const byWidth = strokes.filter((s) => s.runs > 0).sort((a, b) => a.width - b.width);
   let half = byWidth.reduce((n, s) => n + s.runs, 0) / 2;
   const usual = byWidth.find((s) => (half -= s.runs) <= 0)?.width ?? 0;
-  return new Set(strokes.filter((s) => usual > 0 && s.runs >= MIN_RUNS && s.width >= BOLD_STROKE * usual).map((s) => s.line));
+  // A line that opens in lower case carries on a sentence: a blurred or heavily inked scan's line, not a bold heading.
+  const bold = (s: (typeof strokes)[number]) => usual > 0 && s.runs >= MIN_RUNS && s.width >= BOLD_STROKE * usual && !/^\p{Ll}/u.test(s.line.words[0]!.text);
+  return new Set(strokes.filter(bold).map((s) => s.line));
 }
 
 function strokeOf(line: OcrLine, { pixels, width, height, stride }: GrayImage): { width: number; runs: number } {

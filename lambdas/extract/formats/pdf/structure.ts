@@ -265,6 +265,9 @@ function isHeading(block: TextBlock, text: string, body: { size: number; bold: b
   if (block.lines.length > 3 || text.length > 200 || !/\p{L}/u.test(text)) return false;
   if (/[,;]$/.test(text)) return false;
   const ratio = block.size / body.size;
+  // A block that opens in lower case carries on a sentence (a line OCR measured tall, a paragraph's tail),
+  // unless it is a few words of display type (a title set in lower case by design).
+  if (/^\p{Ll}/u.test(text) && !(ratio >= 1.5 && text.split(/\s+/).length <= 6)) return false;
   const numbered = NUMBERED.test(text) && text.length <= 120;
   // Prose set large (a lead paragraph, a pull quote) runs longer than a heading and holds a sentence break.
   const words = text.split(/\s+/).length;
