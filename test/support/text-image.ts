@@ -4,6 +4,7 @@
 import { withDocument, renderPage } from '../../lambdas/extract/formats/pdf/extract.ts';
 import { loadPdfium } from '../../lambdas/extract/formats/pdf/pdfium.ts';
 import { assemblePdf, pdfString } from './pdf-fixture.ts';
+import { pictureXObject } from '../../lambdas/extract/formats/image/as-page.ts';
 
 /** `text` in 32-point Helvetica, black on white, as a grayscale PNG (about 1,250 x 280 pixels). */
 export async function textImagePng(text: string): Promise<Uint8Array> {
@@ -54,31 +55,18 @@ export function scannedPdf(png: Uint8Array, size = { width: 450, height: 100 }):
   return scannedPages([{ png, ...size }]);
 }
 
-/**
- * A PDF of one scanned page per picture, each filling a page of its size in
- * points. PNG's IDAT data is exactly what a PDF FlateDecode filter with PNG
- * predictors reads.
- */
+/** A PDF of one scanned page per picture (a grey PNG, as PDFium renders pages), each filling a page of its size in points. */
 export function scannedPages(pages: ReadonlyArray<{ png: Uint8Array; width: number; height: number }>): Uint8Array {
   // Objects: 1 catalog, 2 page tree, then per page its page, content stream and image.
   const objects = ['<< /Type /Catalog /Pages 2 0 R >>', `<< /Type /Pages /Kids [${pages.map((_, i) => `${3 + 3 * i} 0 R`).join(' ')}] /Count ${pages.length} >>`];
   pages.forEach(({ png, width: w, height: h }, i) => {
     const at = 3 + 3 * i;
     const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
-    const width = view.getUint32(16);
-    const height = view.getUint32(20);
-    const idat: Uint8Array[] = [];
-    for (let p = 8; p < png.byteLength; ) {
-      const length = view.getUint32(p);
-      const type = String.fromCharCode(...png.subarray(p + 4, p + 8));
-      if (type === 'IDAT') idat.push(png.subarray(p + 8, p + 8 + length));
-      p += 12 + length;
-    }
-    const data = Buffer.concat(idat).toString('latin1');
+    const image = pictureXObject(png, { width: view.getUint32(16), height: view.getUint32(20) })!;
     objects.push(
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im0 ${at + 2} 0 R >> >> /Contents ${at + 1} 0 R >>`,
       streamObject(`q ${w} 0 0 ${h} 0 0 cm /Im0 Do Q`),
-      `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent 8 /Columns ${width} >> /Length ${data.length} >>\nstream\n${data}\nendstream`,
+      `${image.dictionary} /Length ${image.data.length} >>\nstream\n${image.data}\nendstream`,
     );
   });
   return assemblePdf(objects);

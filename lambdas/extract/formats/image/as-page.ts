@@ -9,6 +9,7 @@
 // without transparency or interlacing; any other picture is OCR'd directly.
 
 import { assemblePdf } from '../../containers/pdf-assembly.ts';
+import { jpegFrame } from './header.ts';
 
 /** Points on the page's longer side: a letter page's 11 inches. */
 const LONGER_SIDE = 792;
@@ -17,7 +18,7 @@ const LONGER_SIDE = 792;
 export const pointsPerPixel = (size: { width: number; height: number }) => LONGER_SIDE / Math.max(size.width, size.height, 1);
 
 export function pictureAsPdf(bytes: Uint8Array, size: { width: number; height: number }): Uint8Array | null {
-  const image = xobject(bytes, size);
+  const image = pictureXObject(bytes, size);
   if (!image) return null;
   const scale = pointsPerPixel(size);
   const [w, h] = [size.width * scale, size.height * scale];
@@ -31,12 +32,12 @@ export function pictureAsPdf(bytes: Uint8Array, size: { width: number; height: n
   ]);
 }
 
-/** The image XObject's dictionary (open, for /Length to close it) and its data as a binary string. */
-function xobject(b: Uint8Array, size: { width: number; height: number }): { dictionary: string; data: string } | null {
+/** The image XObject's dictionary (open, for /Length to close it) and its data as a binary string; null for a picture a PDF cannot hold as it is. */
+export function pictureXObject(b: Uint8Array, size: { width: number; height: number }): { dictionary: string; data: string } | null {
   const head = `<< /Type /XObject /Subtype /Image /Width ${size.width} /Height ${size.height} /BitsPerComponent 8`;
   const latin1 = (part: Uint8Array) => Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString('latin1');
   if (b[0] === 0xff && b[1] === 0xd8) {
-    const components = jpegComponents(b);
+    const components = jpegFrame(b)?.components;
     if (components !== 1 && components !== 3) return null;
     return { dictionary: `${head} /ColorSpace /Device${components === 1 ? 'Gray' : 'RGB'} /Filter /DCTDecode`, data: latin1(b) };
   }
@@ -58,16 +59,4 @@ function xobject(b: Uint8Array, size: { width: number; height: number }): { dict
     };
   }
   return null;
-}
-
-/** The number of colour components a JPEG's frame header declares, or 0. */
-function jpegComponents(b: Uint8Array): number {
-  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  for (let p = 2; p + 9 < b.length; ) {
-    if (b[p] !== 0xff) return 0;
-    const marker = b[p + 1]!;
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return b[p + 9]!;
-    p += 2 + view.getUint16(p + 2);
-  }
-  return 0;
 }

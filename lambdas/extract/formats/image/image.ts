@@ -1,10 +1,12 @@
-// Images (PNG, JPEG, TIFF): one page, its text read by OCR. The dimensions
-// are read from the header first, so an image that would decode to gigabytes
-// is refused before any decoding.
+// Images (PNG, JPEG, TIFF): one page, read by OCR as a scanned PDF page is
+// where a PDF can hold the picture as it is, else as tesseract's paragraphs.
+// The dimensions are read from the header first, so an image that would
+// decode to gigabytes is refused before any decoding.
 
 import { MAX_OCR_PIXELS, ocrImage, ocrPage } from '../../engine/ocr.ts';
 import { ExtractionError, type BBox, type DraftElement, type ExtractionResult, type FormatContext, type FormatOutput } from '../../engine/types.ts';
 import { pictureAsPdf, pointsPerPixel } from './as-page.ts';
+import { imageSize } from './header.ts';
 
 export async function extractImage(bytes: Uint8Array, ctx: FormatContext): Promise<FormatOutput> {
   const config = ctx.config;
@@ -49,7 +51,9 @@ async function asScannedPage(bytes: Uint8Array, size: { width: number; height: n
   }
   const toPixels = 1 / pointsPerPixel(size);
   // Element offsets count code points; a format's drafts count UTF-16 units of its page's text.
-  const units = (cp: number) => [...read.content].slice(0, cp).join('').length;
+  const unitsAt = [0];
+  for (const ch of read.content) unitsAt.push(unitsAt.at(-1)! + ch.length);
+  const units = (cp: number) => unitsAt[cp]!;
   const elements: DraftElement[] = (read.elements ?? []).map((e) => ({
     type: e.type,
     start: units(e.char_start),
@@ -62,47 +66,4 @@ async function asScannedPage(bytes: Uint8Array, size: { width: number; height: n
     text: e.text,
   }));
   return { pages: [read.content], pageSeparator: '', elements, tables: read.tables, metadata: { ocr_pages: [1], page_sizes: [{ page: 1, ...size }] } };
-}
-
-/** Width and height from a PNG, JPEG or TIFF header; null when the header cannot be read. */
-export function imageSize(b: Uint8Array): { width: number; height: number } | null {
-  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  if (b[0] === 0x89 && b[1] === 0x50) {
-    if (b.length < 24) return null;
-    return { width: view.getUint32(16), height: view.getUint32(20) };
-  }
-  if (b[0] === 0xff && b[1] === 0xd8) {
-    let p = 2;
-    while (p + 9 < b.length) {
-      if (b[p] !== 0xff) return null;
-      const marker = b[p + 1]!;
-      const length = view.getUint16(p + 2);
-      // Start-of-frame markers (not DHT C4, JPG C8, DAC CC) carry the dimensions.
-      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-        return { height: view.getUint16(p + 5), width: view.getUint16(p + 7) };
-      }
-      p += 2 + length;
-    }
-    return null;
-  }
-  if ((b[0] === 0x49 && b[1] === 0x49) || (b[0] === 0x4d && b[1] === 0x4d)) {
-    const le = b[0] === 0x49;
-    if (b.length < 8) return null;
-    const ifd = view.getUint32(4, le);
-    if (ifd + 2 > b.length) return null;
-    const count = view.getUint16(ifd, le);
-    let width = 0;
-    let height = 0;
-    for (let i = 0; i < count; i++) {
-      const at = ifd + 2 + i * 12;
-      if (at + 12 > b.length) return null;
-      const tag = view.getUint16(at, le);
-      const type = view.getUint16(at + 2, le);
-      const value = type === 3 ? view.getUint16(at + 8, le) : view.getUint32(at + 8, le);
-      if (tag === 256) width = value;
-      if (tag === 257) height = value;
-    }
-    return width > 0 && height > 0 ? { width, height } : null;
-  }
-  return null;
 }

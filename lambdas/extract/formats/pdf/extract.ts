@@ -122,7 +122,6 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
   );
 }
 
-
 /**
  * `use` with the document's form-fill handle, which reads the values its form
  * fields hold (annotations.ts); 0 for a document without a form.
@@ -171,10 +170,6 @@ function openError(code: number): ExtractionError {
   return new ExtractionError('corrupt_file', `The PDF could not be read: ${why}.`);
 }
 
-/**
- * The page's words read into lines and blocks, with the tables their layout
- * shows (added to `tables`, numbered `n`) and the boxes of its images.
- */
 /** The page's size and figures, before any text is read. */
 function pageFrame(m: Pdfium, page: number): PageLayout {
   const width = m.FPDF_GetPageWidthF(page);
@@ -182,6 +177,10 @@ function pageFrame(m: Pdfium, page: number): PageLayout {
   return { width, height, blocks: [], tables: [], figures: figureBoxes(m, page, width, height) };
 }
 
+/**
+ * The page's words read into lines and blocks, with the tables their layout
+ * shows (added to `tables`, numbered `n`) and the boxes of its images.
+ */
 function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged: boolean, form: number): PageLayout {
   const layout = pageFrame(m, page);
   const textPage = m.FPDFText_LoadPage(page);

@@ -57,23 +57,27 @@ export function imageRulings(img: GrayImage, pixelsPerPoint: number, pageHeight:
   const thick = MAX_RULE_THICKNESS * pixelsPerPoint;
   const toX = (px: number) => px / pixelsPerPoint;
   const toY = (px: number) => pageHeight - px / pixelsPerPoint;
+  // A thin band is one rule along its middle; a thick one, a filled area, gives its two edges.
+  const edges = (band: Band) => (band.last - band.first + 1 > thick ? [band.first, band.last + 1] : [(band.first + band.last + 1) / 2]);
   const rulings: Ruling[] = [];
-  for (const band of bands(horizontal)) {
-    const edges = band.last - band.first + 1 > thick ? [band.first, band.last + 1] : [(band.first + band.last + 1) / 2];
-    for (const at of edges) rulings.push({ dir: 'h', at: toY(at), from: toX(band.from), to: toX(band.to) });
-  }
-  for (const band of bands(vertical)) {
-    const edges = band.last - band.first + 1 > thick ? [band.first, band.last + 1] : [(band.first + band.last + 1) / 2];
-    // Page space runs y up: the run's first pixel row is its top.
-    for (const at of edges) rulings.push({ dir: 'v', at: toX(at), from: toY(band.to), to: toY(band.from) });
-  }
+  for (const band of bands(horizontal)) for (const at of edges(band)) rulings.push({ dir: 'h', at: toY(at), from: toX(band.from), to: toX(band.to) });
+  // Page space runs y up: the run's first pixel row is its top.
+  for (const band of bands(vertical)) for (const at of edges(band)) rulings.push({ dir: 'v', at: toX(at), from: toY(band.to), to: toY(band.from) });
   return rulings;
 }
 
-/** Runs in neighbouring rows (or columns) that overlap, as one band: a rule drawn a few pixels thick. */
-function bands(runs: Run[]): Array<{ first: number; last: number; from: number; to: number }> {
+/** Rows (or columns) `first` to `last` of runs that overlap, spanning `from` to `to`: a rule drawn a few pixels thick. */
+interface Band {
+  first: number;
+  last: number;
+  from: number;
+  to: number;
+}
+
+/** Runs in neighbouring rows (or columns) that overlap, as one band. */
+function bands(runs: Run[]): Band[] {
   runs.sort((a, b) => a.at - b.at || a.from - b.from);
-  const out: Array<{ first: number; last: number; from: number; to: number }> = [];
+  const out: Band[] = [];
   // Bands that reached the last row (or column) read: only those can take the next.
   let open: typeof out = [];
   let at = -1;
