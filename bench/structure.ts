@@ -12,6 +12,9 @@
 //   gen-pdf-latex   the same models typeset by pdflatex (bench/structure/render-latex.ts):
 //                   TeX's hyphenation, fonts and page style, half with hyperref bookmarks;
 //                   the models with Hebrew or Arabic text are left out (pdflatex has no RTL)
+//   gen-pdf-chromium the same models as web pages printed to PDF by headless Chromium
+//                   (bench/structure/render-html.ts): CSS styles, columns and right-to-left
+//                   pages, tables ruled three ways, the print engine's running header and footer
 //   gen-pdf-scanned the first English ones of gen-pdf as a scanner gives them back: each page
 //                   a grayscale picture (PDFium's rendering at about 200 dpi), no text layer, so
 //                   docex reads them by OCR (pdftotext reads nothing)
@@ -48,6 +51,8 @@ import { extract } from '../lambdas/extract/engine/extract.ts';
 import { DEFAULT_CONFIG } from '../lambdas/extract/engine/types.ts';
 import { generateModels, truthMarkdown } from './structure/docmodel.ts';
 import { latexCanTypeset, latexSource } from './structure/render-latex.ts';
+import { printJob } from './structure/render-html.ts';
+import { chromium } from 'playwright-core';
 import { deckTruth, generateDecks, generateWorkbooks, workbookTruth } from './structure/officemodel.ts';
 import { pandocToMarkdown } from './structure/pandoc-truth.ts';
 import { benchTools } from './tools.ts';
@@ -55,7 +60,7 @@ import { scanOf } from '../test/support/text-image.ts';
 import { KINDS, markdownBlocks, plainTextBlocks, scoreBlocks, type Kind, type StructureScore } from './structure-metric.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const SETS = ['gen-pdf', 'gen-pdf-tagged', 'gen-pdf-latex', 'gen-pdf-scanned', 'gen-docx', 'gen-pptx', 'gen-xlsx', 'corpus-pdf', 'corpus-docx', 'corpus-odt', 'corpus-html'] as const;
+const SETS = ['gen-pdf', 'gen-pdf-tagged', 'gen-pdf-latex', 'gen-pdf-chromium', 'gen-pdf-scanned', 'gen-docx', 'gen-pptx', 'gen-xlsx', 'corpus-pdf', 'corpus-docx', 'corpus-odt', 'corpus-html'] as const;
 type SetName = (typeof SETS)[number];
 
 const { values: args } = parseArgs({
@@ -199,6 +204,58 @@ function latex(): void {
     else skipped.push(`gen-pdf-latex ${m.name}: pdflatex wrote no PDF (see ${relative(ROOT, join(dir, `${m.name}.log`))})`);
   }
   sets.set('gen-pdf-latex', docs);
+}
+
+const CHROMIUM = '/usr/bin/chromium';
+
+/** gen-pdf-chromium: the generated models as web pages printed by Chromium (render-html.ts says how and why). */
+async function printed(): Promise<void> {
+  if (!wanted('gen-pdf-chromium')) return;
+  const dir = join(CACHE, 'gen-chromium');
+  const models = generateModels(Number(args.docs));
+  const writer = join(import.meta.dirname, 'structure', 'render-html.ts');
+  const stamp = createHash('sha256').update(JSON.stringify(models)).update(readFileSync(writer)).digest('hex').slice(0, 16);
+  const stampFile = join(dir, 'stamp');
+  if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) {
+    if (!existsSync(CHROMIUM) && !aptInstall('Chromium', ['chromium'])) {
+      log('gen-pdf-chromium skipped.');
+      return;
+    }
+    ensureSoffice(); // the fonts the models name come with it
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    log(`printing ${models.length} documents with Chromium in ${relative(ROOT, dir)}`);
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+    try {
+      const page = await browser.newPage();
+      for (const m of models) {
+        const job = printJob(m);
+        const html = join(dir, `${m.name}.html`);
+        writeFileSync(html, job.html);
+        writeFileSync(join(dir, `${m.name}.md`), truthMarkdown(m));
+        await page.goto(`file://${html}`);
+        await page.pdf({
+          path: join(dir, `${m.name}.pdf`),
+          format: job.format,
+          margin: job.margin,
+          displayHeaderFooter: true,
+          // Chromium's own header and footer when no template is given: date, title, address, page n/m.
+          ...(job.headerTemplate ? { headerTemplate: job.headerTemplate, footerTemplate: job.footerTemplate! } : {}),
+          printBackground: true,
+        });
+      }
+    } finally {
+      await browser.close();
+    }
+    writeFileSync(stampFile, stamp);
+  }
+  const docs: Doc[] = [];
+  for (const m of models) {
+    const file = join(dir, `${m.name}.pdf`);
+    if (existsSync(file)) docs.push({ name: m.name, file, truth: readFileSync(join(dir, `${m.name}.md`), 'utf8') });
+    else skipped.push(`gen-pdf-chromium ${m.name}: Chromium printed no PDF`);
+  }
+  sets.set('gen-pdf-chromium', docs);
 }
 
 /**
@@ -483,6 +540,7 @@ function figures(results: DocResult[]): Figures {
 generated();
 await scannedSet();
 latex();
+await printed();
 office();
 corpus();
 const needPeer = [...sets.keys()].some((s) => s.includes('pdf'));

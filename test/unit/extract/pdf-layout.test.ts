@@ -161,6 +161,42 @@ describe('PDF layout analysis', () => {
     expect(result.elements!.map((e) => e.type)).toEqual(['title', 'paragraph', 'paragraph', 'paragraph']);
   });
 
+  it('reads the bullets a browser prints as drawn dots, rings and squares as list items nested by their indent, but not a chart legend\'s key', async () => {
+    // Printed by Chromium from chromium-print.html (test/fixtures/README.md): no bullet character in its text layer.
+    const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/chromium-print.pdf', import.meta.url)));
+    const result = await extract({ bytes, filename: 'printed.pdf', config: markdown });
+    expect(result.content).toContain(
+      [
+        '- New pumps for the wells of the northern district',
+        '- Repairs to the bridge over the river',
+        '  - The east side first',
+        '    - Before the market opens',
+        '    - After the school term ends',
+        '- A report to the council',
+      ].join('\n'),
+    );
+    expect(result.content).toContain('The council meets again in the spring.');
+    // A small square drawn before a one-word label, and one before a heading in display type: no list.
+    const square = (x: number, y: number) => `${x} ${y} 4 4 re f`;
+    const content = [
+      square(72, 702),
+      'BT /F1 20 Tf 1 0 0 1 84 700 Tm (Results) Tj ET',
+      ...lines(72, 670, [LONG_1, LONG_2, LONG_3]).map((t) => `BT /F1 10 Tf 1 0 0 1 ${t.x} ${t.y} Tm (${t.text}) Tj ET`),
+      square(300, 602),
+      'BT /F1 10 Tf 1 0 0 1 310 600 Tm (Wells) Tj ET',
+    ].join('\n');
+    const legend = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    ]);
+    const plain = await extract({ bytes: legend, filename: 'legend.pdf', config: markdown });
+    expect(plain.elements!.filter((e) => e.type === 'list_item')).toEqual([]);
+    expect(plain.content).toContain('Wells');
+  });
+
   it("takes Word's second-level bullet, a letter o a tab away from its text, for a bullet, but not a word o a space away", async () => {
     const bytes = layoutPdf([
       {
@@ -587,6 +623,14 @@ describe('right-to-left PDFs', () => {
       'בשנים 1996 2001 נבדקו רשתות Wi-Fi, קידוד UTF-8 ונגיף COVID-19 במחקר אחד.',
     ]);
     expect(result.content).toContain('# مقدمة');
+  });
+
+  it('reads Arabic and Hebrew words whose letters are boxed by their own ink (a browser\'s print) whole, a lam-alef in its order', async () => {
+    const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/chromium-print.pdf', import.meta.url)));
+    const result = await extract({ bytes, filename: 'printed.pdf', config: markdown });
+    const paragraphs = result.elements!.filter((e) => e.type === 'paragraph').map((e) => e.text);
+    expect(paragraphs).toContain('هذه فقرة باللغة العربية عن خدمة المياه ونتائج المسح في المدينة، وتستمر لتكون طويلة بما يكفي لسطرين على الأقل في هذه الصفحة.');
+    expect(paragraphs).toContain('זהו משפט בעברית על תוצאות הבדיקה בעיר, והוא ממשיך עוד קצת כדי להיות ארוך מספיק לשורה שנייה בעמוד הזה.');
   });
 
   it('puts marks and bold phrases a right-to-left line draws apart from it back on the line', async () => {

@@ -6,7 +6,8 @@
 import { withTrailer } from './repair.ts';
 import { checkUnitLimit, PDF_PAGE_LIMIT } from '../../engine/limits.ts';
 import { renderPdfPages, type PageLayout } from './structure.ts';
-import { pageRulings } from './rulings.ts';
+import { pageDrawing } from './rulings.ts';
+import { withDrawnBullets } from './drawn-bullets.ts';
 import { imageRulings, withoutRuleGlyphs, type GrayImage } from './image-rulings.ts';
 import { annotationWords, placeAmong } from './annotations.ts';
 import { readOutline } from './outline.ts';
@@ -188,12 +189,13 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged:
   try {
     const count = m.FPDFText_CountChars(textPage);
     if (count <= 0) return layout;
+    const drawing = pageDrawing(m, page);
     // Filled-in form fields and free-text notes are not in the content stream: their words go where their boxes stand.
-    const words = placeAmong(pageWords(m, textPage, count, tagged), annotationWords(m, page, count, form));
+    const words = placeAmong(withDrawnBullets(pageWords(m, textPage, count, tagged), drawing.marks), annotationWords(m, page, count, form));
     const tags = tagged ? pageTags(m, page) : null;
     if (tags) for (const w of words) w.tag = tags.get(w.mcid);
     layout.tagged = tags !== null;
-    layoutWords(n, tables, layout, words, pageRulings(m, page) ?? []);
+    layoutWords(n, tables, layout, words, drawing.rulings ?? []);
     return layout;
   } finally {
     m.FPDFText_ClosePage(textPage);

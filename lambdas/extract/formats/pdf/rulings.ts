@@ -1,7 +1,9 @@
-// The ruling lines a PDF page draws: horizontal and vertical strokes and the
-// edges of rectangles, from the path objects on the page and inside its form
-// XObjects, in page space (y grows upwards, as for the text boxes). Tables
-// are drawn with these; ruled-tables.ts turns them into cells.
+// What a PDF page draws with paths, from the path objects on the page and
+// inside its form XObjects, in page space (y grows upwards, as for the text
+// boxes): the ruling lines (horizontal and vertical strokes and the edges of
+// rectangles), which tables are drawn with and ruled-tables.ts turns into
+// cells; and the small marks (dots, rings, squares) a browser's print engine
+// draws list bullets with instead of a glyph (drawn-bullets.ts).
 
 import { PAGE_OBJECT, withBuffer, type Pdfium } from './pdfium.ts';
 
@@ -24,6 +26,28 @@ const MAX_FORM_DEPTH = 4;
 const SKEW = 1;
 /** Shorter than this (points) is a tick or the short side of a thin filled bar, not a ruling. */
 const MIN_LENGTH = 4;
+
+/** A small shape drawn on its own: a list bullet, perhaps. */
+export interface Mark {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** Drawn with curves (a dot or a ring), not straight sides (a square). */
+  round: boolean;
+  /** Filled (a dot, a square), not only stroked (a ring). */
+  filled: boolean;
+}
+
+/** Points: a mark is no wider or taller than a large bullet, and not a speck. */
+const MARK_MAX = 9;
+const MARK_MIN = 1.2;
+
+export interface Drawing {
+  /** Null when the page draws too much to be read as a table's lines (a chart, a map). */
+  rulings: Ruling[] | null;
+  marks: Mark[];
+}
 
 /** FPDF_SEGMENT_* (fpdf_edit.h). */
 const SEGMENT = { lineTo: 0, bezierTo: 1, moveTo: 2 } as const;
@@ -55,10 +79,11 @@ function compose(outer: Matrix, inner: Matrix): Matrix {
   return [a * p + c * q, b * p + d * q, a * r + c * s, b * r + d * s, a * t + c * u + e, b * t + d * u + f];
 }
 
-/** The page's rulings, or null when it draws too much to be read as a table's lines. */
-export function pageRulings(m: Pdfium, page: number): Ruling[] | null {
+/** The page's rulings and marks; a page that draws too much has neither. */
+export function pageDrawing(m: Pdfium, page: number): Drawing {
   const x = m.pdfium.wasmExports as unknown as PathExports;
   const rulings: Ruling[] = [];
+  const marks: Mark[] = [];
   let segments = 0;
   // 6 floats of matrix, 2 floats of point, 2 ints of draw mode.
   return withBuffer(m, 40, (buf) => {
@@ -82,13 +107,17 @@ export function pageRulings(m: Pdfium, page: number): Ruling[] | null {
       // Neither filled nor stroked paints nothing.
       if (!x.FPDFPath_GetDrawMode(path, modeAt, modeAt + 4)) return true;
       const i = modeAt >> 2;
-      if (i32()[i] === 0 && i32()[i + 1] === 0) return true;
+      const filled = i32()[i] !== 0;
+      if (!filled && i32()[i + 1] === 0) return true;
       const count = x.FPDFPath_CountSegments(path);
       segments += Math.max(0, count);
       if (segments > MAX_SEGMENTS) return false;
       const [a, b, c, d, e, f] = toPage;
       let start: [number, number] | null = null;
       let cur: [number, number] | null = null;
+      let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+      let round = false;
+      const before = rulings.length;
       for (let s = 0; s < count; s++) {
         const segment = x.FPDFPath_GetPathSegment(path, s);
         if (!segment || !x.FPDFPathSegment_GetPoint(segment, pointAt, pointAt + 4)) continue;
@@ -97,6 +126,8 @@ export function pageRulings(m: Pdfium, page: number): Ruling[] | null {
         const py = h[(pointAt >> 2) + 1]!;
         const point: [number, number] = [a * px + c * py + e, b * px + d * py + f];
         const type = x.FPDFPathSegment_GetType(segment);
+        [x0, y0, x1, y1] = [Math.min(x0, point[0]), Math.min(y0, point[1]), Math.max(x1, point[0]), Math.max(y1, point[1])];
+        if (type === SEGMENT.bezierTo) round = true;
         if (type === SEGMENT.moveTo) start = point;
         else if (type === SEGMENT.lineTo && cur) add(cur[0], cur[1], point[0], point[1]);
         cur = point;
@@ -104,6 +135,12 @@ export function pageRulings(m: Pdfium, page: number): Ruling[] | null {
           add(point[0], point[1], start[0], start[1]);
           cur = start;
         }
+      }
+      const [w, h] = [x1 - x0, y1 - y0];
+      if (w >= MARK_MIN && h >= MARK_MIN && w <= MARK_MAX && h <= MARK_MAX && w < 1.6 * h && h < 1.6 * w) {
+        // A square bullet's sides are no table's lines.
+        rulings.length = before;
+        marks.push({ x0, y0, x1, y1, round, filled });
       }
       return true;
     };
@@ -123,6 +160,6 @@ export function pageRulings(m: Pdfium, page: number): Ruling[] | null {
       return true;
     };
 
-    return walk(x.FPDFPage_CountObjects(page), (i) => x.FPDFPage_GetObject(page, i), IDENTITY, 0) ? rulings : null;
+    return walk(x.FPDFPage_CountObjects(page), (i) => x.FPDFPage_GetObject(page, i), IDENTITY, 0) ? { rulings, marks } : { rulings: null, marks: [] };
   });
 }

@@ -126,15 +126,20 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
       const bottom = f32[at + 3]!;
       const height = Math.max(1, top - bottom);
       const rtl = isRtl(code);
-      if (word !== null && word.rotated === undefined && Math.abs(bottom - word.bottom) < height * 0.3) {
+      // Some producers' Arabic and Hebrew glyphs have tight boxes (Chromium's): each letter's own ink, not the
+      // font's line, so a word's letters stand at different heights and a little apart; the word's size measures them.
+      const joined = rtl && lastRtl && word !== null && Math.min(top, word.top) - Math.max(bottom, word.bottom) > 0.5 * Math.min(height, word.top - word.bottom);
+      if (word !== null && word.rotated === undefined && (Math.abs(bottom - word.bottom) < height * 0.3 || joined)) {
         // Left to right, or right-to-left letters in logical order, each to the left of the one before.
         const along = left >= word.x0 && left - word.x1 < height * 0.15;
-        const back = rtl && lastRtl && right <= word.x1 + height * 0.05 && word.x0 - right < height * 0.15;
+        const back = rtl && lastRtl && right <= word.x1 + height * 0.05 && word.x0 - right < Math.max(height, joined ? word.size : 0) * 0.15;
         // A glyph lined up on a level word's baseline is level too: the angle is read only where a word begins.
         if (along || back) {
           const char = String.fromCodePoint(code);
-          // PDFium gives a right-to-left ligature's letters last first (an Arabic lam-alef as alef, lam).
-          const ligature = rtl && lastRtl && Math.abs(left - lastLeft) < 0.01 && Math.abs(right - lastRight) < 0.01;
+          // PDFium gives a right-to-left ligature's letters last first (an Arabic lam-alef as alef, lam), in one
+          // box or (Chromium's) each in its half: the letter it gives second stands right of the first, not left.
+          const ligature =
+            rtl && lastRtl && ((Math.abs(left - lastLeft) < 0.01 && Math.abs(right - lastRight) < 0.01) || (left >= lastRight - 0.05 * height && !isMark(code)));
           if (ligature) word.text = word.text.slice(0, boxStart) + char + word.text.slice(boxStart);
           else {
             boxStart = word.text.length;
@@ -144,6 +149,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
           if (left < word.x0) word.x0 = left;
           if (right > word.x1) word.x1 = right;
           if (top > word.top) word.top = top;
+          if (bottom < word.bottom) word.bottom = bottom;
           word.last = i;
           if (rtl) word.rtlChars++;
           lastRtl = rtl;
@@ -175,7 +181,8 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
         first: i,
         last: i,
         // A font set at size 1 and scaled by the text matrix reports 1: its box says how large it is drawn.
-        size: size > 0 && height / size > 0.6 && height / size < 2.2 ? size : height / 1.15,
+        // A right-to-left letter's box may be its ink alone (a low letter's a third of the size).
+        size: size > 0 && height / size > (rtl ? 0.2 : 0.6) && height / size < 2.2 ? size : height / 1.15,
         bold: style.bold,
         italic: style.italic,
         mono: style.mono,
@@ -193,6 +200,9 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
   });
   return words;
 }
+
+/** Hebrew points and Arabic vowel signs: drawn over or under the letter before them, whatever their box. */
+const isMark = (code: number) => (code >= 0x591 && code <= 0x5c7) || (code >= 0x610 && code <= 0x61a) || (code >= 0x64b && code <= 0x65f) || code === 0x670;
 
 function asciiAt(heap: Uint8Array, ptr: number, length: number): string {
   let s = '';
