@@ -24,18 +24,14 @@ export interface PrintJob {
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const runHtml = (r: Run) => (r.bold ? `<b>${escape(r.text)}</b>` : r.italic ? `<i>${escape(r.text)}</i>` : escape(r.text));
 
-/** A stable choice from the model's name, so the same model always gets the same variant. */
-function variant(name: string): number {
-  let h = 7;
-  for (const c of name) h = (h * 131 + c.charCodeAt(0)) >>> 0;
-  return h;
-}
+/** The model's number (gen-07-en: 7), so the variants take turns over the set. */
+const variant = (name: string): number => Number(/\d+/.exec(name)?.[0] ?? 0);
 
 export function printJob(doc: DocModel): PrintJob {
   const v = variant(doc.name);
   const { style } = doc;
   const tables = (['grid', 'rows', 'shaded'] as const)[v % 3]!;
-  const defaultFurniture = (v >> 2) % 2 === 0;
+  const defaultFurniture = Math.floor(v / 3) % 2 === 0;
   const [h1, h2, h3] = style.headingSizes;
   const css = `
     html { font-family: '${style.bodyFont}', sans-serif; font-size: ${style.bodySize}pt; }

@@ -197,6 +197,13 @@ describe('PDF layout analysis', () => {
     expect(plain.content).toContain('Wells');
   });
 
+  it('measures a browser\'s print at the size it draws (14.66-pixel type scaled by 0.75): a table\'s header row with its cells an em apart is a row, not a heading', async () => {
+    const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/chromium-print.pdf', import.meta.url)));
+    const result = await extract({ bytes, filename: 'printed.pdf', config: markdown });
+    expect(result.content).toContain(['| District | Wells | Pumps needed |', '| --- | --- | --- |', '| North | 42 | 12 |', '| East | 17 | 5 |', '| South | 28 | 9 |'].join('\n'));
+    expect(result.elements!.filter((e) => e.type === 'heading' || e.type === 'title').map((e) => e.text)).toEqual(['Field notes']);
+  });
+
   it("takes Word's second-level bullet, a letter o a tab away from its text, for a bullet, but not a word o a space away", async () => {
     const bytes = layoutPdf([
       {

@@ -40,6 +40,7 @@ interface TextExports {
   FPDFText_GetTextObject(textPage: number, index: number): number;
   FPDFTextObj_GetFont(textObject: number): number;
   FPDFPageObj_GetMarkedContentID(object: number): number;
+  FPDFPageObj_GetMatrix(object: number, matrix: number): number;
 }
 
 /** PDF font descriptor flags (PDF 32000-1, 9.8.2). */
@@ -69,10 +70,25 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
   let spaced = false;
   // The last character's box, and where in its word the characters sharing that box start: a ligature's letters share one box.
   let [lastLeft, lastRight, boxStart] = [Number.NaN, Number.NaN, 0];
-  withBuffer(m, 16 + 4 + 256, (out) => {
+  withBuffer(m, 16 + 4 + 256 + 24, (out) => {
     const at = out >> 2;
     const flagsPtr = out + 16;
     const namePtr = out + 20;
+    const matrixPtr = out + 276;
+    // A word's size in points, from its font's size and its box (`height`), `rtl` for a right-to-left letter,
+    // whose box may be its ink alone (a low letter's a third of the size).
+    const sizeOf = (size: number, object: number, height: number, rtl: boolean): number => {
+      const plausible = (s: number) => s > 0 && height / s > (rtl ? 0.2 : 0.6) && height / s < 2.2;
+      // A font set at size 1 and scaled by the text matrix reports 1: its box says how large it is drawn.
+      if (!plausible(size)) return height / 1.15;
+      // A font scaled by the page's matrix is drawn at its size times that scale (a browser sets 14.66 pixels at 0.75 for 11 points).
+      if (!object || !x.FPDFPageObj_GetMatrix(object, matrixPtr)) return size;
+      const f32 = m.pdfium.HEAPF32;
+      const at = matrixPtr >> 2;
+      // The scale of its height, not its width: condensed type is as tall as the rest.
+      const drawn = size * Math.hypot(f32[at + 2]!, f32[at + 3]!);
+      return plausible(drawn) ? drawn : size;
+    };
     const styleAt = (i: number, object: number): FontStyle => {
       const font = object ? x.FPDFTextObj_GetFont(object) : 0;
       let style = styles.get(font);
@@ -132,7 +148,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
       if (word !== null && word.rotated === undefined && (Math.abs(bottom - word.bottom) < height * 0.3 || joined)) {
         // Left to right, or right-to-left letters in logical order, each to the left of the one before.
         const along = left >= word.x0 && left - word.x1 < height * 0.15;
-        const back = rtl && lastRtl && right <= word.x1 + height * 0.05 && word.x0 - right < Math.max(height, joined ? word.size : 0) * 0.15;
+        const back = rtl && lastRtl && right <= word.x1 + height * 0.05 && word.x0 - right < Math.max(height * 0.15, joined ? word.size * 0.45 : 0);
         // A glyph lined up on a level word's baseline is level too: the angle is read only where a word begins.
         if (along || back) {
           const char = String.fromCodePoint(code);
@@ -169,8 +185,8 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
         continue;
       }
       // The style of a word is its first character's.
-      const size = x.FPDFText_GetFontSize(textPage, i);
       const object = x.FPDFText_GetTextObject(textPage, i);
+      const size = x.FPDFText_GetFontSize(textPage, i);
       const style = styleAt(i, object);
       word = {
         x0: left,
@@ -180,9 +196,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
         text: String.fromCodePoint(code),
         first: i,
         last: i,
-        // A font set at size 1 and scaled by the text matrix reports 1: its box says how large it is drawn.
-        // A right-to-left letter's box may be its ink alone (a low letter's a third of the size).
-        size: size > 0 && height / size > (rtl ? 0.2 : 0.6) && height / size < 2.2 ? size : height / 1.15,
+        size: sizeOf(size, object, height, rtl),
         bold: style.bold,
         italic: style.italic,
         mono: style.mono,
