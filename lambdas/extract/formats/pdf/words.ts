@@ -49,6 +49,15 @@ const ITALIC = 64;
 const FORCE_BOLD = 1 << 18;
 
 const BOLD_NAME = /bold|black|heavy|semibold|demi|[-,]bd\b|[a-z]bd$/i;
+/**
+ * A font name whose style part (after the family: "NotoSans-Regular", "DejaVuSans-Oblique") says it is of
+ * regular or lighter weight; a slant alone implies the regular weight, unless a heavier one is named with it
+ * ("FranklinGothic-MediumItalic").
+ */
+function statesLighter(name: string): boolean {
+  const style = name.replace(/^[A-Z]{6}\+/, '').split(/[-,]/).slice(1).join('-');
+  return /regular|light|book|thin|roman|plain/i.test(style) || (/italic|oblique/i.test(style) && !/medium|semi|demi/i.test(style));
+}
 const ITALIC_NAME = /italic|oblique|[-,]it\b/i;
 const MONO_NAME = /mono|courier|consol|menlo|inconsolata|typewriter|fixed|\bcode\b|[^a-z]tt[^a-z]|^cmtt|sfmono/i;
 
@@ -98,7 +107,9 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
       const flags = nameLength > 0 ? m.pdfium.HEAP32[flagsPtr >> 2]! : 0;
       const name = nameLength > 1 ? asciiAt(m.pdfium.HEAPU8, namePtr, Math.min(nameLength, 256) - 1) : '';
       style = {
-        bold: weight >= 600 || (flags & FORCE_BOLD) !== 0 || BOLD_NAME.test(name),
+        // PDFium's weight is worked out from the font's stem width, which some producers write at random (a
+        // browser's regular Noto Sans comes out at 625): a name that states a lighter style outranks it.
+        bold: BOLD_NAME.test(name) || (flags & FORCE_BOLD) !== 0 || (weight >= 600 && weight <= 1000 && !statesLighter(name)),
         italic: (flags & ITALIC) !== 0 || ITALIC_NAME.test(name),
         mono: (flags & FIXED_PITCH) !== 0 || MONO_NAME.test(name),
       };
