@@ -264,6 +264,18 @@ describe('PDF layout analysis', () => {
     expect(a!.bbox![2]).toBeLessThan(b!.bbox![0]);
   });
 
+  it('reads two columns set under a full-width paragraph at the same margin as paragraphs of their own width, not as lines cut short', async () => {
+    const wide = [
+      'This report sets out what the survey of the northern districts found in the spring of the year, and what the',
+      'committee proposes to do about the wells, the pumps and the bridge before the rains come back in the autumn.',
+    ];
+    const left = ['The survey counted every well in the', 'district and found that most of them', 'were dug before the war and have not', 'been repaired since they were dug.'];
+    const right = ['The committee asks the council for', 'money to repair the pumps that serve', 'the schools first and the markets', 'after them, in that order of need.'];
+    const bytes = layoutPdf([{ texts: [...lines(72, 720, wide), ...lines(72, 680, left), ...lines(320, 680, right)] }]);
+    const result = await extract({ bytes, filename: 'columns.pdf', config: markdown });
+    expect(result.elements!.filter((e) => e.type === 'paragraph').map((e) => e.text)).toEqual([wide.join(' '), left.join(' '), right.join(' ')]);
+  });
+
   it('finds a figure from its image and the caption under it', async () => {
     const bytes = layoutPdf([
       {

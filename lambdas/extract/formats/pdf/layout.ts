@@ -496,16 +496,43 @@ function overlapX(a: { x0: number; x1: number }, b: { x0: number; x1: number }):
 
 /**
  * Where most full lines of the column starting at `left` end: a line stopping
- * well short of it ends its paragraph. Infinity when the column has too few lines to tell.
+ * well short of it ends its paragraph. Infinity when the column has too few
+ * lines to tell. A page can set one column above two (a browser's CSS columns,
+ * a report's summary over its body) with both starting at the same margin:
+ * a line with another column's text beside it is measured among such lines,
+ * so it is not taken for a short full-width one.
  */
-function columnRight(lines: Line[]): (left: number, em: number, rtl: boolean) => number {
+function columnRight(lines: Line[]): (left: number, em: number, rtl: boolean, line: Line) => number {
   const long = lines.filter((l) => l.text.length >= 25 && !l.rotated);
+  const byFoot = [...lines].sort((a, b) => a.foot - b.foot);
+  const flanked = new Map<Line, boolean>();
+  const besideAnother = (l: Line): boolean => {
+    let beside = flanked.get(l);
+    if (beside !== undefined) return beside;
+    beside = false;
+    // The lines whose feet are within a few lines of its own (the other column may have a heading's space there).
+    const reach = 3 * l.size;
+    let lo = 0;
+    let hi = byFoot.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (byFoot[mid]!.foot < l.foot - reach) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < byFoot.length && byFoot[i]!.foot <= l.foot + reach && !beside; i++) {
+      const o = byFoot[i]!;
+      beside = o !== l && !o.rotated && (o.x0 > l.x1 + l.size || o.x1 < l.x0 - l.size) && o.text.length >= 10;
+    }
+    flanked.set(l, beside);
+    return beside;
+  };
   const memo = new Map<string, number>();
-  return (left, em, rtl) => {
-    const key = `${rtl}|${Math.round(left / em)}`;
+  return (left, em, rtl, line) => {
+    const beside = besideAnother(line);
+    const key = `${rtl}|${beside}|${Math.round(left / em)}`;
     let right = memo.get(key);
     if (right === undefined) {
-      const ends = long.filter((l) => l.rtl === rtl && Math.abs(lineStart(l) - left) < 3 * em).map(lineEnd);
+      const ends = long.filter((l) => l.rtl === rtl && Math.abs(lineStart(l) - left) < 3 * em && (!beside || besideAnother(l))).map(lineEnd);
       ends.sort((a, b) => a - b);
       right = ends.length < 2 ? Infinity : ends[Math.floor(ends.length * 0.75)]!;
       memo.set(key, right);
@@ -542,7 +569,7 @@ function continues(
   line: Line,
   marker: ListMarker | null,
   spacing: number,
-  columnRightOf: (left: number, em: number, rtl: boolean) => number,
+  columnRightOf: (left: number, em: number, rtl: boolean, line: Line) => number,
   spaced: boolean,
 ): boolean {
   const prev = block.lines.at(-1)!;
@@ -554,7 +581,7 @@ function continues(
   const rtl = prev.rtl;
   // Measured in the block's reading direction: mirrored for right-to-left text.
   const left = rtl ? -block.x1 : block.x0;
-  if (line.bold !== prev.bold && !boldLeadRunsOn(prev, line, columnRightOf(left, em, rtl), em)) return false;
+  if (line.bold !== prev.bold && !boldLeadRunsOn(prev, line, columnRightOf(left, em, rtl, prev), em)) return false;
   const pitch = (line.foot - prev.foot) / prev.size;
   if (pitch < 0.5 || pitch > Math.max(spacing, 1) + 0.45 + 1 / em) return false;
   if (!overlapX(line, block)) return false;
@@ -578,7 +605,7 @@ function continues(
   // A short line that ends a sentence ends its paragraph.
   if (block.lines.length >= 2 && p.end < right - 4 * em && SENTENCE_END.test(prev.text)) return false;
   // So does a line that stops far short of where its column's lines end, unless the lines are centred.
-  const columnEnd = columnRightOf(left, em, rtl);
+  const columnEnd = columnRightOf(left, em, rtl, prev);
   if (columnEnd !== Infinity && p.end < columnEnd - 0.35 * (columnEnd - left) && !centred(block, line)) return false;
   // Running text breaks a line only where the next word no longer fits: a line that ends a sentence
   // with room left for the next line's first word was ended on purpose (one-line paragraphs set
