@@ -14,6 +14,20 @@ function lines(x: number, y: number, texts: string[], extra: Partial<PlacedText>
   return texts.map((text, i) => ({ x, y: y - i * 12, text, ...extra }));
 }
 
+/** A one-page PDF of raw content: Helvetica as /F1, paths drawn as written. */
+function drawnPdf(content: string): Uint8Array {
+  return assemblePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+  ]);
+}
+
+/** `text` at (x, y) in 10-point Helvetica. */
+const textAt = (x: number, y: number, text: string) => `BT /F1 10 Tf 1 0 0 1 ${x} ${y} Tm (${text}) Tj ET`;
+
 const LONG_1 = 'The quick survey of the northern districts found that most households relied on';
 const LONG_2 = 'wells dug before the war, and that the water table had fallen by a third in the';
 const LONG_3 = 'last decade, which the committee took to be the main cause of the shortage.';
@@ -185,13 +199,7 @@ describe('PDF layout analysis', () => {
       square(300, 602),
       'BT /F1 10 Tf 1 0 0 1 310 600 Tm (Wells) Tj ET',
     ].join('\n');
-    const legend = assemblePdf([
-      '<< /Type /Catalog /Pages 2 0 R >>',
-      '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
-      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>',
-      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    ]);
+    const legend = drawnPdf(content);
     const plain = await extract({ bytes: legend, filename: 'legend.pdf', config: markdown });
     expect(plain.elements!.filter((e) => e.type === 'list_item')).toEqual([]);
     expect(plain.content).toContain('Wells');
@@ -274,6 +282,36 @@ describe('PDF layout analysis', () => {
     const bytes = layoutPdf([{ texts: [...lines(72, 720, wide), ...lines(72, 680, left), ...lines(320, 680, right)] }]);
     const result = await extract({ bytes, filename: 'columns.pdf', config: markdown });
     expect(result.elements!.filter((e) => e.type === 'paragraph').map((e) => e.text)).toEqual([wide.join(' '), left.join(' '), right.join(' ')]);
+  });
+
+  it('reads a table ruled only between its rows, and one whose rows are shaded in turn, with the columns no row\'s words cross', async () => {
+    const rows = [
+      ['District', 'Wells'],
+      ['North', '42'],
+      ['East side', '17'],
+      ['South', '28'],
+    ];
+    // Rows 20 points apart: a rule under each (cell by cell, as a browser draws borders), one over the first.
+    const ruled = [
+      `0 0 0 rg 72 ${701} 120 0.75 re f 192 ${701} 80 0.75 re f`,
+      ...rows.flatMap((row, i) => [textAt(76, 688 - i * 20, row[0]!), textAt(196, 688 - i * 20, row[1]!), `72 ${681 - i * 20} 120 0.75 re f 192 ${681 - i * 20} 80 0.75 re f`]),
+    ].join('\n');
+    // The header and every other row filled grey: the fills' edges are the only lines.
+    const shaded = rows
+      .flatMap((row, i) => [...(i % 2 === 0 ? [`0.85 g 72 ${681 - i * 20} 120 20 re f 192 ${681 - i * 20} 80 20 re f 0 g`] : []), textAt(76, 688 - i * 20, row[0]!), textAt(196, 688 - i * 20, row[1]!)])
+      .join('\n');
+    for (const content of [ruled, shaded]) {
+      const result = await extract({ bytes: drawnPdf(`${textAt(72, 740, 'Wells by district:')}\n${content}`), filename: 'rows.pdf', config: markdown });
+      expect(result.tables.map((t) => t.rows)).toEqual([rows]);
+    }
+  });
+
+  it('takes no table from two boxes of one width, a header\'s and a footer\'s, with the page\'s text between them', async () => {
+    const box = (y: number, left: string, right: string) => `72 ${y} 400 20 re S\n${textAt(80, y + 6, left)}\n${textAt(300, y + 6, right)}`;
+    const content = [box(740, 'Annual report', 'Draft'), textAt(72, 700, 'Main document'), box(600, 'Acme Ltd', 'Page 1')].join('\n');
+    const result = await extract({ bytes: drawnPdf(content), filename: 'boxes.pdf', config: markdown });
+    expect(result.tables).toEqual([]);
+    expect(result.content).toContain('Main document');
   });
 
   it('finds a figure from its image and the caption under it', async () => {

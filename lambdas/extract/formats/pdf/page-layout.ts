@@ -8,6 +8,7 @@ import { toBlocks, toLines } from './layout.ts';
 import { inReadingOrder, outOfOrder } from './reading-order.ts';
 import { findRuledTables } from './ruled-tables.ts';
 import type { Ruling } from './rulings.ts';
+import { withColumnRules } from './row-rules.ts';
 import type { PageLayout } from './structure.ts';
 import { findTables, rowsInReadingOrder, type PlacedTable, type TextRun } from './tables.ts';
 import type { Word } from './words.ts';
@@ -44,7 +45,8 @@ export function layoutWords(n: number, tables: Table[], layout: PageLayout, word
 
 /** Ruled tables first, then tables in the words they leave, top of the page first. */
 function pageTables(rulings: readonly Ruling[], runs: TextRun[]): PlacedTable[] {
-  const ruled = findRuledTables(rulings, runs);
+  // A table ruled only between its rows gets the column lines it leaves out.
+  const ruled = findRuledTables(withColumnRules(rulings, runs), runs);
   return [...ruled.tables, ...findTables(ruled.rest).filter((t) => !isProse(t.rows))].sort((a, b) => b.top - a.top);
 }
 

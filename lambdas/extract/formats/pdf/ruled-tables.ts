@@ -48,7 +48,7 @@ export function findRuledTables(rulings: readonly Ruling[], runs: readonly TextR
 }
 
 /** One direction's rulings with near-equal positions snapped together and touching pieces joined. */
-function merged(rulings: readonly Ruling[]): Ruling[] {
+export function merged(rulings: readonly Ruling[]): Ruling[] {
   const sorted = [...rulings].sort((a, b) => a.at - b.at);
   const out: Ruling[] = [];
   let group: Ruling[] = [];
