@@ -304,6 +304,11 @@ describe('PDF layout analysis', () => {
       const result = await extract({ bytes: drawnPdf(`${textAt(72, 740, 'Wells by district:')}\n${content}`), filename: 'rows.pdf', config: markdown });
       expect(result.tables.map((t) => t.rows)).toEqual([rows]);
     }
+    // The plain last row under a shaded one has no line under it: its cell's second line is the row's, the paragraph under the table is not.
+    const wrapped = [shaded, textAt(76, 616, 'coast'), textAt(72, 596, LONG_1), textAt(72, 584, LONG_2)].join('\n');
+    const result = await extract({ bytes: drawnPdf(wrapped), filename: 'rows.pdf', config: markdown });
+    expect(result.tables.map((t) => t.rows)).toEqual([[...rows.slice(0, 3), ['South coast', '28']]]);
+    expect(result.content).toContain(`${LONG_1} ${LONG_2}`);
   });
 
   it('takes no table from two boxes of one width, a header\'s and a footer\'s, with the page\'s text between them', async () => {
@@ -695,6 +700,13 @@ describe('right-to-left PDFs', () => {
     const paragraphs = result.elements!.filter((e) => e.type === 'paragraph').map((e) => e.text);
     expect(paragraphs).toContain('هذه فقرة باللغة العربية عن خدمة المياه ونتائج المسح في المدينة، وتستمر لتكون طويلة بما يكفي لسطرين على الأقل في هذه الصفحة.');
     expect(paragraphs).toContain('זהו משפט בעברית על תוצאות הבדיקה בעיר, והוא ממשיך עוד קצת כדי להיות ארוך מספיק לשורה שנייה בעמוד הזה.');
+  });
+
+  it('joins a right-to-left paragraph that runs on from the right-hand column into the left-hand one', async () => {
+    const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/chromium-rtl-columns.pdf', import.meta.url)));
+    const result = await extract({ bytes, filename: 'columns.pdf', config: markdown });
+    const paragraphs = result.elements!.filter((e) => e.type === 'paragraph').map((e) => e.text);
+    expect(paragraphs.some((p) => p.includes('לפני עבודה אזור אזור עם 3.25 דוח פרק'))).toBe(true);
   });
 
   it('puts marks and bold phrases a right-to-left line draws apart from it back on the line', async () => {

@@ -32,8 +32,8 @@ export function withColumnRules(rulings: readonly Ruling[], runs: readonly TextR
       // A grid drawn whole is the ruled-table finder's already.
       if (upright.some((v) => crosses(v, found))) continue;
       // Shaded rows draw their left edges: only then is a row under the last line one of the table's.
-      const shaded = upright.some((v) => Math.abs(v.at - found.from) <= ALIGN && v.from >= found.lines.at(-1)!.at - ALIGN && v.to <= found.lines[0]!.at + ALIGN);
-      const table = shaded ? withOpenRows(found, runs) : found;
+      const edges = upright.filter((v) => v.at >= found.from - ALIGN && v.at <= found.to + ALIGN && v.from >= found.lines.at(-1)!.at - ALIGN && v.to <= found.lines[0]!.at + ALIGN);
+      const table = edges.some((v) => Math.abs(v.at - found.from) <= ALIGN) ? withOpenRows(found, runs, edges.map((v) => v.at)) : found;
       added.push(...table.lines.filter((l) => !found.lines.includes(l)), ...columnRules(table, runs, rulings));
     }
   }
@@ -41,17 +41,26 @@ export function withColumnRules(rulings: readonly Ruling[], runs: readonly TextR
 }
 
 /**
- * The table with a row added below it where a row's height of text stands under its last line with no
- * line of its own: shading every other row leaves the last row open when it is plain. (Not above: a
- * table's caption stands there.)
+ * The table with a row added below it where a row of text stands under its last line with no line of its
+ * own: shading every other row leaves the last row open when it is plain. The row's lines are those whose
+ * words keep within the columns the shaded rows' edges mark (a paragraph under the table runs across them).
+ * (Not above: a table's caption stands there.)
  */
-function withOpenRows(table: RowTable, runs: readonly TextRun[]): RowTable {
-  const heights = table.lines.slice(1).map((l, i) => table.lines[i]!.at - l.at).sort((a, b) => a - b);
-  const row = heights[Math.floor(heights.length / 2)]!;
-  const lines = [...table.lines];
-  const last = lines.at(-1)!;
-  if (isRow(runs, table.from, table.to, last.at, last.at - row)) lines.push({ ...last, at: last.at - row });
-  return { ...table, lines };
+function withOpenRows(table: RowTable, runs: readonly TextRun[], edges: number[]): RowTable {
+  const last = table.lines.at(-1)!;
+  const inner = edges.filter((x) => x > table.from + ALIGN && x < table.to - ALIGN);
+  const across = runs.filter((r) => (r.x0 + r.x1) / 2 >= table.from && (r.x0 + r.x1) / 2 <= table.to);
+  const centre = (r: TextRun) => (r.top + r.bottom) / 2;
+  const inColumns = (line: TextRun[]) => line.length > 0 && line.every((r) => !inner.some((x) => r.x0 < x && r.x1 > x));
+  let bottom = last.at;
+  for (let lines = 0; lines < MAX_ROW_LINES; lines++) {
+    // The next line down: the words whose middles stand within a line's height under the row so far.
+    const top = Math.max(...across.filter((r) => centre(r) < bottom - ALIGN).map((r) => r.top), -Infinity);
+    const line = across.filter((r) => r.top > top - 0.5 * (r.top - r.bottom) && centre(r) < bottom - ALIGN);
+    if (!inColumns(line) || (lines > 0 ? bottom - top > 0.5 * (line[0]!.top - line[0]!.bottom) : last.at - top > 2 * (line[0]!.top - line[0]!.bottom))) break;
+    bottom = Math.min(...line.map((r) => r.bottom));
+  }
+  return bottom === last.at ? table : { ...table, lines: [...table.lines, { ...last, at: bottom - 1 }] };
 }
 
 /** A vertical line within the table's ends that runs over more than one of its rows: a grid's, not a shaded row's edge. */

@@ -131,7 +131,9 @@ function joinAcrossColumns(blocks: Classified[]): Classified[] {
   const out: Classified[] = [];
   let last: Classified | undefined;
   for (const c of blocks) {
-    if (last && inFlow(c) && c.bbox[1] < last.bbox[1] && c.bbox[0] > last.bbox[0] && runsOn(last, c)) {
+    // The next column stands to the right, or in a right-to-left text to either side (as its producer set the columns).
+    const nextColumn = last && (c.bbox[0] > last.bbox[0] || (last.rtl && c.rtl && c.bbox[2] < last.bbox[2]));
+    if (last && inFlow(c) && c.bbox[1] < last.bbox[1] && nextColumn && runsOn(last, c)) {
       join(last, c);
       continue;
     }
