@@ -15,6 +15,9 @@
 //   gen-pdf-chromium the same models as web pages printed to PDF by headless Chromium
 //                   (bench/structure/render-html.ts): CSS styles, columns and right-to-left
 //                   pages, tables ruled three ways, the print engine's running header and footer
+//   gen-pdf-slides  the gen-pptx decks exported to PDF by LibreOffice Impress, as decks are
+//                   shared: slide titles, bulleted placeholders, text boxes, tables, one slide a
+//                   page; the truth is the deck's without its speaker notes (not printed)
 //   gen-pdf-scanned the first English ones of gen-pdf as a scanner gives them back: each page
 //                   a grayscale picture (PDFium's rendering at about 200 dpi), no text layer, so
 //                   docex reads them by OCR (pdftotext reads nothing)
@@ -60,7 +63,7 @@ import { scanOf } from '../test/support/text-image.ts';
 import { KINDS, markdownBlocks, plainTextBlocks, scoreBlocks, type Kind, type StructureScore } from './structure-metric.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const SETS = ['gen-pdf', 'gen-pdf-tagged', 'gen-pdf-latex', 'gen-pdf-chromium', 'gen-pdf-scanned', 'gen-docx', 'gen-pptx', 'gen-xlsx', 'corpus-pdf', 'corpus-docx', 'corpus-odt', 'corpus-html'] as const;
+const SETS = ['gen-pdf', 'gen-pdf-tagged', 'gen-pdf-latex', 'gen-pdf-chromium', 'gen-pdf-slides', 'gen-pdf-scanned', 'gen-docx', 'gen-pptx', 'gen-xlsx', 'corpus-pdf', 'corpus-docx', 'corpus-odt', 'corpus-html'] as const;
 type SetName = (typeof SETS)[number];
 
 const { values: args } = parseArgs({
@@ -268,7 +271,8 @@ function office(): void {
     { set: 'gen-xlsx', ext: 'xlsx', module: 'openpyxl', pkg: 'openpyxl', renderer: 'render-xlsx.py', models: () => generateWorkbooks(Number(args.docs)), truth: workbookTruth },
   ] as const;
   for (const k of kinds) {
-    if (!wanted(k.set)) continue;
+    // The slides set is made from the decks.
+    if (!wanted(k.set) && !(k.set === 'gen-pptx' && wanted('gen-pdf-slides'))) continue;
     const dir = join(CACHE, k.set);
     const models = k.models() as Array<{ name: string }>;
     const truth = k.truth as (m: unknown) => string;
@@ -296,8 +300,38 @@ function office(): void {
       if (existsSync(file)) docs.push({ name: m.name, file, truth: readFileSync(join(dir, `${m.name}.md`), 'utf8') });
       else skipped.push(`${k.set} ${m.name}: ${k.pkg} wrote no ${k.ext}`);
     }
-    sets.set(k.set, docs);
+    if (wanted(k.set)) sets.set(k.set, docs);
   }
+  slides();
+}
+
+/** gen-pdf-slides: the gen-pptx decks as LibreOffice Impress exports them to PDF. */
+function slides(): void {
+  if (!wanted('gen-pdf-slides')) return;
+  const decks = generateDecks(Number(args.docs));
+  const source = join(CACHE, 'gen-pptx');
+  const dir = join(CACHE, 'gen-slides');
+  const stamp = existsSync(join(source, 'stamp')) ? readFileSync(join(source, 'stamp'), 'utf8') : '';
+  const stampFile = join(dir, 'stamp');
+  if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) {
+    const pptx = decks.map((d) => join(source, `${d.name}.pptx`)).filter((f) => existsSync(f));
+    if (pptx.length === 0 || !ensureSoffice(['impress'])) {
+      log('gen-pdf-slides skipped.');
+      return;
+    }
+    rmSync(dir, { recursive: true, force: true });
+    log(`exporting ${pptx.length} decks to PDF with LibreOffice Impress in ${relative(ROOT, dir)}`);
+    soffice('pdf', dir, pptx, 600_000);
+    for (const d of decks) writeFileSync(join(dir, `${d.name}.md`), deckTruth(d, { notes: false }));
+    writeFileSync(stampFile, stamp);
+  }
+  const docs: Doc[] = [];
+  for (const d of decks) {
+    const file = join(dir, `${d.name}.pdf`);
+    if (existsSync(file)) docs.push({ name: d.name, file, truth: readFileSync(join(dir, `${d.name}.md`), 'utf8') });
+    else skipped.push(`gen-pdf-slides ${d.name}: LibreOffice wrote no PDF`);
+  }
+  sets.set('gen-pdf-slides', docs);
 }
 
 function walk(dir: string): string[] {

@@ -168,7 +168,8 @@ export function generateDeck(index: number, seed: number): DeckModel {
 }
 
 /** What a reader of the slides should get back (see the top of this file). */
-export function deckTruth(deck: DeckModel): string {
+/** `notes: false`: the slides alone, as a PDF of the deck shows them (speaker notes are not printed). */
+export function deckTruth(deck: DeckModel, { notes = true }: { notes?: boolean } = {}): string {
   const out: string[] = [];
   for (const s of deck.slides) {
     if (s.title) out.push(`${s.layout === 'title' ? '#' : '##'} ${s.title}`);
@@ -188,7 +189,7 @@ export function deckTruth(deck: DeckModel): string {
     });
     for (const box of s.textBoxes) out.push(...box.map(oneLine));
     if (s.table) out.push(markdownTable(s.table));
-    out.push(...s.notes);
+    if (notes) out.push(...s.notes);
   }
   return out.join('\n\n') + '\n';
 }

@@ -219,6 +219,23 @@ describe('PDF layout analysis', () => {
     expect(result.content).toContain('The council meets again in the spring.\n\n## Wells and pumps by district\n\n| District |');
   });
 
+  it('reads a number set close against its item\'s first word ("10.Review", as Impress and a two-digit label print them) as the item\'s marker, but not a decimal or a stop inside a sentence', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          ...lines(72, 720, ['The next steps:']),
+          { x: 72, y: 700, text: '9.' },
+          { x: 86, y: 700, text: 'Measure the wells' },
+          { x: 72, y: 688, text: '10.Review the pumps' },
+          { x: 72, y: 676, text: '11.Report back' },
+          ...lines(72, 650, ['Prices rose by 2.5 percent in 1.5 years.']),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'steps.pdf', config: markdown });
+    expect(result.content).toBe(['The next steps:', '9. Measure the wells\n10. Review the pumps\n11. Report back', 'Prices rose by 2.5 percent in 1.5 years.'].join('\n\n'));
+  });
+
   it("takes Word's second-level bullet, a letter o a tab away from its text, for a bullet, but not a word o a space away", async () => {
     const bytes = layoutPdf([
       {

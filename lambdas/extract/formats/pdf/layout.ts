@@ -427,6 +427,10 @@ export function listMarker(line: Line): ListMarker | null {
   if (first.text === 'o' && gap > 0.8 * first.size && /^\p{L}/u.test(second.text)) return { ordered: false, text: 'o', textX: second.x0 };
   // A bullet glued to its word ("•Item") still opens an item.
   if (/^[•●▪■►➢✓✔]\S/u.test(first.text)) return { ordered: false, text: first.text[0]!, textX: first.x0 + first.size };
+  // So does a number set close to its item's first word, with no space between ("1.Small", as Impress prints its
+  // numbered lists); prose never runs a number's stop into a capital.
+  const glued = /^\d{1,3}[.)](?=\p{Lu}\p{Ll})/u.exec(first.text);
+  if (glued) return { ordered: true, text: glued[0], textX: first.x0 + ((first.x1 - first.x0) * glued[0].length) / first.text.length };
   return null;
 }
 
