@@ -14,13 +14,13 @@ function lines(x: number, y: number, texts: string[], extra: Partial<PlacedText>
   return texts.map((text, i) => ({ x, y: y - i * 12, text, ...extra }));
 }
 
-/** A one-page PDF of raw content: Helvetica as /F1, paths drawn as written. */
-function drawnPdf(content: string): Uint8Array {
+/** A one-page PDF of raw content: Helvetica as /F1, paths drawn as written; US Letter unless `box` says otherwise. */
+function drawnPdf(content: string, box = '0 0 612 792'): Uint8Array {
   return assemblePdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [${box}] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>`,
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
   ]);
 }
@@ -234,6 +234,17 @@ describe('PDF layout analysis', () => {
     ]);
     const result = await extract({ bytes, filename: 'steps.pdf', config: markdown });
     expect(result.content).toBe(['The next steps:', '9. Measure the wells\n10. Review the pumps\n11. Report back', 'Prices rose by 2.5 percent in 1.5 years.'].join('\n\n'));
+  });
+
+  it('takes only a slide\'s title for a heading: its subtitle and the lead-in over its bullets are content, however large', async () => {
+    const at = (x: number, y: number, size: number, text: string) => `BT /F1 ${size} Tf 1 0 0 1 ${x} ${y} Tm (${text}) Tj ET`;
+    const slide = [
+      at(200, 460, 40, 'Water for the North'),
+      at(60, 380, 28, 'What the survey asks for:'),
+      ...['New pumps for the wells', 'A bridge over the river', 'A report to the council'].flatMap((item, i) => [at(60, 330 - i * 40, 24, '-'), at(90, 330 - i * 40, 24, item)]),
+    ].join('\n');
+    const result = await extract({ bytes: drawnPdf(slide, '0 0 720 540'), filename: 'deck.pdf', config: markdown });
+    expect(result.content).toBe(['# Water for the North', 'What the survey asks for:', '- New pumps for the wells\n- A bridge over the river\n- A report to the council'].join('\n\n'));
   });
 
   it("takes Word's second-level bullet, a letter o a tab away from its text, for a bullet, but not a word o a space away", async () => {

@@ -172,6 +172,7 @@ function bodyStyle(layouts: PageLayout[]): { size: number; bold: boolean } {
 
 function classifyPage(layout: PageLayout, page: number, body: { size: number; bold: boolean }, furniture: Map<TextBlock, Zone>): Classified[] {
   const out: Classified[] = [];
+  const title = slideTitleSize(layout, body, furniture);
   for (const block of layout.blocks) {
     const bbox: BBox = [round(block.x0), round(block.y0), round(block.x1), round(block.y1)];
     const text = joinLines(block.lines);
@@ -194,11 +195,11 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
     else if (block.lines[0]!.rotated) out.push({ ...base, type: 'paragraph', aside: true });
     else if (CAPTION.test(text) && text.length < 600) out.push({ ...base, type: 'caption' });
     // "1. Introduction" set bold or large on a line of its own is a numbered heading, not a list item.
-    else if (block.marker?.ordered && block.lines.length === 1 && (block.bold || block.size >= body.size * 1.15) && !body.bold && isHeading(block, text, body)) out.push({ ...base, type: 'heading' });
+    else if (block.marker?.ordered && block.lines.length === 1 && (block.bold || block.size >= body.size * 1.15) && !body.bold && (title === null || block.size >= 0.95 * title) && isHeading(block, text, body)) out.push({ ...base, type: 'heading' });
     else if (block.marker) {
       const own = text.startsWith(block.marker.text) ? text.slice(block.marker.text.length).trim() : text;
       out.push({ ...base, type: 'list_item', text: own, ordered: block.marker.ordered, marker: block.marker.text, level: 0 });
-    } else if (isHeading(block, text, body)) out.push({ ...base, type: 'heading' });
+    } else if (title !== null ? block.size >= 0.95 * title && isHeading(block, text, body) : isHeading(block, text, body)) out.push({ ...base, type: 'heading' });
     else if (isFootnote(block, text, body, layout.height)) out.push({ ...base, type: 'footnote' });
     else out.push({ ...base, type: 'paragraph' });
   }
@@ -261,6 +262,21 @@ function byTag(block: TextBlock, text: string, base: Omit<Classified, 'type'>): 
     default:
       return null;
   }
+}
+
+/**
+ * On a slide (a landscape page whose text is set large for its height, as a deck exported to PDF is),
+ * the size of its title: the largest text on it, when that is larger than the deck's body text. Only
+ * its title is a heading there; the rest is the slide's content, however large (a subtitle, a lead-in
+ * line over bullets, text a placeholder shrank or grew to fit). Null on any other page.
+ */
+function slideTitleSize(layout: PageLayout, body: { size: number }, furniture: Map<TextBlock, Zone>): number | null {
+  // A slide's body text is a fiftieth of its height or more, its title a twentieth (a landscape report's 10-point text and 16-point headings are far less).
+  if (layout.width <= layout.height || body.size < 0.02 * layout.height) return null;
+  const sizes = layout.blocks.filter((b) => !furniture.has(b) && !b.lines[0]!.rotated).map((b) => b.size);
+  const largest = Math.max(...sizes, 0);
+  if (largest < 0.05 * layout.height) return null;
+  return largest >= 1.15 * body.size ? largest : Infinity;
 }
 
 function isHeading(block: TextBlock, text: string, body: { size: number; bold: boolean }): boolean {
