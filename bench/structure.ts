@@ -18,6 +18,9 @@
 //   gen-pdf-slides  the gen-pptx decks exported to PDF by LibreOffice Impress, as decks are
 //                   shared: slide titles, bulleted placeholders, text boxes, tables, one slide a
 //                   page; the truth is the deck's without its speaker notes (not printed)
+//   gen-pdf-sheets  the gen-xlsx workbooks printed to PDF by LibreOffice Calc (no grid lines, as
+//                   Calc prints by default): tables of figures with empty cells; the truth is the
+//                   sheets' tables (sheet names and comments are not printed)
 //   gen-pdf-scanned the first English ones of gen-pdf as a scanner gives them back: each page
 //                   a grayscale picture (PDFium's rendering at about 200 dpi), no text layer, so
 //                   docex reads them by OCR (pdftotext reads nothing)
@@ -56,14 +59,14 @@ import { generateModels, truthMarkdown } from './structure/docmodel.ts';
 import { latexCanTypeset, latexSource } from './structure/render-latex.ts';
 import { printJob } from './structure/render-html.ts';
 import { chromium } from 'playwright-core';
-import { deckTruth, generateDecks, generateWorkbooks, workbookTruth } from './structure/officemodel.ts';
+import { deckTruth, generateDecks, generateWorkbooks, workbookTruth, type DeckModel, type WorkbookModel } from './structure/officemodel.ts';
 import { pandocToMarkdown } from './structure/pandoc-truth.ts';
 import { benchTools } from './tools.ts';
 import { scanOf } from '../test/support/text-image.ts';
 import { KINDS, markdownBlocks, plainTextBlocks, scoreBlocks, type Kind, type StructureScore } from './structure-metric.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const SETS = ['gen-pdf', 'gen-pdf-tagged', 'gen-pdf-latex', 'gen-pdf-chromium', 'gen-pdf-slides', 'gen-pdf-scanned', 'gen-docx', 'gen-pptx', 'gen-xlsx', 'corpus-pdf', 'corpus-docx', 'corpus-odt', 'corpus-html'] as const;
+const SETS = ['gen-pdf', 'gen-pdf-tagged', 'gen-pdf-latex', 'gen-pdf-chromium', 'gen-pdf-slides', 'gen-pdf-sheets', 'gen-pdf-scanned', 'gen-docx', 'gen-pptx', 'gen-xlsx', 'corpus-pdf', 'corpus-docx', 'corpus-odt', 'corpus-html'] as const;
 type SetName = (typeof SETS)[number];
 
 const { values: args } = parseArgs({
@@ -272,7 +275,7 @@ function office(): void {
   ] as const;
   for (const k of kinds) {
     // The slides set is made from the decks.
-    if (!wanted(k.set) && !(k.set === 'gen-pptx' && wanted('gen-pdf-slides'))) continue;
+    if (!wanted(k.set) && !(k.set === 'gen-pptx' && wanted('gen-pdf-slides')) && !(k.set === 'gen-xlsx' && wanted('gen-pdf-sheets'))) continue;
     const dir = join(CACHE, k.set);
     const models = k.models() as Array<{ name: string }>;
     const truth = k.truth as (m: unknown) => string;
@@ -302,36 +305,42 @@ function office(): void {
     }
     if (wanted(k.set)) sets.set(k.set, docs);
   }
-  slides();
+  printedOffice();
 }
 
-/** gen-pdf-slides: the gen-pptx decks as LibreOffice Impress exports them to PDF. */
-function slides(): void {
-  if (!wanted('gen-pdf-slides')) return;
-  const decks = generateDecks(Number(args.docs));
-  const source = join(CACHE, 'gen-pptx');
-  const dir = join(CACHE, 'gen-slides');
-  const stamp = existsSync(join(source, 'stamp')) ? readFileSync(join(source, 'stamp'), 'utf8') : '';
-  const stampFile = join(dir, 'stamp');
-  if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) {
-    const pptx = decks.map((d) => join(source, `${d.name}.pptx`)).filter((f) => existsSync(f));
-    if (pptx.length === 0 || !ensureSoffice(['impress'])) {
-      log('gen-pdf-slides skipped.');
-      return;
+/** gen-pdf-slides and gen-pdf-sheets: the gen-pptx decks and gen-xlsx workbooks as LibreOffice exports them to PDF. */
+function printedOffice(): void {
+  const kinds = [
+    { set: 'gen-pdf-slides', from: 'gen-pptx', ext: 'pptx', app: 'impress', models: () => generateDecks(Number(args.docs)), truth: (m: unknown) => deckTruth(m as DeckModel, { notes: false }) },
+    { set: 'gen-pdf-sheets', from: 'gen-xlsx', ext: 'xlsx', app: 'calc', models: () => generateWorkbooks(Number(args.docs)), truth: (m: unknown) => workbookTruth(m as WorkbookModel, { printed: true }) },
+  ] as const;
+  for (const k of kinds) {
+    if (!wanted(k.set)) continue;
+    const models = k.models() as Array<{ name: string }>;
+    const source = join(CACHE, k.from);
+    const dir = join(CACHE, k.set);
+    const stamp = existsSync(join(source, 'stamp')) ? readFileSync(join(source, 'stamp'), 'utf8') : '';
+    const stampFile = join(dir, 'stamp');
+    if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) {
+      const files = models.map((m) => join(source, `${m.name}.${k.ext}`)).filter((f) => existsSync(f));
+      if (files.length === 0 || !ensureSoffice([k.app])) {
+        log(`${k.set} skipped.`);
+        continue;
+      }
+      rmSync(dir, { recursive: true, force: true });
+      log(`exporting ${files.length} ${k.ext.toUpperCase()} files to PDF with LibreOffice in ${relative(ROOT, dir)}`);
+      soffice('pdf', dir, files, 600_000);
+      for (const m of models) writeFileSync(join(dir, `${m.name}.md`), k.truth(m));
+      writeFileSync(stampFile, stamp);
     }
-    rmSync(dir, { recursive: true, force: true });
-    log(`exporting ${pptx.length} decks to PDF with LibreOffice Impress in ${relative(ROOT, dir)}`);
-    soffice('pdf', dir, pptx, 600_000);
-    for (const d of decks) writeFileSync(join(dir, `${d.name}.md`), deckTruth(d, { notes: false }));
-    writeFileSync(stampFile, stamp);
+    const docs: Doc[] = [];
+    for (const m of models) {
+      const file = join(dir, `${m.name}.pdf`);
+      if (existsSync(file)) docs.push({ name: m.name, file, truth: readFileSync(join(dir, `${m.name}.md`), 'utf8') });
+      else skipped.push(`${k.set} ${m.name}: LibreOffice wrote no PDF`);
+    }
+    sets.set(k.set, docs);
   }
-  const docs: Doc[] = [];
-  for (const d of decks) {
-    const file = join(dir, `${d.name}.pdf`);
-    if (existsSync(file)) docs.push({ name: d.name, file, truth: readFileSync(join(dir, `${d.name}.md`), 'utf8') });
-    else skipped.push(`gen-pdf-slides ${d.name}: LibreOffice wrote no PDF`);
-  }
-  sets.set('gen-pdf-slides', docs);
 }
 
 function walk(dir: string): string[] {

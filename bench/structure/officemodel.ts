@@ -423,12 +423,13 @@ export function generateWorkbook(index: number, seed: number): WorkbookModel {
 }
 
 /** What a reader of the sheets should get back (see the top of this file). */
-export function workbookTruth(book: WorkbookModel): string {
+/** `printed: true`: what a PDF of the workbook shows, its tables alone (sheet names and comments are not printed). */
+export function workbookTruth(book: WorkbookModel, { printed = false }: { printed?: boolean } = {}): string {
   const out: string[] = [];
   for (const s of book.sheets) {
-    out.push(`## ${s.name}`);
+    if (!printed) out.push(`## ${s.name}`);
     out.push(markdownTable(s.rows.map((r) => r.map((c) => c?.display ?? ''))));
-    out.push(...s.comments.map((c) => c.text));
+    if (!printed) out.push(...s.comments.map((c) => c.text));
   }
   return out.join('\n\n') + '\n';
 }

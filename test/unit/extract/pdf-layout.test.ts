@@ -347,6 +347,28 @@ describe('PDF layout analysis', () => {
     expect(result.content).toContain('Main document');
   });
 
+  it('reads the header a spreadsheet prints flush left over figures set flush right as the table\'s header row', async () => {
+    const data = [
+      ['North station', '8.47E+07', '58478'],
+      ['East', '6.10E-05', '544687'],
+      ['South station', '8.36E+05', '357245'],
+    ];
+    // Figures end at the column's right edge; each header starts at its column's left edge, over the space the figures leave.
+    const right = (end: number, text: string) => end - text.length * 5.56;
+    const texts = [
+      { x: 72, y: 700, text: 'Station', bold: true },
+      { x: 160, y: 700, text: 'Mass', bold: true },
+      { x: 260, y: 700, text: 'Staff', bold: true },
+      ...data.flatMap((row, i) => [
+        { x: 72, y: 686 - i * 14, text: row[0]! },
+        { x: right(250, row[1]!), y: 686 - i * 14, text: row[1]! },
+        { x: right(350, row[2]!), y: 686 - i * 14, text: row[2]! },
+      ]),
+    ];
+    const result = await extract({ bytes: layoutPdf([{ texts }]), filename: 'sheet.pdf', config: markdown });
+    expect(result.tables.map((t) => t.rows)).toEqual([[['Station', 'Mass', 'Staff'], ...data]]);
+  });
+
   it('finds a figure from its image and the caption under it', async () => {
     const bytes = layoutPdf([
       {

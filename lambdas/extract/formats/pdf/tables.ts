@@ -115,11 +115,28 @@ function headerLines(lines: Line[], table: Line[], columns: ColumnSpan[]): Line[
     if (line.cells.length < 2 || line.y - below.y > Math.max(line.height, below.height) * 2.5) break;
     const slack = line.height;
     // A header cell may run wider than the numbers under it, but not past the table's sides.
-    if (line.cells.some((c) => (c.x0 + c.x1) / 2 < left - slack || (c.x0 + c.x1) / 2 > right + slack || columnOf(c, columns) < 0)) break;
+    if (line.cells.some((c) => (c.x0 + c.x1) / 2 < left - slack || (c.x0 + c.x1) / 2 > right + slack)) break;
     header.unshift(line);
     below = line;
   }
   return header;
+}
+
+/**
+ * The column a header cell heads: the one it stands over most, where it stands over it by a good part of
+ * its width or starts where it starts; else the one whose stretch holds its middle, each column's stretch
+ * running from the end of the column before it to its own end (a header set flush left over numbers set
+ * flush right, as a spreadsheet prints them, stands over the space the cell leaves before them).
+ */
+function headedColumn(cell: Cell, columns: ColumnSpan[]): number {
+  const over = columnOf(cell, columns);
+  if (over >= 0) {
+    const column = columns[over]!;
+    if (Math.min(cell.x1, column.x1) - Math.max(cell.x0, column.x0) >= 0.3 * (cell.x1 - cell.x0) || Math.abs(cell.x0 - column.x0) < 0.25 * (cell.x1 - cell.x0)) return over;
+  }
+  const middle = (cell.x0 + cell.x1) / 2;
+  const i = columns.findIndex((c) => middle <= c.x1);
+  return i < 0 ? columns.length - 1 : i;
 }
 
 /** Header lines as one row: each column's pieces, top line first. */
@@ -127,7 +144,7 @@ function headerRow(header: Line[], columns: ColumnSpan[]): string[] {
   const row = columns.map(() => '');
   for (const line of header) {
     for (const cell of line.cells) {
-      const i = columnOf(cell, columns);
+      const i = headedColumn(cell, columns);
       const text = wordsText(cell.runs, line.height);
       row[i] = row[i] ? `${row[i]} ${text}` : text;
     }
