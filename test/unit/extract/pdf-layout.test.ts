@@ -369,6 +369,25 @@ describe('PDF layout analysis', () => {
     expect(result.tables.map((t) => t.rows)).toEqual([[['Station', 'Mass', 'Staff'], ...data]]);
   });
 
+  it('reads labels with an amount beside each as a two-column table, but not a table of contents\'s page numbers', async () => {
+    const pairs = [
+      ['Revenue', '1,234.50'],
+      ['Operating costs', '(456.00)'],
+      ['Tax rate', '12.5%'],
+      ['Net income', '778.50'],
+    ];
+    const contents = [
+      ['Introduction', '3'],
+      ['Methods', '7'],
+      ['Results', '12'],
+      ['Discussion', '18'],
+    ];
+    const rows = (top: number, entries: string[][]) => entries.flatMap(([label, figure], i) => [{ x: 72, y: top - i * 14, text: label! }, { x: 300, y: top - i * 14, text: figure! }]);
+    const result = await extract({ bytes: layoutPdf([{ texts: [...rows(700, pairs), ...lines(72, 600, [LONG_1, LONG_2]), ...rows(540, contents)] }]), filename: 'statement.pdf', config: markdown });
+    expect(result.tables.map((t) => t.rows)).toEqual([pairs]);
+    expect(result.content).toContain('Introduction');
+  });
+
   it('finds a figure from its image and the caption under it', async () => {
     const bytes = layoutPdf([
       {

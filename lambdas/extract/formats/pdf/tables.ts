@@ -1,9 +1,11 @@
 // Tables in a PDF's text layer, found from where the text sits: runs of at
 // least three consecutive lines that split into the same number (three or
 // more) of cells whose columns overlap from line to line. Two cells a line are
-// never taken for a table here: text set in two columns looks just the same.
-// Tables drawn with ruling lines, two-column ones included, are found first
-// from their lines (ruled-tables.ts); this reads the words they leave.
+// taken for a table only where one column holds figures (amounts, dates,
+// times) and the other short labels, four rows or more: text set in two
+// columns looks just like a two-column table otherwise. Tables drawn with
+// ruling lines, two-column ones included, are found first from their lines
+// (ruled-tables.ts); this reads the words they leave.
 
 import { mostlyRtl } from './script.ts';
 
@@ -66,6 +68,7 @@ export function findTables(runs: readonly TextRun[]): PlacedTable[] {
     }
   }
   flush();
+  found.push(...figurePairs(lines));
   return found.map((table) => {
     const columns = columnSpans(table);
     const header = headerLines(lines, table, columns);
@@ -76,6 +79,43 @@ export function findTables(runs: readonly TextRun[]): PlacedTable[] {
       runs: [...header, ...table].flatMap((line) => line.cells.flatMap((cell) => cell.runs)),
     };
   });
+}
+
+/** A number as tables print them (signs, brackets, separators, a currency, unit or percent sign, an exponent), a date or a time. */
+const FIGURE = /^(?:[-+−–(]?[$€£¥]?\s?\d[\d.,\s]*(?:E[-+]?\d+)?\s?[%)]?|\d{1,4}[-/.](?:\d{1,2}|\p{L}{3,9})[-/.]\d{1,4}|\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AP]M)?)$/iu;
+/** A figure that is not a small whole number: a separator, a decimal, a sign, a date or time, or four digits. */
+const AMOUNT = /[.,%$€£¥:\/-]|\d{4}/;
+/** Rows a two-column table needs: fewer could be a label and its value, or two lines of a form. */
+const MIN_PAIR_ROWS = 4;
+
+/**
+ * Runs of lines of two cells, a short label (no leader dots: a table of contents is a list) and a figure
+ * after it, their columns overlapping from line to line, half the figures or more amounts.
+ */
+function figurePairs(lines: Line[]): Line[][] {
+  const found: Line[][] = [];
+  let run: Line[] = [];
+  let figures = -1;
+  // Amounts, not counts: page numbers beside titles (a table of contents) and numbers before items (a list) are no table.
+  let amounts = 0;
+  const flush = () => {
+    if (run.length >= MIN_PAIR_ROWS && amounts * 2 >= run.length) found.push(run);
+    run = [];
+    amounts = 0;
+  };
+  for (const line of lines) {
+    const texts = line.cells.map((c) => wordsText(c.runs, line.height));
+    // The label first, the figure after it, as a statement or a sheet sets them.
+    const pair = line.cells.length === 2 && !line.mixed && FIGURE.test(texts[1]!) && !FIGURE.test(texts[0]!) && texts[0]!.split(/\s+/).length <= 8 && !/\.{4}|…{2}/.test(texts[0]!);
+    const prev = run.at(-1);
+    if (!(pair && prev && continues(prev, line))) flush();
+    if (pair) {
+      run.push(line);
+      if (AMOUNT.test(texts[1]!)) amounts++;
+    }
+  }
+  flush();
+  return found;
 }
 
 interface ColumnSpan {
