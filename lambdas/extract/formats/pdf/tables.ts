@@ -104,14 +104,14 @@ function figurePairs(lines: Line[]): Line[][] {
     amounts = 0;
   };
   for (const line of lines) {
-    const texts = line.cells.map((c) => wordsText(c.runs, line.height));
     // The label first, the figure after it, as a statement or a sheet sets them.
-    const pair = line.cells.length === 2 && !line.mixed && FIGURE.test(texts[1]!) && !FIGURE.test(texts[0]!) && texts[0]!.split(/\s+/).length <= 8 && !/\.{4}|…{2}/.test(texts[0]!);
+    const texts = line.cells.length === 2 && !line.mixed && line.cells[1]!.runs.length <= 3 ? line.cells.map((c) => wordsText(c.runs, line.height)) : null;
+    const pair = texts !== null && FIGURE.test(texts[1]!) && !FIGURE.test(texts[0]!) && texts[0]!.split(/\s+/).length <= 8 && !/\.{4}|…{2}/.test(texts[0]!);
     const prev = run.at(-1);
     if (!(pair && prev && continues(prev, line))) flush();
     if (pair) {
       run.push(line);
-      if (AMOUNT.test(texts[1]!)) amounts++;
+      if (AMOUNT.test(texts![1]!)) amounts++;
     }
   }
   flush();

@@ -87,16 +87,15 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
     // A word's size in points, from its font's size and its box (`height`), `rtl` for a right-to-left letter,
     // whose box may be its ink alone (a low letter's a third of the size).
     const sizeOf = (size: number, object: number, height: number, rtl: boolean): number => {
-      const plausible = (s: number) => s > 0 && height / s > (rtl ? 0.2 : 0.6) && height / s < 2.2;
       // A font set at size 1 and scaled by the text matrix reports 1: its box says how large it is drawn.
-      if (!plausible(size)) return height / 1.15;
+      if (!plausible(size, height, rtl)) return height / 1.15;
       // A font scaled by the page's matrix is drawn at its size times that scale (a browser sets 14.66 pixels at 0.75 for 11 points).
       if (!object || !x.FPDFPageObj_GetMatrix(object, matrixPtr)) return size;
       const f32 = m.pdfium.HEAPF32;
       const at = matrixPtr >> 2;
       // The scale of its height, not its width: condensed type is as tall as the rest.
       const drawn = size * Math.hypot(f32[at + 2]!, f32[at + 3]!);
-      return plausible(drawn) ? drawn : size;
+      return plausible(drawn, height, rtl) ? drawn : size;
     };
     const styleAt = (i: number, object: number): FontStyle => {
       const font = object ? x.FPDFTextObj_GetFont(object) : 0;
@@ -228,6 +227,9 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
 
 /** Hebrew points and Arabic vowel signs: drawn over or under the letter before them, whatever their box. */
 const isMark = (code: number) => (code >= 0x591 && code <= 0x5c7) || (code >= 0x610 && code <= 0x61a) || (code >= 0x64b && code <= 0x65f) || code === 0x670;
+
+/** Whether a glyph box `height` tall fits type of `size` (a right-to-left letter's box may be its ink alone). */
+const plausible = (size: number, height: number, rtl: boolean) => size > 0 && height / size > (rtl ? 0.2 : 0.6) && height / size < 2.2;
 
 function asciiAt(heap: Uint8Array, ptr: number, length: number): string {
   let s = '';
