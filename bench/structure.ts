@@ -14,7 +14,8 @@
 //                   the models with Hebrew or Arabic text are left out (pdflatex has no RTL)
 //   gen-pdf-chromium the same models as web pages printed to PDF by headless Chromium
 //                   (bench/structure/render-html.ts): CSS styles, columns and right-to-left
-//                   pages, tables ruled three ways, the print engine's running header and footer
+//                   pages, tables ruled three ways, the print engine's running header and footer,
+//                   half of them tagged
 //   gen-pdf-slides  the gen-pptx decks exported to PDF by LibreOffice Impress, as decks are
 //                   shared: slide titles, bulleted placeholders, text boxes, tables, one slide a
 //                   page; the truth is the deck's without its speaker notes (not printed)
@@ -248,6 +249,7 @@ async function printed(): Promise<void> {
           // Chromium's own header and footer when no template is given: date, title, address, page n/m.
           ...(job.headerTemplate ? { headerTemplate: job.headerTemplate, footerTemplate: job.footerTemplate! } : {}),
           printBackground: true,
+          tagged: job.tagged,
         });
       }
     } finally {

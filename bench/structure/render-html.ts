@@ -6,7 +6,9 @@
 // between rows, none with shaded rows), bar charts as inline SVG. The running
 // header and footer are the print engine's: for half the models Chromium's
 // default (the date and the page's title above, its address and "n/m"
-// below), for the others the model's header text and footer as templates.
+// below), for the others the model's header text and footer as templates;
+// every other one tagged, as Chrome's own print is (a headless browser
+// driven by Playwright or Puppeteer prints untagged by default).
 // The truth is the model's (truthMarkdown), as for LibreOffice and TeX.
 
 import type { DocBlock, DocModel, Run } from './docmodel.ts';
@@ -19,6 +21,8 @@ export interface PrintJob {
   format: 'Letter' | 'A4';
   /** Page margins in inches (the header and footer print inside them). */
   margin: { top: string; bottom: string; left: string; right: string };
+  /** A tagged PDF (the structure tree Chrome's own print writes; Playwright's and Puppeteer's default is untagged). */
+  tagged: boolean;
 }
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -86,6 +90,7 @@ export function printJob(doc: DocModel): PrintJob {
     format: style.pageSize === 'a4' ? 'A4' : 'Letter',
     // Room for the print engine's header and footer.
     margin: { top: `${Math.max(0.6, m.top)}in`, bottom: `${Math.max(0.6, m.bottom)}in`, left: `${m.left}in`, right: `${m.right}in` },
+    tagged: v % 2 === 0,
   };
 }
 

@@ -176,7 +176,8 @@ describe('PDF layout analysis', () => {
   });
 
   it('reads the bullets a browser prints as drawn dots, rings and squares as list items nested by their indent, but not a chart legend\'s key', async () => {
-    // Printed by Chromium from chromium-print.html (test/fixtures/README.md): no bullet character in its text layer.
+    // Printed by Chromium from chromium-print.html (test/fixtures/README.md): no bullet character in its text layer,
+    // and tagged as Chrome's print is, each nested list inside its parent item's body.
     const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/chromium-print.pdf', import.meta.url)));
     const result = await extract({ bytes, filename: 'printed.pdf', config: markdown });
     expect(result.content).toContain(

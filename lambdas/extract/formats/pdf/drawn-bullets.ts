@@ -87,7 +87,8 @@ export function withDrawnBullets(words: readonly Word[], marks: readonly Mark[])
       hyphen: false,
       spaced: true,
       rtlChars: 0,
-      mcid: -1,
+      // In a tagged PDF it belongs to its item's structure element, as a bullet glyph would.
+      mcid: next.mcid,
     });
   }
   if (before.size === 0) return words as Word[];

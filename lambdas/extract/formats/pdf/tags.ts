@@ -73,8 +73,9 @@ export function pageTags(m: Pdfium, page: number): Map<number, Tag> | null {
         if (depth > MAX_DEPTH) return;
         const role = typeOf(el);
         let own = block;
-        // A list item is one block with its label; what is inside it (LBody, P) stays in it.
-        if (!block || block.role !== 'LI') {
+        // A list item is one block with its label; what is inside it (LBody, P) stays in it, but for the
+        // items of a list nested in it (a browser tags a nested list inside its parent item's body).
+        if (!block || block.role !== 'LI' || role === 'LI') {
           if (BLOCK_ROLES.has(role)) own = { role, element: ++elements, depth: Math.max(0, lists - 1) };
         }
         const inList = role === 'L' ? lists + 1 : lists;
