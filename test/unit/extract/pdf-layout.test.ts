@@ -772,6 +772,13 @@ describe('right-to-left PDFs', () => {
     expect(paragraphs).toContain('זהו משפט בעברית על תוצאות הבדיקה בעיר, והוא ממשיך עוד קצת כדי להיות ארוך מספיק לשורה שנייה בעמוד הזה.');
   });
 
+  it('keeps each line of Arabic whose letters are boxed by their ink (low letters and tall) apart from the next, with the Latin words inside it in place', async () => {
+    const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/chromium-arabic.pdf', import.meta.url)));
+    const result = await extract({ bytes, filename: 'arabic.pdf', config: markdown });
+    const paragraphs = result.elements!.filter((e) => e.type === 'paragraph').map((e) => e.text);
+    expect(paragraphs.some((p) => p.includes('تقرير OECD لا version 2.4 سوق بعد عملية بحث بعد نظام بيت.'))).toBe(true);
+  });
+
   it('joins a right-to-left paragraph that runs on from the right-hand column into the left-hand one', async () => {
     const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/chromium-rtl-columns.pdf', import.meta.url)));
     const result = await extract({ bytes, filename: 'columns.pdf', config: markdown });

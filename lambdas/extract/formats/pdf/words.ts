@@ -41,6 +41,7 @@ interface TextExports {
   FPDFTextObj_GetFont(textObject: number): number;
   FPDFPageObj_GetMarkedContentID(object: number): number;
   FPDFPageObj_GetMatrix(object: number, matrix: number): number;
+  FPDFText_GetCharOrigin(textPage: number, index: number, x: number, y: number): number;
 }
 
 /** PDF font descriptor flags (PDF 32000-1, 9.8.2). */
@@ -79,11 +80,15 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
   let spaced = false;
   // The last character's box, and where in its word the characters sharing that box start: a ligature's letters share one box.
   let [lastLeft, lastRight, boxStart] = [Number.NaN, Number.NaN, 0];
-  withBuffer(m, 16 + 4 + 256 + 24, (out) => {
+  withBuffer(m, 16 + 4 + 256 + 24 + 4 + 16, (out) => {
     const at = out >> 2;
     const flagsPtr = out + 16;
     const namePtr = out + 20;
     const matrixPtr = out + 276;
+    // Two doubles, 8-byte aligned (malloc's blocks are).
+    const originPtr = out + 304;
+    // The current word's box was set from its baseline (its letters' boxes are their ink alone).
+    let inked = false;
     // A word's size in points, from its font's size and its box (`height`), `rtl` for a right-to-left letter,
     // whose box may be its ink alone (a low letter's a third of the size).
     const sizeOf = (size: number, object: number, height: number, rtl: boolean): number => {
@@ -174,8 +179,8 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
           [lastLeft, lastRight] = [left, right];
           if (left < word.x0) word.x0 = left;
           if (right > word.x1) word.x1 = right;
-          if (top > word.top) word.top = top;
-          if (bottom < word.bottom) word.bottom = bottom;
+          if (!inked && top > word.top) word.top = top;
+          if (!inked && bottom < word.bottom) word.bottom = bottom;
           word.last = i;
           if (rtl) word.rtlChars++;
           lastRtl = rtl;
@@ -196,17 +201,21 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
       }
       // The style of a word is its first character's.
       const object = x.FPDFText_GetTextObject(textPage, i);
-      const size = x.FPDFText_GetFontSize(textPage, i);
+      const size = sizeOf(x.FPDFText_GetFontSize(textPage, i), object, height, rtl);
       const style = styleAt(i, object);
+      // A right-to-left letter boxed by its ink stands as high or low as its shape: the word is boxed as a
+      // line of its type is, from the baseline, so a line's words, low letters or tall, share one band.
+      inked = rtl && height < 0.95 * size && x.FPDFText_GetCharOrigin(textPage, i, originPtr, originPtr + 8) !== 0;
+      const baseline = inked ? new Float64Array(m.pdfium.HEAPU8.buffer, originPtr + 8, 1)[0]! : 0;
       word = {
         x0: left,
         x1: right,
-        bottom,
-        top,
+        bottom: inked ? baseline - 0.25 * size : bottom,
+        top: inked ? baseline + 0.9 * size : top,
         text: String.fromCodePoint(code),
         first: i,
         last: i,
-        size: sizeOf(size, object, height, rtl),
+        size,
         bold: style.bold,
         italic: style.italic,
         mono: style.mono,
