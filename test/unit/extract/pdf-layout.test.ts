@@ -248,6 +248,14 @@ describe('PDF layout analysis', () => {
     expect(result.content).toBe(['# Water for the North', 'What the survey asks for:', '- New pumps for the wells\n- A bridge over the river\n- A report to the council'].join('\n\n'));
   });
 
+  it('reads a letter and stop that a sentence wraps onto the start of a line ("... not had / a. Recent ...") as the paragraph\'s words, not a list item', async () => {
+    const wrapped = [LONG_1, 'wells dug before the war, and the committee found that the survey had not had', 'a. Recent look at the pumps, which is why it asks for money to repair them.'];
+    const bytes = layoutPdf([{ texts: [...lines(72, 720, wrapped), ...lines(72, 670, ['The plan has two parts:']), { x: 72, y: 658, text: 'a.' }, { x: 86, y: 658, text: 'Survey the wells' }, { x: 72, y: 646, text: 'b.' }, { x: 86, y: 646, text: 'Repair the pumps' }] }]);
+    const result = await extract({ bytes, filename: 'wrapped.pdf', config: markdown });
+    expect(result.elements!.filter((e) => e.type === 'paragraph').map((e) => e.text)).toEqual([wrapped.join(' '), 'The plan has two parts:']);
+    expect(result.elements!.filter((e) => e.type === 'list_item').map((e) => e.text)).toEqual(['Survey the wells', 'Repair the pumps']);
+  });
+
   it("takes Word's second-level bullet, a letter o a tab away from its text, for a bullet, but not a word o a space away", async () => {
     const bytes = layoutPdf([
       {

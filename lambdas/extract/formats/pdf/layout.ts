@@ -443,7 +443,7 @@ export function toBlocks(lines: Line[]): TextBlock[] {
   let block: TextBlock | null = null;
   for (const line of lines) {
     const marker = listMarker(line);
-    const runOn = marker !== null && block !== null && separates(block, marker);
+    const runOn = marker !== null && block !== null && (separates(block, marker) || midSentence(block, line, marker, right));
     if (block && continues(block, line, runOn ? null : marker, spacing, right, spaced)) {
       addLine(block, line);
       continue;
@@ -462,6 +462,20 @@ export function toBlocks(lines: Line[]): TextBlock[] {
 function separates(block: TextBlock, marker: ListMarker): boolean {
   if (marker.ordered || block.marker?.text === marker.text) return false;
   return block.lines.at(-1)!.words.some((w, i) => i > 0 && w.text === marker.text);
+}
+
+/**
+ * A letter or number with a stop that a paragraph's sentence wraps onto the start of a line ("... had /
+ * a. Recent ...") opens no item: the line above is a paragraph's, full to its column's edge, and stops
+ * nowhere; the line starts where the paragraph's lines start (an item's number hangs or is indented).
+ */
+function midSentence(block: TextBlock, line: Line, marker: ListMarker, right: (left: number, em: number, rtl: boolean, line: Line) => number): boolean {
+  const prev = block.lines.at(-1)!;
+  if (block.marker || !marker.ordered || block.lines.length < 2 || prev.rtl || line.rtl || SENTENCE_END.test(prev.text) || /[;,]$/.test(prev.text)) return false;
+  const em = Math.max(prev.size, line.size);
+  const edge = right(block.x0, em, false, prev);
+  const full = edge !== Infinity ? prev.x1 >= edge - 1.5 * em : prev.x1 >= block.x1 - 1.5 * em;
+  return full && Math.abs(line.x0 - block.x0) < 0.5 * em;
 }
 
 /** Lines already known to read as one block (cut from another), as a block. */
