@@ -15,6 +15,8 @@ interface Candidate {
   next: Word;
   /** Words on its line on the item's side. */
   words: number;
+  /** Its shape, size and indent: marks alike stand in one list. */
+  kind: string;
 }
 
 /** The bullet character each shape stands for. */
@@ -62,15 +64,15 @@ export function withDrawnBullets(words: readonly Word[], marks: readonly Mark[])
     // letters (a chart's legend keys and markers sit otherwise); in body text (a mark before a heading is an ornament).
     if (width < 0.18 * size || width > 0.6 * size || gap < 0.15 * size || gap > 1.5 * size) continue;
     if (mid < next.bottom + 0.25 * height || mid > next.bottom + 0.65 * height || size > 1.2 * body) continue;
-    candidates.push({ mark, next, words: next === right ? rightWords : leftWords });
+    const kind = `${mark.round}${mark.filled}${Math.round(width)}@${Math.round(mark.x0)}`;
+    candidates.push({ mark, next, words: next === right ? rightWords : leftWords, kind });
   }
   // A list has items, a chart's legend a key or two beside short labels: a mark is a bullet when another like it
   // stands in line with it (the same shape and size, at the same indent), or when its item is more than a word.
-  const key = (c: Candidate) => `${c.mark.round}${c.mark.filled}${Math.round(c.mark.x1 - c.mark.x0)}@${Math.round(c.mark.x0)}`;
   const alike = new Map<string, number>();
-  for (const c of candidates) alike.set(key(c), (alike.get(key(c)) ?? 0) + 1);
-  for (const { mark, next, words: itemWords } of candidates) {
-    if (alike.get(key({ mark, next, words: itemWords }))! < 2 && itemWords < 2) continue;
+  for (const c of candidates) alike.set(c.kind, (alike.get(c.kind) ?? 0) + 1);
+  for (const { mark, next, words: itemWords, kind } of candidates) {
+    if (alike.get(kind)! < 2 && itemWords < 2) continue;
     const size = next.size;
     before.set(next, {
       text: shapeText(mark),

@@ -30,7 +30,8 @@ export function withColumnRules(rulings: readonly Ruling[], runs: readonly TextR
   for (const stack of stacks(across)) {
     for (const found of rowRuns(stack, runs)) {
       // A grid drawn whole is the ruled-table finder's already.
-      if (upright.some((v) => crosses(v, found))) continue;
+      const row = tallestRow(found);
+      if (upright.some((v) => crosses(v, found, row))) continue;
       // Shaded rows draw their left edges: only then is a row under the last line one of the table's.
       const edges = upright.filter((v) => v.at >= found.from - ALIGN && v.at <= found.to + ALIGN && v.from >= found.lines.at(-1)!.at - ALIGN && v.to <= found.lines[0]!.at + ALIGN);
       const table = edges.some((v) => Math.abs(v.at - found.from) <= ALIGN) ? withOpenRows(found, runs, edges.map((v) => v.at)) : found;
@@ -63,13 +64,24 @@ function withOpenRows(table: RowTable, runs: readonly TextRun[], edges: number[]
   return bottom === last.at ? table : { ...table, lines: [...table.lines, { ...last, at: bottom - 1 }] };
 }
 
-/** A vertical line within the table's ends that runs over more than one of its rows: a grid's, not a shaded row's edge. */
-function crosses(v: Ruling, table: RowTable): boolean {
+/** A vertical line within the table's ends that runs over more than its tallest row (`row`): a grid's, not a shaded row's edge. */
+function crosses(v: Ruling, table: RowTable, row: number): boolean {
   const [top, bottom] = [table.lines[0]!.at, table.lines.at(-1)!.at];
-  let row = 0;
-  for (let i = 1; i < table.lines.length; i++) row = Math.max(row, table.lines[i - 1]!.at - table.lines[i]!.at);
   const over = Math.min(v.to, top) - Math.max(v.from, bottom);
   return v.at >= table.from - ALIGN && v.at <= table.to + ALIGN && over > row + ALIGN;
+}
+
+/** The height of the table's tallest row. */
+function tallestRow(table: RowTable): number {
+  let row = 0;
+  for (let i = 1; i < table.lines.length; i++) row = Math.max(row, table.lines[i - 1]!.at - table.lines[i]!.at);
+  return row;
+}
+
+/** Whether a run's middle stands within the band from `from` to `to` across and `bottom` to `top` up. */
+function standsIn(r: TextRun, from: number, to: number, top: number, bottom: number): boolean {
+  const [x, y] = [(r.x0 + r.x1) / 2, (r.top + r.bottom) / 2];
+  return x >= from && x <= to && y <= top && y >= bottom;
 }
 
 /** Horizontal lines of one width (the same two ends), top first, three or more of them. */
@@ -118,8 +130,7 @@ function isRow(runs: readonly TextRun[], from: number, to: number, top: number, 
   const feet: number[] = [];
   let height = 0;
   for (const r of runs) {
-    const [x, y] = [(r.x0 + r.x1) / 2, (r.top + r.bottom) / 2];
-    if (x < from || x > to || y > top || y < bottom) continue;
+    if (!standsIn(r, from, to, top, bottom)) continue;
     height = Math.max(height, r.top - r.bottom);
     if (!feet.some((f) => Math.abs(f - r.bottom) < 0.5 * (r.top - r.bottom))) feet.push(r.bottom);
     if (feet.length > MAX_ROW_LINES) return false;
@@ -131,13 +142,8 @@ function isRow(runs: readonly TextRun[], from: number, to: number, top: number, 
 /** Vertical lines at the table's ends and in the gutters no row's words cross, unless drawn already. */
 function columnRules(table: RowTable, runs: readonly TextRun[], rulings: readonly Ruling[]): Ruling[] {
   const [top, bottom] = [table.lines[0]!.at, table.lines.at(-1)!.at];
-  const within = (below: number) =>
-    runs.filter((r) => {
-      const [x, y] = [(r.x0 + r.x1) / 2, (r.top + r.bottom) / 2];
-      return x >= table.from && x <= table.to && y <= below && y >= bottom;
-    });
   // Every row's words, the header's too: a gutter its words cross would cut the header out of the table.
-  const gutters = gaps(within(top));
+  const gutters = gaps(runs.filter((r) => standsIn(r, table.from, table.to, top, bottom)));
   // One column is no table.
   if (gutters.length === 0) return [];
   const drawn = rulings.filter((r) => r.dir === 'v' && r.from <= bottom + ALIGN && r.to >= top - ALIGN);

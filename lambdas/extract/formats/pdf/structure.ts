@@ -199,7 +199,7 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
     else if (block.marker) {
       const own = text.startsWith(block.marker.text) ? text.slice(block.marker.text.length).trim() : text;
       out.push({ ...base, type: 'list_item', text: own, ordered: block.marker.ordered, marker: block.marker.text, level: 0 });
-    } else if (title !== null ? block.size >= 0.95 * title && isHeading(block, text, body) : isHeading(block, text, body)) out.push({ ...base, type: 'heading' });
+    } else if ((title === null || block.size >= 0.95 * title) && isHeading(block, text, body)) out.push({ ...base, type: 'heading' });
     else if (isFootnote(block, text, body, layout.height)) out.push({ ...base, type: 'footnote' });
     else out.push({ ...base, type: 'paragraph' });
   }

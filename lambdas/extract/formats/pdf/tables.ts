@@ -95,7 +95,6 @@ const MIN_PAIR_ROWS = 4;
 function figurePairs(lines: Line[]): Line[][] {
   const found: Line[][] = [];
   let run: Line[] = [];
-  let figures = -1;
   // Amounts, not counts: page numbers beside titles (a table of contents) and numbers before items (a list) are no table.
   let amounts = 0;
   const flush = () => {
