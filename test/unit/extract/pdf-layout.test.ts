@@ -378,6 +378,74 @@ describe('PDF layout analysis', () => {
     expect(result.tables.map((t) => t.rows)).toEqual([[['Station', 'Mass', 'Staff'], ...data]]);
   });
 
+  it('reads a printed sheet\'s table whose figures, set flush right, stand closer to the next cell\'s text than a word space, and whose rows leave cells empty', async () => {
+    const data = [
+      ['North depot', '42', 'Early delivery', '12 kg'],
+      ['East yard', '7', '', '3 kg'],
+      ['South depot', '131', 'Checked twice', '40 kg'],
+      ['West', '', 'Closed for works', ''],
+      ['Harbour store', '18', 'Late', '9 kg'],
+      ['Airport', '5', 'Damaged crate', '2 kg'],
+      ['Rail yard', '64', 'Sealed', '6 kg'],
+      ['Dock', '9', '', ''],
+    ];
+    // As Calc prints: labels and notes start at their cells' left edges, figures end at theirs, so a count
+    // ends 2 pt before the note after it starts (Helvetica's word space is 2.8 pt). Each weight ends in its unit.
+    const digits = (text: string) => text.length * 5.56;
+    const texts = [
+      { x: 72, y: 700, text: 'Depot' },
+      { x: 180, y: 700, text: 'Crates' },
+      { x: 232, y: 700, text: 'Notes' },
+      { x: 372, y: 700, text: 'Weight' },
+      ...data.flatMap(([depot, crates, notes, weight], i) => {
+        const y = 686 - i * 14;
+        const [count, unit] = weight!.split(' ');
+        return [
+          { x: 72, y, text: depot! },
+          ...(crates ? [{ x: 230 - digits(crates), y, text: crates }] : []),
+          ...(notes ? [{ x: 232, y, text: notes }] : []),
+          ...(count ? [{ x: 400 - digits(count!), y, text: count! }, { x: 402.8, y, text: unit! }] : []),
+        ];
+      }),
+    ];
+    const result = await extract({ bytes: layoutPdf([{ texts }]), filename: 'sheet.pdf', config: markdown });
+    expect(result.tables.map((t) => t.rows)).toEqual([[['Depot', 'Crates', 'Notes', 'Weight'], ...data]]);
+  });
+
+  it('cuts no line where the same number follows the same words, nor a contents line at its page numbers', async () => {
+    // Same-width form numbers after the same word end where the others end, as a column of figures would.
+    const forms = ['Annual return', 'Farm workers', 'Small employers', 'Quarterly return'].flatMap((title, i) => [
+      { x: 72, y: 700 - i * 14, text: `Form ${945 - i} ${title}` },
+      { x: 300, y: 700 - i * 14, text: 'Filed' },
+    ]);
+    // A contents page set in three columns, dots leading from each entry to its page number, set flush right
+    // 2 pt before the next entry (Helvetica's widths of the letters used, in thousandths of an em).
+    const widths: Record<string, number> = { a: 556, d: 556, e: 556, i: 222, l: 222, n: 556, o: 556, r: 333, s: 500, t: 278, u: 556 };
+    const width = (text: string) => [...text].reduce((sum, ch) => sum + (widths[ch] ?? 556), 0) / 100;
+    const entry = (x: number, end: number, title: string, page: string, y: number) => {
+      const figure = end - page.length * 5.56;
+      const lead = x + width(title) + 2.78;
+      return [
+        { x, y, text: title },
+        { x: lead, y, text: '.'.repeat(Math.floor((figure - 2 - lead) / 2.78)) },
+        { x: figure, y, text: page },
+      ];
+    };
+    const rows = [
+      ['rain', '9', 'sand', '121', 'dune'],
+      ['tides', '14', 'silt', '7', 'lead'],
+      ['stones', '103', 'roads', '58', 'lanes'],
+      ['dust', '2', 'trees', '96', 'seeds'],
+    ];
+    const contents = rows.flatMap(([a, pa, b, pb, c], i) => {
+      const y = 700 - i * 14;
+      return [...entry(72, 200, a!, pa!, y), ...entry(202, 330, b!, pb!, y), { x: 332, y, text: c! }];
+    });
+    const result = await extract({ bytes: layoutPdf([{ texts: forms }, { texts: contents }]), filename: 'forms.pdf', config: markdown });
+    expect(result.tables).toEqual([]);
+    expect(result.content).toContain('Form 944 Farm workers');
+  });
+
   it('reads labels with an amount beside each as a two-column table, but not a table of contents\'s page numbers', async () => {
     const pairs = [
       ['Revenue', '1,234.50'],

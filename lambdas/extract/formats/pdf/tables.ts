@@ -1,13 +1,19 @@
 // Tables in a PDF's text layer, found from where the text sits: runs of at
 // least three consecutive lines that split into the same number (three or
-// more) of cells whose columns overlap from line to line. Two cells a line are
-// taken for a table only where one column holds figures (amounts, dates,
-// times) and the other short labels, four rows or more: text set in two
-// columns looks just like a two-column table otherwise. Tables drawn with
-// ruling lines, two-column ones included, are found first from their lines
-// (ruled-tables.ts); this reads the words they leave.
+// more) of cells whose columns overlap from line to line, with the rows around
+// them that leave cells empty (sparse-rows.ts). A line splits into cells at
+// wide gaps, and where a figure set flush right meets the next cell's text
+// with no gap at all, as a printed spreadsheet's do (aligned-cells.ts). Two
+// cells a line are taken for a table only where one column holds figures
+// (amounts, dates, times) and the other short labels, four rows or more: text
+// set in two columns looks just like a two-column table otherwise. Tables
+// drawn with ruling lines, two-column ones included, are found first from
+// their lines (ruled-tables.ts); this reads the words they leave.
 
+import { splitAtAlignedFigures } from './aligned-cells.ts';
+import { AMOUNT, FIGURE } from './figures.ts';
 import { mostlyRtl } from './script.ts';
+import { columnSpans, type Span, withSparseRows } from './sparse-rows.ts';
 
 const MIN_ROWS = 3;
 const MIN_COLUMNS = 3;
@@ -26,6 +32,8 @@ export interface TextRun {
   /** Indices of its first and last character in the page's text (PDFium's numbering), where known. */
   first?: number;
   last?: number;
+  /** Set in a fixed-pitch font, whose letters all stand on one grid. */
+  mono?: boolean;
 }
 
 /** A table and where its top edge is, in page space (y up), to order a page's tables. */
@@ -51,7 +59,8 @@ interface Line {
 }
 
 export function findTables(runs: readonly TextRun[]): PlacedTable[] {
-  const lines = inColumns(toLines(runs));
+  const whole = splitAtAlignedFigures(toLines(runs));
+  const lines = inColumns(whole);
   const found: Line[][] = [];
   let run: Line[] = [];
   const flush = () => {
@@ -68,11 +77,20 @@ export function findTables(runs: readonly TextRun[]): PlacedTable[] {
     }
   }
   flush();
-  found.push(...figurePairs(lines));
-  return found.map((table) => {
-    const columns = columnSpans(table);
-    const header = headerLines(lines, table, columns);
-    const rows = table.map((line) => line.cells.map((cell) => wordsText(cell.runs, line.height)));
+  const wide = withSparseRows(whole, found);
+  // A line is read once: a row of a wider table is no row of a two-column one, nor a header of the table below.
+  const used = new Set<Line>(wide.flatMap((t) => t.lines));
+  const pairs = figurePairs(lines)
+    .filter((pair) => !pair.some((line) => used.has(line)))
+    .map((pair) => ({ lines: pair, slots: pair.map(() => [0, 1]), columns: columnSpans(pair) }));
+  return [...wide, ...pairs].map(({ lines: table, slots, columns }) => {
+    const header = headerLines(whole.includes(table[0]!) ? whole : lines, table, columns, used);
+    for (const line of [...header, ...table]) used.add(line);
+    const rows = table.map((line, r) => {
+      const row = columns.map(() => '');
+      line.cells.forEach((cell, i) => (row[slots[r]![i]!] = wordsText(cell.runs, line.height)));
+      return row;
+    });
     return {
       top: (header[0] ?? table[0]!).y + (header[0] ?? table[0]!).height,
       rows: header.length > 0 ? [headerRow(header, columns), ...rows] : rows,
@@ -81,10 +99,6 @@ export function findTables(runs: readonly TextRun[]): PlacedTable[] {
   });
 }
 
-/** A number as tables print them (signs, brackets, separators, a currency, unit or percent sign, an exponent), a date or a time. */
-const FIGURE = /^(?:[-+−–(]?[$€£¥]?\s?\d[\d.,\s]*(?:E[-+]?\d+)?\s?[%)]?|\d{1,4}[-/.](?:\d{1,2}|\p{L}{3,9})[-/.]\d{1,4}|\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AP]M)?)$/iu;
-/** A figure that is not a small whole number: a separator, a decimal, a sign, a date or time, or four digits. */
-const AMOUNT = /[.,%$€£¥:\/-]|\d{4}/;
 /** Rows a two-column table needs: fewer could be a label and its value, or two lines of a form. */
 const MIN_PAIR_ROWS = 4;
 
@@ -117,18 +131,8 @@ function figurePairs(lines: Line[]): Line[][] {
   return found;
 }
 
-interface ColumnSpan {
-  x0: number;
-  x1: number;
-}
-
-/** Where each of the table's columns runs, over all its rows. */
-function columnSpans(table: Line[]): ColumnSpan[] {
-  return table[0]!.cells.map((_, i) => ({ x0: Math.min(...table.map((l) => l.cells[i]!.x0)), x1: Math.max(...table.map((l) => l.cells[i]!.x1)) }));
-}
-
 /** The column a cell overlaps most, or -1 when it overlaps none. */
-function columnOf(cell: Cell, columns: ColumnSpan[]): number {
+function columnOf(cell: Cell, columns: Span[]): number {
   let best = -1;
   let most = 0;
   columns.forEach((c, i) => {
@@ -142,16 +146,16 @@ function columnOf(cell: Cell, columns: ColumnSpan[]): number {
  * Lines right above a table whose pieces all stand over its columns: its
  * header, which often wraps inside a cell ("Polarization / resistance (Ω)")
  * and so has fewer pieces on a line than the rows below. At most three lines,
- * each close to the one below; a line of one piece (a title, a caption) is
- * never one of them.
+ * each close to the one below; a line of one piece (a title, a caption) or
+ * one read already (a row of the table above) is never one of them.
  */
-function headerLines(lines: Line[], table: Line[], columns: ColumnSpan[]): Line[] {
+function headerLines(lines: Line[], table: Line[], columns: Span[], used: ReadonlySet<Line>): Line[] {
   const [left, right] = [columns[0]!.x0, columns.at(-1)!.x1];
   const header: Line[] = [];
   let below = table[0]!;
   for (let i = lines.indexOf(below) - 1; i >= 0 && header.length < 3; i--) {
     const line = lines[i]!;
-    if (line.cells.length < 2 || line.y - below.y > Math.max(line.height, below.height) * 2.5) break;
+    if (used.has(line) || line.cells.length < 2 || line.y - below.y > Math.max(line.height, below.height) * 2.5) break;
     const slack = line.height;
     // A header cell may run wider than the numbers under it, but not past the table's sides.
     if (line.cells.some((c) => (c.x0 + c.x1) / 2 < left - slack || (c.x0 + c.x1) / 2 > right + slack)) break;
@@ -167,7 +171,7 @@ function headerLines(lines: Line[], table: Line[], columns: ColumnSpan[]): Line[
  * running from the end of the column before it to its own end (a header set flush left over numbers set
  * flush right, as a spreadsheet prints them, stands over the space the cell leaves before them).
  */
-function headedColumn(cell: Cell, columns: ColumnSpan[]): number {
+function headedColumn(cell: Cell, columns: Span[]): number {
   const over = columnOf(cell, columns);
   if (over >= 0) {
     const column = columns[over]!;
@@ -179,7 +183,7 @@ function headedColumn(cell: Cell, columns: ColumnSpan[]): number {
 }
 
 /** Header lines as one row: each column's pieces, top line first. */
-function headerRow(header: Line[], columns: ColumnSpan[]): string[] {
+function headerRow(header: Line[], columns: Span[]): string[] {
   const row = columns.map(() => '');
   for (const line of header) {
     for (const cell of line.cells) {
