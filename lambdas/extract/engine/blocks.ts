@@ -108,7 +108,7 @@ export class Blocks {
 
   private prose(text: string, type: ElementType): void {
     const t = text.replace(/[ \t]+$/gm, '').replace(/^\n+|\n+$/g, '');
-    if (t.trim()) this.push(t, { type });
+    if (t.trim()) this.push(this.mode === 'markdown' ? markdownProse(t) : t, { type }, t);
   }
 
   listItem(text: string, level = 0, ordinal: number | null = null): void {
@@ -166,6 +166,21 @@ export class Blocks {
 
 export function flowOutput(text: string, rest: Omit<FormatOutput, 'pages' | 'pageSeparator'>): FormatOutput {
   return { pages: splitByCodePoints(text, TEXT_PAGE_CHARS), pageSeparator: '', unit: 'text_page', ...rest };
+}
+
+/**
+ * Prose as Markdown shows it as prose: a line that would open a list, a
+ * heading, a quote, a fence or a rule ("2. Review each claim", a typed number
+ * a paragraph starts with; "# 4", "> note", "---") has its mark escaped, and
+ * no line is indented into a code block.
+ */
+export function markdownProse(text: string): string {
+  return text
+    .replace(/^[ \t]+/gm, '')
+    .replace(/^(\d{1,9})([.)])(?=\s|$)/gm, '$1\\$2')
+    .replace(/^([-+*]|#{1,6})(?=\s|$)/gm, '\\$1')
+    .replace(/^(>|`{3}|~{3})/gm, '\\$1')
+    .replace(/^(?=([-*_=])(?:\s*\1){2,}\s*$)/gm, '\\');
 }
 
 function oneLine(s: string): string {

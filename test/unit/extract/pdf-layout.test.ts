@@ -33,6 +33,13 @@ const LONG_2 = 'wells dug before the war, and that the water table had fallen by
 const LONG_3 = 'last decade, which the committee took to be the main cause of the shortage.';
 
 describe('PDF layout analysis', () => {
+  it('writes a paragraph that opens with a year and a stop as a paragraph in Markdown, its stop escaped', async () => {
+    const texts = lines(72, 700, ['1999. The council met twice that year and agreed on the budget for the', 'northern wells, which the committee had asked for since the drought.']);
+    const result = await extract({ bytes: layoutPdf([{ texts }]), filename: 'year.pdf', config: markdown });
+    expect(result.content).toBe('1999\\. The council met twice that year and agreed on the budget for the northern wells, which the committee had asked for since the drought.');
+    expect(result.elements?.map((e) => [e.type, e.text])).toEqual([['paragraph', '1999. The council met twice that year and agreed on the budget for the northern wells, which the committee had asked for since the drought.']]);
+  });
+
   it('joins the lines of a paragraph, repairs a word hyphenated across a line break, and marks headings by size and weight with levels', async () => {
     const bytes = layoutPdf([
       {

@@ -283,6 +283,18 @@ describe('DOCX structure', () => {
     expect(out.tables).toEqual([{ rows: [['Item', 'Cost'], ['Tea', '3']], markdown: expect.any(String) }]);
   });
 
+  it('writes a paragraph that starts as a list, a heading or a quote would as a paragraph in Markdown: the mark escaped, the text as typed', () => {
+    const typed = ['2.\tReview each claim before the meeting.', '# of claims filed: 12', '> 5 days late'];
+    const out = extractDocx(makeDocx({ body: typed.map((t) => para(run(t))).join('') }), 'markdown');
+    expect(blocks(out)).toEqual([
+      ['paragraph', '2\\.\tReview each claim before the meeting.'],
+      ['paragraph', '\\# of claims filed: 12'],
+      ['paragraph', '\\> 5 days late'],
+    ]);
+    expect(out.elements?.map((e) => e.text ?? '')).toEqual(typed);
+    expect(blocks(extractDocx(makeDocx({ body: typed.map((t) => para(run(t))).join('') }), 'text')).map((b) => b[1])).toEqual(typed);
+  });
+
   it('trusts heading styles where a document has them: a bold short line there stays a paragraph', () => {
     const body = [w.p('Real heading', 'Heading1'), para(run('Bold lead line', '<w:b/>')), w.p('Body.')].join('');
     expect(blocks(extractDocx(makeDocx({ body }), 'text')).map((b) => b[0])).toEqual(['heading', 'paragraph', 'paragraph']);

@@ -6,7 +6,7 @@
 // (text repeated at the top or bottom of the pages, and page numbers). Then
 // each page is written out as text or Markdown with its element drafts.
 
-import { tableText } from '../../engine/blocks.ts';
+import { markdownProse, tableText } from '../../engine/blocks.ts';
 import { findFurniture, type Zone } from './furniture.ts';
 import { joinLines, type TextBlock } from './layout.ts';
 import { outlineKey, type OutlineEntry } from './outline.ts';
@@ -442,6 +442,6 @@ function render(c: Classified, mode: 'text' | 'markdown'): string {
     case 'figure':
       return '';
     default:
-      return c.text;
+      return md ? markdownProse(c.text) : c.text;
   }
 }
