@@ -3,10 +3,16 @@
 // (data tables; a table that lays out the page, holding other tables, is read
 // as the flow it lays out), figures and captions, description lists,
 // preformatted code, form options and iframe srcdoc documents; never scripts,
-// styles, templates or hidden elements. htmlparser2 is forgiving of the
-// broken markup real pages have, and does not fetch or execute anything.
+// styles, templates or hidden elements. A page is parsed as a browser parses
+// it (parse5 follows the HTML standard's tree building: a stray end tag inside
+// a table is dropped, as browsers drop it, where a lenient parser closes the
+// table there and spills its rows into the page); XHTML (EPUB chapters) is
+// parsed as the XML it is, with htmlparser2. Neither fetches or executes
+// anything.
 
 import { parseDocument } from 'htmlparser2';
+import { parse } from 'parse5';
+import { adapter } from 'parse5-htmlparser2-tree-adapter';
 import type { Blocks } from '../engine/blocks.ts';
 import { decodeText, detectEncoding } from './text-decoding.ts';
 
@@ -48,7 +54,7 @@ export function decodeHtml(bytes: Uint8Array): { text: string; encoding: string 
   return decodeText(bytes);
 }
 
-/** The parts of htmlparser2's DOM read here. */
+/** The parts of the DOM (domhandler's, which both parsers build) read here. */
 interface Node {
   type: string;
   name?: string;
@@ -64,9 +70,13 @@ function hidden(n: Node): boolean {
   return 'hidden' in a || /display\s*:\s*none|visibility\s*:\s*hidden/i.test(a.style ?? '') || a['aria-hidden'] === 'true';
 }
 
-/** Writes the page's blocks into `out`; returns what the head says about the page. */
-export function htmlInto(out: Blocks, html: string, srcdocDepth = 0): HtmlMeta {
-  const doc = parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: true }) as unknown as Node;
+/** Writes the page's blocks into `out`; returns what the head says about the page. `xhtml`: markup that closes its own empty elements (`<a id="x"/>`). */
+export function htmlInto(out: Blocks, html: string, { xhtml = false, srcdocDepth = 0 }: { xhtml?: boolean; srcdocDepth?: number } = {}): HtmlMeta {
+  const doc = (
+    xhtml
+      ? parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: true })
+      : parse(html, { treeAdapter: adapter })
+  ) as unknown as Node;
   const meta: HtmlMeta = { title: null, author: null, description: null, keywords: null, language: null };
   readMeta(doc, meta);
   new Reader(out, srcdocDepth).flow(doc, 0);
@@ -230,7 +240,7 @@ class Reader {
         return;
       case 'iframe':
         this.flush(kind);
-        if (a.srcdoc && this.srcdocDepth < MAX_SRCDOC) htmlInto(this.out, a.srcdoc, this.srcdocDepth + 1);
+        if (a.srcdoc && this.srcdocDepth < MAX_SRCDOC) htmlInto(this.out, a.srcdoc, { srcdocDepth: this.srcdocDepth + 1 });
         return;
       case 'textarea':
         this.flush(kind);

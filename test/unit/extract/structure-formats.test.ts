@@ -439,6 +439,21 @@ describe('HTML structure', () => {
     ]);
   });
 
+  it('parses misnested markup as a browser does: an end tag inside a table leaves the table open, and the text after it is read', () => {
+    const out = html(
+      '<center><b>Composition</b><table border="1"></center><tr><td>C</td><td>Si</td></tr><tr><td>0.39</td><td>0.2</td></tr></table></center>' +
+        '<p>Footer note.',
+      'text',
+    );
+    expect(out.tables?.map((t) => t.rows)).toEqual([
+      [
+        ['C', 'Si'],
+        ['0.39', '0.2'],
+      ],
+    ]);
+    expect(blocks(out).map((b) => b[0])).toEqual(['paragraph', 'table', 'paragraph']);
+  });
+
   it('survives elements nested far deeper than it recurses', () => {
     const deep = '<div>'.repeat(20000) + 'bottom text' + '</div>'.repeat(20000);
     expect(html(deep, 'text').pages.join('')).toBe('bottom text');

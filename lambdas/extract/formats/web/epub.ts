@@ -29,7 +29,7 @@ export function extractEpub(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
     const html = zip.readText(item.href);
     if (html === null) continue;
     out.section();
-    htmlInto(out, html);
+    htmlInto(out, html, { xhtml: true });
   }
   const metadata = child(opf, 'metadata');
   const dc = (name: string) => {
