@@ -59,9 +59,9 @@ describe('page counting has a budget and runs off the API thread (item 1)', () =
   });
 
   it('fails an uploaded document larger than its format reads whole as soon as it arrives, before it is queued', async () => {
-    const html = Buffer.alloc(61e6, 'word ');
+    const html = Buffer.alloc(41e6, 'word ');
     html.write('<!DOCTYPE html><html><body><p>', 0);
-    // A quota too small for the pages a 61 MB page would count to: refused on arrival, its count never weighs against the quota.
+    // A quota too small for the pages a 41 MB page would count to: refused on arrival, its count never weighs against the quota.
     const small = await server.createProject('small', 100);
     const created = await request(server.url, 'POST', '/v1/uploads', {
       key: small.api_key,
@@ -71,7 +71,7 @@ describe('page counting has a budget and runs off the API thread (item 1)', () =
     expect(created.status).toBe(201);
     await fetch(created.body.upload_url, { method: 'PUT', body: html });
     const done = await waitFor(() => getJob(created.body.job_id, small.api_key), terminal);
-    expect(done.body).toMatchObject({ status: 'failed', error_message: expect.stringMatching(/This HTML is 61 MB; HTML files are read whole.*60 MB\. Split the document/) });
+    expect(done.body).toMatchObject({ status: 'failed', error_message: expect.stringMatching(/This HTML is 41 MB; HTML files are read whole.*40 MB\. Split the document/) });
   });
 });
 

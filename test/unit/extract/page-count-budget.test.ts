@@ -39,7 +39,7 @@ describe('page counting within a budget', () => {
   });
 });
 
-/** An HTML page of `mb` MB (HTML is read whole; its read limit is 60 MB). */
+/** An HTML page of `mb` MB (HTML is read whole; its read limit is 40 MB). */
 const htmlOf = (mb: number) => {
   const bytes = Buffer.alloc(mb * 1e6, 'word ');
   bytes.write('<!DOCTYPE html><html><body><p>', 0);
@@ -50,13 +50,13 @@ describe('read limits at counting', () => {
   it('refuses a document read whole that is larger than its format\'s read limit, with what to do instead', () => {
     let error: unknown;
     try {
-      countPagesWithin({ bytes: htmlOf(61), filename: 'big.html' });
+      countPagesWithin({ bytes: htmlOf(41), filename: 'big.html' });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(OverReadLimit);
-    expect((error as Error).message).toMatch(/This HTML is 61 MB; HTML files are read whole, and the largest .* is 60 MB\. Split the document/);
-    expect(countPagesWithin({ bytes: htmlOf(59), filename: 'big.html' })).toBeGreaterThan(0);
+    expect((error as Error).message).toMatch(/This HTML is 41 MB; HTML files are read whole, and the largest .* is 40 MB\. Split the document/);
+    expect(countPagesWithin({ bytes: htmlOf(39), filename: 'big.html' })).toBeGreaterThan(0);
   });
 });
 
@@ -79,6 +79,6 @@ describe('page counter (worker threads)', () => {
 
   it('rejects a document over its format\'s read limit as the count in this thread does', async () => {
     counter = createPageCounter({ size: 1, maxMemoryMb: 512 });
-    await expect(counter.count({ bytes: htmlOf(61), filename: 'big.html', contentType: 'text/html', release: true })).rejects.toThrow(OverReadLimit);
+    await expect(counter.count({ bytes: htmlOf(41), filename: 'big.html', contentType: 'text/html', release: true })).rejects.toThrow(OverReadLimit);
   });
 });

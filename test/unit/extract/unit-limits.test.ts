@@ -60,7 +60,7 @@ describe('the read limits: a document too large for a worker’s memory is refus
   it('fails an extraction over it before the reader is loaded', async () => {
     const limit = descriptorOf('html').readLimit!.bytes;
     const page = new TextEncoder().encode(`<html><body>${'<p>a paragraph of text</p>\n'.repeat(Math.ceil(limit / 26) + 1)}</body></html>`);
-    await expect(extract({ bytes: page, filename: 'big.html' })).rejects.toMatchObject({ code: 'out_of_memory', message: expect.stringMatching(/^This HTML is \d+ MB; HTML files are read whole, and the largest .* holds is 60 MB\. Split the document/) });
+    await expect(extract({ bytes: page, filename: 'big.html' })).rejects.toMatchObject({ code: 'out_of_memory', message: expect.stringMatching(/^This HTML is \d+ MB; HTML files are read whole, and the largest .* holds is 40 MB\. Split the document/) });
   });
 
   it('is set for every format read whole, and left to the upload limit where a large document is read in byte ranges or is a picture', () => {
