@@ -47,8 +47,8 @@ export function withSparseRows<L extends RowLine>(lines: L[], runs: L[][]): Slot
   for (const run of runs) {
     if (taken.has(run[0]!)) continue;
     const columns = columnSpans(run);
-    const full = columns.map((_, i) => i);
-    const rows = run.map((line) => ({ line, slots: full }));
+    const everyColumn = columns.map((_, i) => i);
+    const rows = run.map((line) => ({ line, slots: everyColumn }));
     // A run of lines cut at a page's column gutter is read as it is: the lines beside it are another column's.
     if (run.some((line) => !lines.includes(line))) {
       tables.push({ lines: run, slots: rows.map((r) => r.slots), columns });
@@ -96,7 +96,7 @@ function slotsOf(line: RowLine, columns: Span[]): number[] | null {
 }
 
 /** Further apart than a table's rows stand (a gap in the text, another block). */
-const apart = (above: RowLine, below: RowLine) => above.y - below.y > Math.max(above.height, below.height) * 3.5;
+export const apart = (above: RowLine, below: RowLine) => above.y - below.y > Math.max(above.height, below.height) * 3.5;
 
 /** A cell of the line is a figure, whole ("43", "1,204.50"; not a year in a line of prose). */
 const holdsFigure = (line: RowLine) => line.cells.some((c) => isFigure(c.runs.map((r) => r.text).join(' ')));

@@ -13,7 +13,7 @@
 import { splitAtAlignedFigures } from './aligned-cells.ts';
 import { AMOUNT, FIGURE } from './figures.ts';
 import { mostlyRtl } from './script.ts';
-import { columnSpans, type Span, withSparseRows } from './sparse-rows.ts';
+import { apart, columnSpans, type Span, withSparseRows } from './sparse-rows.ts';
 
 const MIN_ROWS = 3;
 const MIN_COLUMNS = 3;
@@ -198,7 +198,7 @@ function headerRow(header: Line[], columns: Span[]): string[] {
 /** Same number of cells, columns overlapping, and not far below the previous line. */
 function continues(prev: Line, line: Line): boolean {
   if (prev.cells.length !== line.cells.length) return false;
-  if (prev.y - line.y > Math.max(prev.height, line.height) * 3.5) return false;
+  if (apart(prev, line)) return false;
   return line.cells.every((c, i) => {
     const p = prev.cells[i]!;
     const slack = line.height;
