@@ -574,6 +574,61 @@ describe('PDF layout analysis', () => {
     expect(apart.elements!.filter((e) => e.type === 'paragraph').map((e) => e.page)).toEqual([1, 2]);
   });
 
+  it('reads a fixed-pitch listing as code with its indentation and the spaces inside its lines, its dashes and numbers its own text, not list items', async () => {
+    const listing = ['jobs:', '  test:', '    steps:', '      - uses: actions/checkout', '      - run: npm test   # twice', '1. build the image'];
+    // Courier's characters are 0.6 em wide: each line starts, and each word after a run of spaces, where its column is.
+    const texts = listing.flatMap((line, i) =>
+      [...line.matchAll(/\S+(?: \S+)*/g)].map((m) => ({ x: 72 + 6 * m.index!, y: 660 - i * 12, text: m[0], mono: true })),
+    );
+    const result = await extract({ bytes: layoutPdf([{ texts: [...lines(72, 700, [LONG_1, LONG_2, LONG_3]), ...texts] }]), filename: 'listing.pdf', config: markdown });
+    expect(result.elements!.map((e) => [e.type, e.text])).toEqual([['paragraph', `${LONG_1} ${LONG_2} ${LONG_3}`], ['code', listing.join('\n')]]);
+    expect(result.content).toBe(`${LONG_1} ${LONG_2} ${LONG_3}\n\n\`\`\`\n${listing.join('\n')}\n\`\`\``);
+  });
+
+  it('runs a paragraph set large on over a page break into its tail, though the tail alone would pass for a heading, unless the tail is set in another weight', async () => {
+    const large = ['The survey of the northern wells found', 'that most of the households relied on', 'water from wells dug before the war and'];
+    const pdf = (bold: boolean) =>
+      layoutPdf([
+        { texts: [...lines(72, 700, [LONG_1, LONG_2, LONG_3]), ...large.map((text, i) => ({ x: 72, y: 640 - i * 22, text, size: 18 }))] },
+        { texts: [{ x: 72, y: 700, text: 'by a third since then', size: 18, bold }, ...lines(72, 670, [LONG_1, LONG_2, LONG_3])] },
+      ]);
+    const joined = await extract({ bytes: pdf(false), filename: 'large.pdf' });
+    expect(joined.elements!.map((e) => [e.type, e.page])).toEqual([['paragraph', 1], ['paragraph', 1], ['paragraph', 2]]);
+    expect(joined.elements![1]!.text).toBe(`${large.join(' ')} by a third since then`);
+    const heading = await extract({ bytes: pdf(true), filename: 'large-heading.pdf' });
+    expect(heading.elements!.map((e) => e.type)).toEqual(['paragraph', 'paragraph', 'heading', 'paragraph']);
+  });
+
+  it('keeps entries apart where space sets paragraphs apart: contents lines opening with a capital and a stop, rows parted by a tab; an address stays one paragraph', async () => {
+    const paragraph = (y: number) => lines(72, y, [LONG_1, LONG_2, LONG_3]);
+    const texts = [
+      ...paragraph(720),
+      ...paragraph(672),
+      ...lines(72, 624, ['A. PURPOSE 1-1', 'B. ROLE OF THE TRUSTEE 1-1', 'C. STATUTORY DUTIES 1-2']),
+      ...paragraph(576),
+      // A word processor sets the tab as a gap inside the line.
+      ...lines(72, 528, [`28 U.S.C. 586(b)${' '.repeat(12)}Appointment of the trustee`, `28 C.F.R. 58.3${' '.repeat(14)}Eligibility for appointment`]),
+      ...paragraph(492),
+      ...lines(72, 444, ['Office of the Trustee', '20 Main Street', 'Springfield']),
+      ...paragraph(396),
+    ];
+    const result = await extract({ bytes: layoutPdf([{ texts }]), filename: 'entries.pdf' });
+    const body = `${LONG_1} ${LONG_2} ${LONG_3}`;
+    expect(result.content.split('\n\n')).toEqual([
+      body,
+      body,
+      'A. PURPOSE 1-1',
+      'B. ROLE OF THE TRUSTEE 1-1',
+      'C. STATUTORY DUTIES 1-2',
+      body,
+      '28 U.S.C. 586(b) Appointment of the trustee',
+      '28 C.F.R. 58.3 Eligibility for appointment',
+      body,
+      'Office of the Trustee 20 Main Street Springfield',
+      body,
+    ]);
+  });
+
   it('reads a line that opens with the middle dot its line above sets between terms as that line run on, not as a list item', async () => {
     const bytes = layoutPdf([
       {

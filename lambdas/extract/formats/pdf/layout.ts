@@ -442,7 +442,8 @@ export function toBlocks(lines: Line[]): TextBlock[] {
   const blocks: TextBlock[] = [];
   let block: TextBlock | null = null;
   for (const line of lines) {
-    const marker = listMarker(line);
+    // A fixed-pitch line is a listing's or a preformatted text's: its dashes and numbers are its own, not list marks.
+    const marker = line.mono ? null : listMarker(line);
     const runOn = marker !== null && block !== null && (separates(block, marker) || midSentence(block, line, marker, right));
     if (block && continues(block, line, runOn ? null : marker, spacing, right, spaced)) {
       addLine(block, line);
@@ -619,7 +620,7 @@ function continues(
   // A line far shorter than the one after it ends something (a label, a title over its text): in a
   // paragraph every line but the last runs to the same edge, ragged by no more than a word.
   if (p.end < n.end - Math.max(6 * em, 0.2 * (n.end - n.start)) && !centred(block, line)) return false;
-  if (spaced) return true;
+  if (spaced) return !endsRow(prev, line, left, em, rtl, columnRightOf);
   // A short line that ends a sentence ends its paragraph.
   if (block.lines.length >= 2 && p.end < right - 4 * em && SENTENCE_END.test(prev.text)) return false;
   // So does a line that stops far short of where its column's lines end, unless the lines are centred.
@@ -634,6 +635,27 @@ function continues(
   // shorter the line is than the block, on whichever side.
   if (rtl && SENTENCE_END.test(prev.text) && nextWordFits(prev.x1 - prev.x0, block.x1 - block.x0, line, em)) return false;
   return true;
+}
+
+/**
+ * Where space sets paragraphs apart, a short line runs on into the next at the
+ * usual distance (an address, a line break), except where the lines are
+ * entries: the next opens with a capital and a stop (an outline's or a
+ * contents list's "C. SURETY BONDS", which the list-mark test leaves to names),
+ * or both part their words at a tab (rows of a two-column list). The short line
+ * must have had room for the next line's first word.
+ */
+function endsRow(prev: Line, line: Line, left: number, em: number, rtl: boolean, columnRightOf: (left: number, em: number, rtl: boolean, line: Line) => number): boolean {
+  const columnEnd = columnRightOf(left, em, rtl, prev);
+  if (columnEnd === Infinity || !nextWordFits(lineEnd(prev), columnEnd, line, em)) return false;
+  const first = line.words[0]!.text;
+  return (/^[A-Z][.)]$/.test(first) && line.words.length > 1) || (tabbed(prev, em) && tabbed(line, em));
+}
+
+/** Whether two words of a line stand a tab apart (a gap of two ems or more). */
+function tabbed(line: Line, em: number): boolean {
+  // Right-to-left words are in logical order: each stands to the left of the one before.
+  return line.words.some((w, i) => i > 0 && (line.rtl ? line.words[i - 1]!.x0 - w.x1 : w.x0 - line.words[i - 1]!.x1) >= 2 * em);
 }
 
 /** Whether `line`'s first word, and a space, would have fitted after a line ending at `end` in a column ending at `edge` (both in reading direction). */

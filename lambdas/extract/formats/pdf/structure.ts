@@ -9,6 +9,7 @@
 import { markdownProse, tableText } from '../../engine/blocks.ts';
 import { findFurniture, type Zone } from './furniture.ts';
 import { joinLines, type TextBlock } from './layout.ts';
+import { listingLines } from './listing.ts';
 import { outlineKey, type OutlineEntry } from './outline.ts';
 import type { BBox, DraftElement, ElementType } from '../../engine/types.ts';
 
@@ -60,7 +61,6 @@ interface Classified {
   ordered?: boolean;
   marker?: string;
   table?: PageTable;
-  lines?: string[];
 }
 
 // "Figure 3.", "Table 2:" in the languages docex reads most: English, German, French, Spanish, Italian,
@@ -112,7 +112,10 @@ const inFlow = (c: Classified) => !OUTSIDE_FLOW.has(c.type) && !c.aside;
 function runsOn(last: Classified, next: Classified): boolean {
   // A line ends short of its edge when the next word would not fit: a ragged right edge still ends full lines.
   const full = (last.room ?? Infinity) < Math.max(1.5 * last.size, next.firstWord ?? 0);
-  if (last.type !== 'paragraph' || next.type !== 'paragraph' || !full || Math.abs(last.size - next.size) > 0.5) return false;
+  // A heading is told from text by its style: a block set as the unfinished paragraph above it is that paragraph's
+  // tail (a paragraph set large, broken over a page), unless the outline or the tags name it a heading.
+  const tail = next.type === 'paragraph' || (next.type === 'heading' && !next.tagLevel && next.bold === last.bold);
+  if (last.type !== 'paragraph' || !tail || !full || Math.abs(last.size - next.size) > 0.5) return false;
   if (/[.!?:;。！？]["'”’)\]]?$/.test(last.text)) return false;
   if (/^[a-z\u00df-\u00ff]/.test(next.text) || /[a-z\u00df-\u00ff]-$/.test(last.text) || /,$/.test(last.text)) return true;
   // A sentence cut before a capital ("open-domain | QA datasets", "in | 2020"): prose (a table of
@@ -190,7 +193,7 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
     // The outline lists it: a heading at the outline's depth.
     else if (listed) out.push({ ...base, type: 'heading', level: listed.level, tagLevel: true, outlined: true });
     // One line in a fixed-pitch font is an address or a name more often than code.
-    else if (block.mono && (block.lines.length > 1 || /[{}();=<>]/.test(text)) && !block.marker) out.push({ ...base, type: 'code', lines: block.lines.map((l) => l.text) });
+    else if (block.mono && (block.lines.length > 1 || /[{}();=<>]/.test(text)) && !block.marker) out.push({ ...base, type: 'code', text: listingLines(block).join('\n') });
     // Rotated text (a margin stamp, a label along an axis) is kept as a paragraph, after the page's flow.
     else if (block.lines[0]!.rotated) out.push({ ...base, type: 'paragraph', aside: true });
     else if (CAPTION.test(text) && text.length < 600) out.push({ ...base, type: 'caption' });
@@ -254,7 +257,7 @@ function byTag(block: TextBlock, text: string, base: Omit<Classified, 'type'>): 
     case 'Caption':
       return { ...base, type: 'caption' };
     case 'Code':
-      return { ...base, type: 'code', lines: block.lines.map((l) => l.text) };
+      return { ...base, type: 'code', text: listingLines(block).join('\n') };
     case 'Note':
       return { ...base, type: 'footnote' };
     case 'Formula':
@@ -436,7 +439,7 @@ function render(c: Classified, mode: 'text' | 'markdown'): string {
       return md ? `${indent}- ${c.text}` : c.marker ? `${c.marker} ${c.text}` : c.text;
     }
     case 'code':
-      return md ? '```\n' + (c.lines ?? [c.text]).join('\n') + '\n```' : (c.lines ?? [c.text]).join('\n');
+      return md ? '```\n' + c.text + '\n```' : c.text;
     case 'table':
       return md ? c.table!.markdown : c.text;
     case 'figure':
