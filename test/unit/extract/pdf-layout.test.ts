@@ -599,7 +599,7 @@ describe('PDF layout analysis', () => {
     expect(heading.elements!.map((e) => e.type)).toEqual(['paragraph', 'paragraph', 'heading', 'paragraph']);
   });
 
-  it('keeps entries apart where space sets paragraphs apart: contents lines opening with a capital and a stop, rows parted by a tab; an address stays one paragraph', async () => {
+  it('keeps entries apart, with or without space between paragraphs: an outline\'s next capital and stop, a capital and stop after a short line, rows parted by a tab; an address stays one paragraph', async () => {
     const paragraph = (y: number) => lines(72, y, [LONG_1, LONG_2, LONG_3]);
     const texts = [
       ...paragraph(720),
@@ -625,6 +625,23 @@ describe('PDF layout analysis', () => {
       '28 C.F.R. 58.3 Eligibility for appointment',
       body,
       'Office of the Trustee 20 Main Street Springfield',
+      body,
+    ]);
+    // Set solid, with no space between paragraphs: the next letter of an outline's entries, each longer than the last, and tab-parted rows.
+    const solid = [
+      ...lines(72, 740, [LONG_1, LONG_2, LONG_3]),
+      { x: 72, y: 700, text: 'Contents', bold: true },
+      ...lines(72, 688, ['B. ROLE 1-1', 'C. STATUTORY DUTIES OF THE TRUSTEE 1-2', `28 U.S.C. 586(b)${' '.repeat(12)}Appointment of the trustee`, `28 C.F.R. 58.3${' '.repeat(14)}Eligibility for appointment`]),
+      ...lines(72, 636, [LONG_1, LONG_2, LONG_3]),
+    ];
+    const unspaced = await extract({ bytes: layoutPdf([{ texts: solid }]), filename: 'entries-solid.pdf' });
+    expect(unspaced.content.split('\n\n')).toEqual([
+      body,
+      'Contents',
+      'B. ROLE 1-1',
+      'C. STATUTORY DUTIES OF THE TRUSTEE 1-2',
+      '28 U.S.C. 586(b) Appointment of the trustee',
+      '28 C.F.R. 58.3 Eligibility for appointment',
       body,
     ]);
   });
@@ -772,7 +789,9 @@ describe('PDF layout analysis', () => {
     expect(first.map((e) => [e.type, e.text])).toEqual([
       ['title', 'E. SURETY BONDS'],
       ['paragraph', 'The trustee keeps a bond in favour of the United States.'],
-      ['paragraph', '11 U.S.C. § 322 Surety Bond 11 U.S.C. § 1302 Bond Requirement'],
+      // Each row one line, and the rows, parted by a tab alike, entries of their own.
+      ['paragraph', '11 U.S.C. § 322 Surety Bond'],
+      ['paragraph', '11 U.S.C. § 1302 Bond Requirement'],
     ]);
     const second = result.elements!.filter((e) => e.page === 2);
     for (const e of second) expect(e.text.includes('Left') && e.text.includes('Right')).toBe(false);

@@ -620,7 +620,8 @@ function continues(
   // A line far shorter than the one after it ends something (a label, a title over its text): in a
   // paragraph every line but the last runs to the same edge, ragged by no more than a word.
   if (p.end < n.end - Math.max(6 * em, 0.2 * (n.end - n.start)) && !centred(block, line)) return false;
-  if (spaced) return !endsRow(prev, line, left, em, rtl, columnRightOf);
+  if (endsRow(block, line, left, em, rtl, columnRightOf)) return false;
+  if (spaced) return true;
   // A short line that ends a sentence ends its paragraph.
   if (block.lines.length >= 2 && p.end < right - 4 * em && SENTENCE_END.test(prev.text)) return false;
   // So does a line that stops far short of where its column's lines end, unless the lines are centred.
@@ -638,18 +639,25 @@ function continues(
 }
 
 /**
- * Where space sets paragraphs apart, a short line runs on into the next at the
- * usual distance (an address, a line break), except where the lines are
- * entries: the next opens with a capital and a stop (an outline's or a
- * contents list's "C. SURETY BONDS", which the list-mark test leaves to names),
- * or both part their words at a tab (rows of a two-column list). The short line
- * must have had room for the next line's first word.
+ * Lines that are entries, not a paragraph's: the next opens with the capital
+ * after the one the block opened with ("B. ROLE ...", "C. DUTIES ...": an
+ * outline's or a contents list's entries, which the list-mark test leaves to
+ * names), or, after a line that had room for its first word, opens with a
+ * capital and a stop or parts its words at a tab as the line above does (rows
+ * of a two-column list). Where space sets paragraphs apart, a short line
+ * otherwise runs on into the next (an address, a line break).
  */
-function endsRow(prev: Line, line: Line, left: number, em: number, rtl: boolean, columnRightOf: (left: number, em: number, rtl: boolean, line: Line) => number): boolean {
+function endsRow(block: TextBlock, line: Line, left: number, em: number, rtl: boolean, columnRightOf: (left: number, em: number, rtl: boolean, line: Line) => number): boolean {
+  const prev = block.lines.at(-1)!;
+  const first = line.words[0]!.text;
+  const letter = /^([A-Z])[.)]$/.exec(first);
+  if (letter && line.words.length > 1) {
+    const opening = /^([A-Z])[.)]$/.exec(block.lines[0]!.words[0]!.text);
+    if (opening && opening[1]!.charCodeAt(0) + 1 === letter[1]!.charCodeAt(0) && Math.abs(block.lines[0]!.x0 - line.x0) < 0.5 * em) return true;
+  }
   const columnEnd = columnRightOf(left, em, rtl, prev);
   if (columnEnd === Infinity || !nextWordFits(lineEnd(prev), columnEnd, line, em)) return false;
-  const first = line.words[0]!.text;
-  return (/^[A-Z][.)]$/.test(first) && line.words.length > 1) || (tabbed(prev, em) && tabbed(line, em));
+  return (letter !== null && line.words.length > 1) || (tabbed(prev, em) && tabbed(line, em));
 }
 
 /** Whether two words of a line stand a tab apart (a gap of two ems or more). */
