@@ -472,6 +472,38 @@ describe('PDF layout analysis', () => {
     expect(result.content).toContain('Introduction');
   });
 
+  it('reads the lines of two cells a caption names as its table, under the caption or over it, but not a list beside a caption, nor the lines over a caption whose ruled table is under it', async () => {
+    const row = (y: number, a: string, b: string) => [{ x: 90, y, text: a }, { x: 250, y, text: b }];
+    const table = (y: number) => [...row(y, 'District', 'Main source'), ...row(y - 12, 'North', 'Deep wells'), ...row(y - 24, 'South', 'River water'), ...row(y - 36, 'East', 'Rain tanks')];
+    const bytes = layoutPdf([
+      {
+        texts: [
+          ...lines(72, 740, [LONG_1, LONG_2, LONG_3]),
+          { x: 72, y: 690, text: 'Table 1: Where each district draws its water' },
+          ...table(672),
+          ...lines(72, 610, [LONG_1, LONG_2, LONG_3]),
+          ...table(560),
+          { x: 72, y: 510, text: 'Tabelle 2: Wasserquellen' },
+          ...lines(72, 480, [LONG_1, LONG_2, LONG_3]),
+          ...['Deep wells', 'River water', 'Rain tanks'].flatMap((text, i) => [{ x: 90, y: 430 - i * 12, text: '*' }, { x: 110, y: 430 - i * 12, text }]),
+          { x: 72, y: 384, text: 'Table 3: Sources, as a chart would show them' },
+          ...lines(72, 360, [LONG_1]),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'captioned.pdf', config: markdown });
+    const rows = [['District', 'Main source'], ['North', 'Deep wells'], ['South', 'River water'], ['East', 'Rain tanks']];
+    expect(result.tables.map((t) => t.rows)).toEqual([rows, rows]);
+    expect(result.elements!.map((e) => e.type)).toEqual(['paragraph', 'caption', 'table', 'paragraph', 'table', 'caption', 'paragraph', 'list_item', 'list_item', 'list_item', 'caption', 'paragraph']);
+    // A caption over a table drawn with rules names that table, not the labelled values over the caption.
+    const ruledRows = [['District', 'Wells'], ['North', '42'], ['South', '28']];
+    const ruledTable = ruledRows.flatMap((r, i) => [textAt(76, 688 - i * 20, r[0]!), textAt(196, 688 - i * 20, r[1]!), `72 ${681 - i * 20} 200 0.75 re f`]);
+    const labelled = [['Surveyor', 'J. Marsh'], ['Season', 'Spring'], ['Region', 'Coast']].flatMap(([a, b], i) => [textAt(72, 750 - i * 12, a!), textAt(200, 750 - i * 12, b!)]);
+    const content = [...labelled, textAt(72, 712, 'Table 4: Wells by district'), '72 701 200 0.75 re f', ...ruledTable].join('\n');
+    const ruled = await extract({ bytes: drawnPdf(content), filename: 'ruled-captioned.pdf', config: markdown });
+    expect(ruled.tables.map((t) => t.rows)).toEqual([ruledRows]);
+  });
+
   it('finds a figure from its image and the caption under it', async () => {
     const bytes = layoutPdf([
       {

@@ -47,7 +47,7 @@ export function layoutWords(n: number, tables: Table[], layout: PageLayout, word
 function pageTables(rulings: readonly Ruling[], runs: TextRun[]): PlacedTable[] {
   // A table ruled only between its rows gets the column lines it leaves out.
   const ruled = findRuledTables(withColumnRules(rulings, runs), runs);
-  return [...ruled.tables, ...findTables(ruled.rest).filter((t) => !isProse(t.rows))].sort((a, b) => b.top - a.top);
+  return [...ruled.tables, ...findTables(ruled.rest, ruled.tables).filter((t) => !isProse(t.rows))].sort((a, b) => b.top - a.top);
 }
 
 /**

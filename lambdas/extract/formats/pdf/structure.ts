@@ -7,6 +7,7 @@
 // each page is written out as text or Markdown with its element drafts.
 
 import { markdownProse, tableText } from '../../engine/blocks.ts';
+import { CAPTION } from './captions.ts';
 import { findFurniture, type Zone } from './furniture.ts';
 import { joinLines, type TextBlock } from './layout.ts';
 import { listingLines } from './listing.ts';
@@ -63,10 +64,6 @@ interface Classified {
   table?: PageTable;
 }
 
-// "Figure 3.", "Table 2:" in the languages docex reads most: English, German, French, Spanish, Italian,
-// Portuguese, Dutch, Russian, Hebrew, Arabic, Chinese and Japanese.
-const CAPTION =
-  /^(?:fig(?:ure)?|table|tab|chart|exhibit|plate|listing|scheme|graph|diagram|abbildung|abb|tabelle|tableau|figura|tabla|cuadro|gráfico|tabella|tabela|quadro|figuur|tabel|рис(?:унок)?|таблица|טבלה|איור|תרשים|جدول|شكل|الشكل|الجدول|图|圖|表|図)\.?\s*[\dIVX]+(?:[.-]\d+)*[a-z]?\s*(?:[.:：—–-]|$|\s)/iu;
 const NUMBERED = /^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,5})\.?\s+\S/;
 
 /** `numbers`: the page number of each layout, so only pages that follow each other are joined. */

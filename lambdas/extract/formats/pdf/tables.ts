@@ -5,12 +5,14 @@
 // wide gaps, and where a figure set flush right meets the next cell's text
 // with no gap at all, as a printed spreadsheet's do (aligned-cells.ts). Two
 // cells a line are taken for a table only where one column holds figures
-// (amounts, dates, times) and the other short labels, four rows or more: text
-// set in two columns looks just like a two-column table otherwise. Tables
+// (amounts, dates, times) and the other short labels, four rows or more, or
+// where a caption names the table (captioned-tables.ts): text set in two
+// columns looks just like a two-column table otherwise. Tables
 // drawn with ruling lines, two-column ones included, are found first from
 // their lines (ruled-tables.ts); this reads the words they leave.
 
 import { splitAtAlignedFigures } from './aligned-cells.ts';
+import { captionedPairs } from './captioned-tables.ts';
 import { AMOUNT, FIGURE } from './figures.ts';
 import { mostlyRtl } from './script.ts';
 import { apart, columnSpans, type Span, withSparseRows } from './sparse-rows.ts';
@@ -58,7 +60,8 @@ interface Line {
   mixed?: boolean;
 }
 
-export function findTables(runs: readonly TextRun[]): PlacedTable[] {
+/** `ruled`: the tables found from ruling lines, whose words `runs` leaves out (a caption beside one names it). */
+export function findTables(runs: readonly TextRun[], ruled: readonly PlacedTable[] = []): PlacedTable[] {
   const whole = splitAtAlignedFigures(toLines(runs));
   const lines = inColumns(whole);
   const found: Line[][] = [];
@@ -80,10 +83,13 @@ export function findTables(runs: readonly TextRun[]): PlacedTable[] {
   const wide = withSparseRows(whole, found);
   // A line is read once: a row of a wider table is no row of a two-column one, nor a header of the table below.
   const used = new Set<Line>(wide.flatMap((t) => t.lines));
-  const pairs = figurePairs(lines)
-    .filter((pair) => !pair.some((line) => used.has(line)))
-    .map((pair) => ({ lines: pair, slots: pair.map(() => [0, 1]), columns: columnSpans(pair) }));
-  return [...wide, ...pairs].map(({ lines: table, slots, columns }) => {
+  const pairs = figurePairs(lines).filter((pair) => !pair.some((line) => used.has(line)));
+  for (const line of pairs.flat()) used.add(line);
+  // A caption is no header of the table it names.
+  const extents = ruled.map((t) => ({ top: t.top, bottom: Math.min(...t.runs.map((r) => r.bottom)) }));
+  const captioned = captionedPairs(lines, used, extents, continues).map(({ caption, lines: pair }) => (used.add(caption), pair));
+  const twoColumn = [...pairs, ...captioned].map((pair) => ({ lines: pair, slots: pair.map(() => [0, 1]), columns: columnSpans(pair) }));
+  return [...wide, ...twoColumn].map(({ lines: table, slots, columns }) => {
     const header = headerLines(whole.includes(table[0]!) ? whole : lines, table, columns, used);
     for (const line of [...header, ...table]) used.add(line);
     const rows = table.map((line, r) => {
