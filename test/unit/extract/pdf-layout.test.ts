@@ -953,6 +953,15 @@ describe('right-to-left PDFs', () => {
     expect(result.content).toContain('# مقدمة');
   });
 
+  it('keeps a right-to-left line whose first run, drawn first, is a number and a Latin word on the line', async () => {
+    // Made by LibreOffice from rtl-number-first.html (test/fixtures/README.md).
+    const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/rtl-number-first.pdf', import.meta.url)));
+    const result = await extract({ bytes, filename: 'rtl-number.pdf' });
+    expect(result.elements!.filter((e) => e.type === 'paragraph')[0]!.text).toBe(
+      '5.22 COVID-19 هو أيضا عملية، أول بحث منطقة. بين من أول تقرير وثيقة فصل ميزانية Wi-Fi. سوق أيضا مشروع هو، فصل بيانات هو التي نحن خدمة سوق.',
+    );
+  });
+
   it('reads Arabic and Hebrew words whose letters are boxed by their own ink (a browser\'s print) whole, a lam-alef in its order', async () => {
     const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/chromium-print.pdf', import.meta.url)));
     const result = await extract({ bytes, filename: 'printed.pdf', config: markdown });

@@ -231,7 +231,9 @@ function onSameLine(line: Word[], w: Word): boolean {
   if (rightwards) return true;
   // A right-to-left line comes in runs drawn in either direction (a number or a Latin word inside
   // it is drawn left to right): any word beside what the line holds so far belongs to it.
-  if (!RTL_CHAR.test(w.text) && !line.some((x) => RTL_CHAR.test(x.text))) return false;
+  // So may one whose first run is a number, drawn before a Latin word of its size to its left ("5.22 | COVID-19 ...").
+  const number = !line.some((x) => /\p{L}/u.test(x.text)) && Math.abs(w.size - last.size) < 0.1 * em;
+  if (!RTL_CHAR.test(w.text) && !line.some((x) => RTL_CHAR.test(x.text)) && !number) return false;
   const x0 = Math.min(...line.map((x) => x.x0));
   const x1 = Math.max(...line.map((x) => x.x1));
   return w.x1 >= x0 - maxGap && w.x0 <= x1 + maxGap;
