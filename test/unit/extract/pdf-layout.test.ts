@@ -771,7 +771,7 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
-  it('keeps a paragraph that opens with a bold sentence whole, where the bold runs into plain text on its second line', async () => {
+  it('keeps a paragraph that opens with a bold sentence whole, where the bold runs into plain text on its second line or ends with its first', async () => {
     const lead = ['Most of the wells in the northern districts will have run dry within a decade unless', 'the water table'];
     const rest = 'stops falling. The survey found that the oldest wells fail first.';
     const measured = await extract({ bytes: layoutPdf([{ texts: [{ x: 72, y: 720, text: lead[1]!, bold: true }] }]), filename: 'width.pdf' });
@@ -791,6 +791,17 @@ describe('PDF layout analysis', () => {
     expect(result.elements!.map((e) => [e.type, e.text])).toEqual([
       ['title', 'Outlook'],
       ['paragraph', `${lead.join(' ')} ${rest}`],
+      ['paragraph', `${LONG_1} ${LONG_2} ${LONG_3}`],
+    ]);
+    // The bold ends with its full line, and the plain line under it carries the sentence on in lower case.
+    const plain = `${lead[1]} ${rest}`;
+    const endsWithLine = layoutPdf([
+      { texts: [{ x: 72, y: 700, text: 'Outlook', size: 14, bold: true }, { x: 72, y: 680, text: lead[0]!, bold: true }, { x: 72, y: 668, text: plain }, ...lines(72, 656, [LONG_1, LONG_2, LONG_3])] },
+    ]);
+    const ended = await extract({ bytes: endsWithLine, filename: 'outlook-line.pdf', config: markdown });
+    expect(ended.elements!.map((e) => [e.type, e.text])).toEqual([
+      ['title', 'Outlook'],
+      ['paragraph', `${lead[0]} ${plain}`],
       ['paragraph', `${LONG_1} ${LONG_2} ${LONG_3}`],
     ]);
   });

@@ -678,10 +678,12 @@ function nextWordFits(end: number, edge: number, line: Line, em: number): boolea
  * A paragraph that opens with a bold sentence (a run-in lead, as news and
  * reports set them) changes weight inside a line: a bold line that does not
  * end a sentence and had no room for the next line's first word, and a next
- * line that starts bold, are one paragraph.
+ * line that starts bold, or carries the sentence on in lower case (the bold
+ * ended with the line), are one paragraph.
  */
 function boldLeadRunsOn(prev: Line, line: Line, columnEnd: number, em: number): boolean {
-  if (!prev.bold || line.bold || !line.words[0]?.bold || columnEnd === Infinity || SENTENCE_END.test(prev.text)) return false;
+  const carriesOn = line.words[0]?.bold || /^[^\p{L}\p{N}]*\p{Ll}/u.test(line.text);
+  if (!prev.bold || line.bold || !carriesOn || columnEnd === Infinity || SENTENCE_END.test(prev.text)) return false;
   return !nextWordFits(lineEnd(prev), columnEnd, line, em);
 }
 
