@@ -85,8 +85,8 @@ export function findTables(runs: readonly TextRun[], ruled: readonly PlacedTable
   const used = new Set<Line>(wide.flatMap((t) => t.lines));
   const pairs = figurePairs(lines).filter((pair) => !pair.some((line) => used.has(line)));
   for (const line of pairs.flat()) used.add(line);
-  // A caption is no header of the table it names.
   const extents = ruled.map((t) => ({ top: t.top, bottom: Math.min(...t.runs.map((r) => r.bottom)) }));
+  // A caption is no header of the table it names.
   const captioned = captionedPairs(lines, used, extents, continues).map(({ caption, lines: pair }) => (used.add(caption), pair));
   const twoColumn = [...pairs, ...captioned].map((pair) => ({ lines: pair, slots: pair.map(() => [0, 1]), columns: columnSpans(pair) }));
   return [...wide, ...twoColumn].map(({ lines: table, slots, columns }) => {
