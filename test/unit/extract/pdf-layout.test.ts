@@ -419,6 +419,35 @@ describe('PDF layout analysis', () => {
     expect(result.tables.map((t) => t.rows)).toEqual([[['Depot', 'Crates', 'Notes', 'Weight'], ...data]]);
   });
 
+  it('reads a printed sheet whose widest column gap runs down the page as a table, not as two page columns, and keeps a time with its AM or PM', async () => {
+    const owners = [
+      ['Survey central', 'As internal market', '0.186'],
+      ['Budget', 'Archive', '0.455'],
+      ['Detailed', 'A to be central', '0.219'],
+      ['Across or', 'Public technical so', '0.908'],
+      ['Improve uneven', 'Initial member', '0.943'],
+      ['Energy field', 'K-4761', '0.044'],
+      ['Have', 'K-3730', '0.767'],
+      ['Is be several', 'River measure', '0.826'],
+      ['And publish', 'B-5610', '0.141'],
+    ];
+    const logged = [
+      ['Growth', '3:07 PM', '7268.9'],
+      ['Sensor', '9:58 AM', '1712.4'],
+      ['Maintain', '8:48 PM', '9343.2'],
+      ['Sample', '6:37 AM', '1437.7'],
+      ['Engine', '2:03 PM', '5951.3'],
+    ];
+    const sheet = (header: string[], rows: string[][], xs: number[]) =>
+      [header, ...rows].flatMap((row, i) => row.map((text, c) => ({ x: xs[c]!, y: 740 - i * 15, text })));
+    const bytes = layoutPdf([{ texts: sheet(['Item', 'Owner', 'Rate'], owners, [55, 156, 327]) }, { texts: sheet(['Name', 'Logged', 'Balance'], logged, [55, 156, 257]) }]);
+    const result = await extract({ bytes, filename: 'sheet.pdf', config: markdown });
+    expect(result.tables.map((t) => t.rows)).toEqual([
+      [['Item', 'Owner', 'Rate'], ...owners],
+      [['Name', 'Logged', 'Balance'], ...logged],
+    ]);
+  });
+
   it('cuts no line where the same number follows the same words, nor a contents line at its page numbers', async () => {
     // Same-width form numbers after the same word end where the others end, as a column of figures would.
     const forms = ['Annual return', 'Farm workers', 'Small employers', 'Quarterly return'].flatMap((title, i) => [

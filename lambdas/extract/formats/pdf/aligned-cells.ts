@@ -57,8 +57,9 @@ export function splitAtAlignedFigures<L extends SplitLine>(lines: L[]): L[] {
   });
 }
 
-/** A figure, then a word with letters in it (not another figure, not a leader's dots). */
-const cuttable = (figure: TextRun, next: TextRun) => !figure.mono && !next.mono && next.x0 >= figure.x1 && isFigure(figure.text) && !isFigure(next.text) && /\p{L}/u.test(next.text);
+/** A figure, then a word with letters in it (not another figure, not a leader's dots, not what makes one figure with it: a time's "PM"). */
+const cuttable = (figure: TextRun, next: TextRun) =>
+  !figure.mono && !next.mono && next.x0 >= figure.x1 && isFigure(figure.text) && !isFigure(next.text) && /\p{L}/u.test(next.text) && !isFigure(`${figure.text} ${next.text}`);
 
 /** Dots or ellipses leading to a page number. */
 const LEADER = /\.{4}|…{2}/;

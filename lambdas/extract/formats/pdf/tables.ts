@@ -282,9 +282,18 @@ function inColumns(lines: Line[]): Line[] {
     right = [];
   };
   const prose = (cells: Cell[], width: number) => cells.length === 1 && cells[0]!.x1 - cells[0]!.x0 >= width * 0.5;
-  for (const line of lines.map((l) => cutAt(l, gutter))) {
-    const l = line.cells.filter((c) => c.x1 <= gutter.x0);
-    const r = line.cells.filter((c) => c.x0 >= gutter.x1);
+  const cut = lines.map((l) => cutAt(l, gutter));
+  const sides = (line: Line) => [line.cells.filter((c) => c.x1 <= gutter.x0), line.cells.filter((c) => c.x0 >= gutter.x1)] as const;
+  // Page columns hold running text: a strip with no line of it on either side (half the side wide, five words
+  // or more) is a table's column gap, though a wide cell of a few words stands as wide.
+  const running = (cells: Cell[], width: number) => prose(cells, width) && cells[0]!.runs.length >= 5;
+  const proseLines = cut.filter((line) => {
+    const [l, r] = sides(line);
+    return running(l, gutter.x0 - gutter.left) || running(r, gutter.right - gutter.x1);
+  }).length;
+  if (proseLines < 2) return lines;
+  for (const line of cut) {
+    const [l, r] = sides(line);
     if (l.length + r.length < line.cells.length) {
       flush();
       out.push(line);
