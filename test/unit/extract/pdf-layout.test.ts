@@ -448,6 +448,20 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('reads two columns of figures as a table, with the header a sheet prints flush left over them', async () => {
+    // Helvetica's digits are 0.556 em wide, its stop 0.278: each figure set flush right against its column's edge.
+    const width = (figure: string) => [...figure].reduce((w, ch) => w + (ch === '.' ? 2.78 : 5.56), 0);
+    const rows = [['87', '5.72'], ['26', '58.66'], ['32', '86.88'], ['23', '17.83'], ['5', '90.06']];
+    const texts = [
+      { x: 55, y: 740, text: 'Visitors' },
+      { x: 156, y: 740, text: 'Balance' },
+      ...rows.flatMap(([a, b], i) => [{ x: 120 - width(a!), y: 725 - i * 15, text: a! }, { x: 230 - width(b!), y: 725 - i * 15, text: b! }]),
+    ];
+    const result = await extract({ bytes: layoutPdf([{ texts }]), filename: 'figures.pdf', config: markdown });
+    expect(result.tables.map((t) => t.rows)).toEqual([[['Visitors', 'Balance'], ...rows]]);
+    expect(result.elements!.map((e) => e.type)).toEqual(['table']);
+  });
+
   it('cuts no line where the same number follows the same words, nor a contents line at its page numbers', async () => {
     // Same-width form numbers after the same word end where the others end, as a column of figures would.
     const forms = ['Annual return', 'Farm workers', 'Small employers', 'Quarterly return'].flatMap((title, i) => [

@@ -13,7 +13,7 @@
 
 import { splitAtAlignedFigures } from './aligned-cells.ts';
 import { captionedPairs } from './captioned-tables.ts';
-import { AMOUNT, FIGURE } from './figures.ts';
+import { AMOUNT, FIGURE, isFigure } from './figures.ts';
 import { mostlyRtl } from './script.ts';
 import { apart, columnSpans, type Span, withSparseRows } from './sparse-rows.ts';
 
@@ -109,8 +109,8 @@ export function findTables(runs: readonly TextRun[], ruled: readonly PlacedTable
 const MIN_PAIR_ROWS = 4;
 
 /**
- * Runs of lines of two cells, a short label (no leader dots: a table of contents is a list) and a figure
- * after it, their columns overlapping from line to line, half the figures or more amounts.
+ * Runs of lines of two cells, a short label (no leader dots: a table of contents is a list) or a figure and a
+ * figure after it, their columns overlapping from line to line, half the figures or more amounts.
  */
 function figurePairs(lines: Line[]): Line[][] {
   const found: Line[][] = [];
@@ -125,7 +125,9 @@ function figurePairs(lines: Line[]): Line[][] {
   for (const line of lines) {
     // The label first, the figure after it, as a statement or a sheet sets them.
     const texts = line.cells.length === 2 && !line.mixed && line.cells[1]!.runs.length <= 3 ? line.cells.map((c) => wordsText(c.runs, line.height)) : null;
-    const pair = texts !== null && FIGURE.test(texts[1]!) && !FIGURE.test(texts[0]!) && texts[0]!.split(/\s+/).length <= 8 && !/\.{4}|…{2}/.test(texts[0]!);
+    // Or two figures (a sheet's two columns of numbers).
+    const label = texts !== null && (isFigure(texts[0]!) || (!FIGURE.test(texts[0]!) && texts[0]!.split(/\s+/).length <= 8 && !/\.{4}|…{2}/.test(texts[0]!)));
+    const pair = texts !== null && FIGURE.test(texts[1]!) && label;
     const prev = run.at(-1);
     if (!(pair && prev && continues(prev, line))) flush();
     if (pair) {
@@ -163,8 +165,12 @@ function headerLines(lines: Line[], table: Line[], columns: Span[], used: Readon
     const line = lines[i]!;
     if (used.has(line) || line.cells.length < 2 || line.y - below.y > Math.max(line.height, below.height) * 2.5) break;
     const slack = line.height;
-    // A header cell may run wider than the numbers under it, but not past the table's sides.
-    if (line.cells.some((c) => (c.x0 + c.x1) / 2 < left - slack || (c.x0 + c.x1) / 2 > right + slack)) break;
+    // A header cell may run wider than the numbers under it, but not past the table's sides, unless the line is a
+    // sheet's header: a cell a column, each set flush left and ending in its column's stretch (after the column
+    // before it ends), over figures set flush right, the first one standing out to the left of them.
+    const sheetHeader =
+      line.cells.length === columns.length && line.cells.every((c, i) => c.x1 <= columns[i]!.x1 + slack && c.x1 >= (i === 0 ? columns[0]!.x0 - 3 * slack : columns[i - 1]!.x1));
+    if (!sheetHeader && line.cells.some((c) => (c.x0 + c.x1) / 2 < left - slack || (c.x0 + c.x1) / 2 > right + slack)) break;
     header.unshift(line);
     below = line;
   }
