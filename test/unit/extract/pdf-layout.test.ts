@@ -448,14 +448,17 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
-  it('reads two columns of figures as a table, with the header a sheet prints flush left over them', async () => {
+  it('reads two columns of figures as a table, with the header a sheet prints flush left over them and the rows that leave a cell empty', async () => {
     // Helvetica's digits are 0.556 em wide, its stop 0.278: each figure set flush right against its column's edge.
     const width = (figure: string) => [...figure].reduce((w, ch) => w + (ch === '.' ? 2.78 : 5.56), 0);
-    const rows = [['87', '5.72'], ['26', '58.66'], ['32', '86.88'], ['23', '17.83'], ['5', '90.06']];
+    const rows = [['87', '5.72'], ['26', '58.66'], ['41', ''], ['32', '86.88'], ['', '3.10'], ['23', '17.83'], ['5', '90.06'], ['12', '']];
     const texts = [
       { x: 55, y: 740, text: 'Visitors' },
       { x: 156, y: 740, text: 'Balance' },
-      ...rows.flatMap(([a, b], i) => [{ x: 120 - width(a!), y: 725 - i * 15, text: a! }, { x: 230 - width(b!), y: 725 - i * 15, text: b! }]),
+      ...rows.flatMap(([a, b], i) => [
+        ...(a ? [{ x: 120 - width(a), y: 725 - i * 15, text: a }] : []),
+        ...(b ? [{ x: 230 - width(b), y: 725 - i * 15, text: b }] : []),
+      ]),
     ];
     const result = await extract({ bytes: layoutPdf([{ texts }]), filename: 'figures.pdf', config: markdown });
     expect(result.tables.map((t) => t.rows)).toEqual([[['Visitors', 'Balance'], ...rows]]);

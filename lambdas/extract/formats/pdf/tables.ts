@@ -88,7 +88,10 @@ export function findTables(runs: readonly TextRun[], ruled: readonly PlacedTable
   const extents = ruled.map((t) => ({ top: t.top, bottom: Math.min(...t.runs.map((r) => r.bottom)) }));
   // A caption is no header of the table it names.
   const captioned = captionedPairs(lines, used, extents, continues).map(({ caption, lines: pair }) => (used.add(caption), pair));
-  const twoColumn = [...pairs, ...captioned].map((pair) => ({ lines: pair, slots: pair.map(() => [0, 1]), columns: columnSpans(pair) }));
+  const twoColumn = [...pairs, ...captioned].map((pair) => {
+    const columns = columnSpans(pair.filter((line) => line.cells.length === 2));
+    return { lines: pair, slots: pair.map((line) => (line.cells.length === 2 ? [0, 1] : [Math.max(0, columnOf(line.cells[0]!, columns))])), columns };
+  });
   return [...wide, ...twoColumn].map(({ lines: table, slots, columns }) => {
     const header = headerLines(whole.includes(table[0]!) ? whole : lines, table, columns, used);
     for (const line of [...header, ...table]) used.add(line);
@@ -110,17 +113,23 @@ const MIN_PAIR_ROWS = 4;
 
 /**
  * Runs of lines of two cells, a short label (no leader dots: a table of contents is a list) or a figure and a
- * figure after it, their columns overlapping from line to line, half the figures or more amounts.
+ * figure after it, their columns overlapping from line to line, half the figures or more amounts; a line
+ * between or after them with one figure standing under one of their cells is a row that leaves the other empty.
  */
 function figurePairs(lines: Line[]): Line[][] {
   const found: Line[][] = [];
   let run: Line[] = [];
-  // Amounts, not counts: page numbers beside titles (a table of contents) and numbers before items (a list) are no table.
+  // Rows with both cells, and those whose figure is an amount. Amounts, not counts: page numbers beside
+  // titles (a table of contents) and numbers before items (a list) are no table.
+  let full = 0;
   let amounts = 0;
+  let lastFull: Line | undefined;
   const flush = () => {
-    if (run.length >= MIN_PAIR_ROWS && amounts * 2 >= run.length) found.push(run);
+    if (full >= MIN_PAIR_ROWS && amounts * 2 >= full) found.push(run);
     run = [];
+    full = 0;
     amounts = 0;
+    lastFull = undefined;
   };
   for (const line of lines) {
     // The label first, the figure after it, as a statement or a sheet sets them.
@@ -128,11 +137,25 @@ function figurePairs(lines: Line[]): Line[][] {
     // Or two figures (a sheet's two columns of numbers).
     const label = texts !== null && (isFigure(texts[0]!) || (!FIGURE.test(texts[0]!) && texts[0]!.split(/\s+/).length <= 8 && !/\.{4}|…{2}/.test(texts[0]!)));
     const pair = texts !== null && FIGURE.test(texts[1]!) && label;
-    const prev = run.at(-1);
-    if (!(pair && prev && continues(prev, line))) flush();
+    const last = run.at(-1);
+    if (pair && last && lastFull && !apart(last, line) && alignsWith(lastFull, line)) {
+      run.push(line);
+      lastFull = line;
+      full++;
+      if (AMOUNT.test(texts[1]!)) amounts++;
+      continue;
+    }
+    const alone = line.cells.length === 1 && !line.mixed ? line.cells[0]! : null;
+    if (alone && last && lastFull && !apart(last, line) && isFigure(wordsText(alone.runs, line.height)) && columnOf(alone, lastFull.cells) >= 0) {
+      run.push(line);
+      continue;
+    }
+    flush();
     if (pair) {
       run.push(line);
-      if (AMOUNT.test(texts![1]!)) amounts++;
+      lastFull = line;
+      full = 1;
+      amounts = AMOUNT.test(texts[1]!) ? 1 : 0;
     }
   }
   flush();
@@ -209,8 +232,12 @@ function headerRow(header: Line[], columns: Span[]): string[] {
 
 /** Same number of cells, columns overlapping, and not far below the previous line. */
 function continues(prev: Line, line: Line): boolean {
+  return !apart(prev, line) && alignsWith(prev, line);
+}
+
+/** Same number of cells, each overlapping the one above it. */
+function alignsWith(prev: Line, line: Line): boolean {
   if (prev.cells.length !== line.cells.length) return false;
-  if (apart(prev, line)) return false;
   return line.cells.every((c, i) => {
     const p = prev.cells[i]!;
     const slack = line.height;
