@@ -448,7 +448,7 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
-  it('reads two columns of figures as a table, with the header a sheet prints flush left over them and the rows that leave a cell empty', async () => {
+  it('reads two columns of figures as a table, the amounts in either, with the header a sheet prints flush left over them and the rows that leave a cell empty', async () => {
     // Helvetica's digits are 0.556 em wide, its stop 0.278: each figure set flush right against its column's edge.
     const width = (figure: string) => [...figure].reduce((w, ch) => w + (ch === '.' ? 2.78 : 5.56), 0);
     const rows = [['87', '5.72'], ['26', '58.66'], ['41', ''], ['32', '86.88'], ['', '3.10'], ['23', '17.83'], ['5', '90.06'], ['12', '']];
@@ -460,9 +460,16 @@ describe('PDF layout analysis', () => {
         ...(b ? [{ x: 230 - width(b), y: 725 - i * 15, text: b }] : []),
       ]),
     ];
-    const result = await extract({ bytes: layoutPdf([{ texts }]), filename: 'figures.pdf', config: markdown });
-    expect(result.tables.map((t) => t.rows)).toEqual([[['Visitors', 'Balance'], ...rows]]);
-    expect(result.elements!.map((e) => e.type)).toEqual(['table']);
+    // The amounts may stand in the first column, counts in the second.
+    const counts = [['1,812,690', '48'], ['731,164', '79'], ['1,064,739', '2'], ['426,050', '55']];
+    const second = [
+      { x: 55, y: 740, text: 'Quantity' },
+      { x: 156, y: 740, text: 'Staff' },
+      ...counts.flatMap(([a, b], i) => [{ x: 140 - width(a!.replaceAll(',', '.')), y: 725 - i * 15, text: a! }, { x: 200 - width(b!), y: 725 - i * 15, text: b! }]),
+    ];
+    const result = await extract({ bytes: layoutPdf([{ texts }, { texts: second }]), filename: 'figures.pdf', config: markdown });
+    expect(result.tables.map((t) => t.rows)).toEqual([[['Visitors', 'Balance'], ...rows], [['Quantity', 'Staff'], ...counts]]);
+    expect(result.elements!.map((e) => e.type)).toEqual(['table', 'table']);
   });
 
   it('cuts no line where the same number follows the same words, nor a contents line at its page numbers', async () => {

@@ -137,12 +137,14 @@ function figurePairs(lines: Line[]): Line[][] {
     // Or two figures (a sheet's two columns of numbers).
     const label = texts !== null && (isFigure(texts[0]!) || (!FIGURE.test(texts[0]!) && texts[0]!.split(/\s+/).length <= 8 && !/\.{4}|…{2}/.test(texts[0]!)));
     const pair = texts !== null && FIGURE.test(texts[1]!) && label;
+    // Of two figures, either may be the amount.
+    const amount = pair && (AMOUNT.test(texts[1]!) || (isFigure(texts[0]!) && AMOUNT.test(texts[0]!)));
     const last = run.at(-1);
     if (pair && last && lastFull && !apart(last, line) && alignsWith(lastFull, line)) {
       run.push(line);
       lastFull = line;
       full++;
-      if (AMOUNT.test(texts[1]!)) amounts++;
+      if (amount) amounts++;
       continue;
     }
     const alone = line.cells.length === 1 && !line.mixed ? line.cells[0]! : null;
@@ -155,7 +157,7 @@ function figurePairs(lines: Line[]): Line[][] {
       run.push(line);
       lastFull = line;
       full = 1;
-      amounts = AMOUNT.test(texts[1]!) ? 1 : 0;
+      amounts = amount ? 1 : 0;
     }
   }
   flush();
