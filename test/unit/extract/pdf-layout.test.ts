@@ -803,6 +803,24 @@ describe('PDF layout analysis', () => {
     expect(result.content.split('\n\n')).toEqual([`# ${title.join(' ')}`, ...notes.map((n) => n.join(' '))]);
   });
 
+  it('takes TeX\'s Computer Modern bold (CMBX10), whose stems weigh under 600, for bold: a numbered line in it is a heading', async () => {
+    const body = [LONG_1, LONG_2, LONG_3].map((text, i) => `BT /F1 10 Tf 1 0 0 1 72 ${676 - i * 12} Tm (${text}) Tj ET`);
+    const content = [`BT /F2 10 Tf 1 0 0 1 72 700 Tm (3.1 Layout Detection Models) Tj ET`, ...body].join('\n');
+    const bytes = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [5 0 R] /Count 1 >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /CMBX10 /Encoding /WinAnsiEncoding >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents 6 0 R >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    ]);
+    const result = await extract({ bytes, filename: 'cm.pdf', config: markdown });
+    expect(result.elements!.map((e) => [e.type, e.text])).toEqual([
+      ['heading', '3.1 Layout Detection Models'],
+      ['paragraph', `${LONG_1} ${LONG_2} ${LONG_3}`],
+    ]);
+  });
+
   it('takes a bold line in the body size for a heading, but not when it ends in a colon: that labels what follows', async () => {
     const bytes = layoutPdf([
       {

@@ -49,7 +49,9 @@ const FIXED_PITCH = 1;
 const ITALIC = 64;
 const FORCE_BOLD = 1 << 18;
 
-const BOLD_NAME = /bold|black|heavy|semibold|demi|[-,]bd\b|[a-z]bd$/i;
+// TeX's Computer Modern and EC bold faces say so in two letters (CMBX10, CMB10, CMSSBX10, SFBX1000), and their
+// stems weigh in under 600 (CMBX10 570 against CMR10's 345).
+const BOLD_NAME = /bold|black|heavy|semibold|demi|[-,]bd\b|[a-z]bd$|(?:^|\+)(?:cm(?:bx|b|bxti|bxsl|ssbx|bsy)|(?:sf|ec)(?:bx|bi|bl))\d/i;
 /**
  * A font name whose style part (after the family: "NotoSans-Regular", "DejaVuSans-Oblique") says it is of
  * regular or lighter weight; a slant alone implies the regular weight, unless a heavier one is named with it
