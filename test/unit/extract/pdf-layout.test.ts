@@ -88,6 +88,27 @@ describe('PDF layout analysis', () => {
     expect(text.content.split('\n\n')[2]).toBe(`${LONG_1} ${LONG_2} ${LONG_3}`);
   });
 
+  it('takes a paper\'s title set a third larger than its body (15 points over 11) for the title, its numbered sections under it', async () => {
+    const body = (y: number) => [LONG_1, LONG_2, LONG_3].map((text, i) => ({ x: 72, y: y - i * 13, text, size: 11 }));
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 740, text: 'Dense Retrieval for Open Questions', size: 15, bold: true },
+          { x: 72, y: 700, text: '1 Introduction', size: 12, bold: true },
+          ...body(680),
+          { x: 72, y: 620, text: '2 Background', size: 12, bold: true },
+          ...body(600),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'paper.pdf', config: markdown });
+    expect(result.elements!.filter((e) => e.type !== 'paragraph').map((e) => [e.type, e.level, e.text])).toEqual([
+      ['title', 1, 'Dense Retrieval for Open Questions'],
+      ['heading', 2, '1 Introduction'],
+      ['heading', 2, '2 Background'],
+    ]);
+  });
+
   it('keeps running headers, footers and page numbers out of content as elements of their own, unless asked to keep them', async () => {
     const page = (n: number) => ({
       texts: [

@@ -352,7 +352,7 @@ function assignHeadingLevels(all: Classified[], bodySize: number): void {
   let under = 0;
   // The title: the first heading of the document, alone in its style, set larger than any other and well above the body.
   const first = headings[0]!;
-  if (style(first) === styles[0] && first.size >= bodySize * 1.4 && headings.filter((h) => style(h) === styles[0]).length === 1 && first.page === 0) {
+  if (style(first) === styles[0] && first.size >= bodySize * 1.3 && headings.filter((h) => style(h) === styles[0]).length === 1 && first.page === 0) {
     first.type = 'title';
     first.level = 1;
     styles = styles.slice(1);
