@@ -593,6 +593,26 @@ describe('PDF layout analysis', () => {
     expect(result.content).toBe('Wells dug since the war, by decade:\n\nFigure 1: Wells dug per decade.\n\nThe trend is plain.');
   });
 
+  it('takes a chart drawn with paths for a figure, with tick numbers beside it, and its axis title for a label, not a heading; an ornament with no numbers beside it is neither, and the title by it a title', async () => {
+    // A line of ten slanted segments over 200 by 100 points, four tick numbers under it, an axis title in 14-point bold.
+    const line = `1 w 100 500 m ${Array.from({ length: 10 }, (_, i) => `${120 + i * 20} ${i % 2 ? 520 + i * 8 : 510 + i * 9} l`).join(' ')} S`;
+    const ticks = ['0', '10', '20', '30'].map((t, i) => textAt(100 + i * 60, 485, t));
+    const chartTitle = 'BT /F1 14 Tf 1 0 0 1 140 465 Tm (Accuracy by year) Tj ET';
+    const prose = [LONG_1, LONG_2, LONG_3].map((t, i) => textAt(72, 700 - i * 12, t));
+    const after = [LONG_1, LONG_2].map((t, i) => textAt(72, 420 - i * 12, t));
+    const content = [...prose, line, ...ticks, chartTitle, ...after].join('\n');
+    const result = await extract({ bytes: drawnPdf(content), filename: 'chart.pdf', config: markdown });
+    const types = result.elements!.map((e) => e.type);
+    expect(types).not.toContain('heading');
+    const figure = result.elements!.find((e) => e.type === 'figure')!;
+    expect(figure.bbox).toEqual([100, 200, 300, 292]);
+    // The labels follow the page's flow.
+    expect(result.content.split('\n\n')).toEqual([`${LONG_1} ${LONG_2} ${LONG_3}`, `${LONG_1} ${LONG_2}`, '0 10 20 30', 'Accuracy by year']);
+    // The same curve with no numbers beside it is a designed page's ornament: the title by it stays a heading.
+    const ornament = await extract({ bytes: drawnPdf([...prose, line, chartTitle, ...after].join('\n')), filename: 'ornament.pdf', config: markdown });
+    expect(ornament.elements!.filter((e) => e.type !== 'paragraph').map((e) => [e.type, e.text])).toEqual([['title', 'Accuracy by year']]);
+  });
+
   it('takes a bold "Tabla 2:" or "Abbildung 3." for a caption, not a heading, in the languages it knows', async () => {
     const captions = ['Tabla 2: Pozos por década', 'Abbildung 3. Brunnen je Jahrzehnt', 'Tableau 1 : Puits par décennie'];
     const bytes = layoutPdf([

@@ -7,6 +7,7 @@ import { withTrailer } from './repair.ts';
 import { checkUnitLimit, PDF_PAGE_LIMIT } from '../../engine/limits.ts';
 import { renderPdfPages, type PageLayout } from './structure.ts';
 import { pageDrawing } from './rulings.ts';
+import { chartBoxes } from './charts.ts';
 import { withDrawnBullets } from './drawn-bullets.ts';
 import { imageRulings, withoutRuleGlyphs, type GrayImage } from './image-rulings.ts';
 import { annotationWords, placeAmong } from './annotations.ts';
@@ -190,6 +191,8 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged:
     const count = m.FPDFText_CountChars(textPage);
     if (count <= 0) return layout;
     const drawing = pageDrawing(m, page);
+    // A chart drawn over a picture of itself is one figure.
+    layout.drawings = chartBoxes(drawing.shapes, layout.width, layout.height).filter((c) => !layout.figures.some((f) => overlaps(c, f)));
     // Filled-in form fields and free-text notes are not in the content stream: their words go where their boxes stand.
     const words = placeAmong(withDrawnBullets(pageWords(m, textPage, count, tagged), drawing.marks), annotationWords(m, page, count, form));
     const tags = tagged ? pageTags(m, page) : null;
@@ -299,4 +302,12 @@ export function parsePdfDate(value: unknown): string | null {
   const ms = Date.UTC(year!, month - 1, day, hour, minute, second) - offsetMinutes * 60_000;
   const date = new Date(ms);
   return Number.isNaN(ms) ? null : date.toISOString().replace('.000Z', 'Z');
+}
+
+/** Whether two boxes share more than half of the smaller one's area. */
+function overlaps(a: BBox, b: BBox): boolean {
+  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
+  const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+  const area = (box: BBox) => (box[2] - box[0]) * (box[3] - box[1]);
+  return w > 0 && h > 0 && w * h > 0.5 * Math.min(area(a), area(b));
 }

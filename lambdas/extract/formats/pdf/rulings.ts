@@ -2,8 +2,9 @@
 // inside its form XObjects, in page space (y grows upwards, as for the text
 // boxes): the ruling lines (horizontal and vertical strokes and the edges of
 // rectangles), which tables are drawn with and ruled-tables.ts turns into
-// cells; and the small marks (dots, rings, squares) a browser's print engine
-// draws list bullets with instead of a glyph (drawn-bullets.ts).
+// cells; the small marks (dots, rings, squares) a browser's print engine
+// draws list bullets with instead of a glyph (drawn-bullets.ts); and the
+// shapes drawn with slanted lines and curves, which charts are (charts.ts).
 
 import { PAGE_OBJECT, withBuffer, type Pdfium } from './pdfium.ts';
 
@@ -43,10 +44,22 @@ export interface Mark {
 const MARK_MAX = 9;
 const MARK_MIN = 1.2;
 
+/** A box in page space (y grows upwards). */
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** How many of its segments run neither across nor down: slanted lines and curves. */
+  free: number;
+}
+
 export interface Drawing {
   /** Null when the page draws too much to be read as a table's lines (a chart, a map). */
   rulings: Ruling[] | null;
   marks: Mark[];
+  /** Paths with slanted or curved segments, larger than a mark: a chart's lines, a diagram's arrows (those read before a page that draws too much stops). */
+  shapes: Box[];
 }
 
 /** FPDF_SEGMENT_* (fpdf_edit.h). */
@@ -84,6 +97,7 @@ export function pageDrawing(m: Pdfium, page: number): Drawing {
   const x = m.pdfium.wasmExports as unknown as PathExports;
   const rulings: Ruling[] = [];
   const marks: Mark[] = [];
+  const shapes: Box[] = [];
   let segments = 0;
   // 6 floats of matrix, 2 floats of point, 2 ints of draw mode.
   return withBuffer(m, 40, (buf) => {
@@ -117,6 +131,7 @@ export function pageDrawing(m: Pdfium, page: number): Drawing {
       let cur: [number, number] | null = null;
       let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
       let round = false;
+      let free = 0;
       const before = rulings.length;
       for (let s = 0; s < count; s++) {
         const segment = x.FPDFPath_GetPathSegment(path, s);
@@ -127,9 +142,15 @@ export function pageDrawing(m: Pdfium, page: number): Drawing {
         const point: [number, number] = [a * px + c * py + e, b * px + d * py + f];
         const type = x.FPDFPathSegment_GetType(segment);
         [x0, y0, x1, y1] = [Math.min(x0, point[0]), Math.min(y0, point[1]), Math.max(x1, point[0]), Math.max(y1, point[1])];
-        if (type === SEGMENT.bezierTo) round = true;
+        if (type === SEGMENT.bezierTo) {
+          round = true;
+          free++;
+        }
         if (type === SEGMENT.moveTo) start = point;
-        else if (type === SEGMENT.lineTo && cur) add(cur[0], cur[1], point[0], point[1]);
+        else if (type === SEGMENT.lineTo && cur) {
+          add(cur[0], cur[1], point[0], point[1]);
+          if (Math.abs(cur[0] - point[0]) > SKEW && Math.abs(cur[1] - point[1]) > SKEW) free++;
+        }
         cur = point;
         if (x.FPDFPathSegment_GetClose(segment) && start) {
           add(point[0], point[1], start[0], start[1]);
@@ -141,7 +162,7 @@ export function pageDrawing(m: Pdfium, page: number): Drawing {
         // A square bullet's sides are no table's lines.
         rulings.length = before;
         marks.push({ x0, y0, x1, y1, round, filled });
-      }
+      } else if (free > 0 && x1 > x0) shapes.push({ x0, y0, x1, y1, free });
       return true;
     };
 
@@ -160,6 +181,6 @@ export function pageDrawing(m: Pdfium, page: number): Drawing {
       return true;
     };
 
-    return walk(x.FPDFPage_CountObjects(page), (i) => x.FPDFPage_GetObject(page, i), IDENTITY, 0) ? { rulings, marks } : { rulings: null, marks: [] };
+    return walk(x.FPDFPage_CountObjects(page), (i) => x.FPDFPage_GetObject(page, i), IDENTITY, 0) ? { rulings, marks, shapes } : { rulings: null, marks: [], shapes };
   });
 }

@@ -8,6 +8,7 @@
 
 import { markdownProse, tableText } from '../../engine/blocks.ts';
 import { CAPTION } from './captions.ts';
+import { chartsAmong, isChartLabel, type Label } from './charts.ts';
 import { findFurniture, type Zone } from './furniture.ts';
 import { joinLines, type TextBlock } from './layout.ts';
 import { listingLines } from './listing.ts';
@@ -29,6 +30,8 @@ export interface PageLayout {
   blocks: TextBlock[];
   tables: PageTable[];
   figures: BBox[];
+  /** Drawings made with paths (charts.ts): those with tick labels beside them are charts, figures whose short text is their labels. */
+  drawings?: BBox[];
   /** The page has a structure tree (a tagged PDF): its text is tagged, and untagged text is an artifact. */
   tagged?: boolean;
   /** The outline entries that point at this page. */
@@ -173,6 +176,8 @@ function bodyStyle(layouts: PageLayout[]): { size: number; bold: boolean } {
 function classifyPage(layout: PageLayout, page: number, body: { size: number; bold: boolean }, furniture: Map<TextBlock, Zone>): Classified[] {
   const out: Classified[] = [];
   const title = slideTitleSize(layout, body, furniture);
+  const labels = (layout.drawings ?? []).length === 0 ? [] : layout.blocks.map((b): Label => ({ bbox: [b.x0, b.y0, b.x1, b.y1], text: joinLines(b.lines), lines: b.lines.length, size: b.size }));
+  const charts = chartsAmong(layout.drawings ?? [], labels);
   for (const block of layout.blocks) {
     const bbox: BBox = [round(block.x0), round(block.y0), round(block.x1), round(block.y1)];
     const text = joinLines(block.lines);
@@ -194,6 +199,8 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
     // Rotated text (a margin stamp, a label along an axis) is kept as a paragraph, after the page's flow.
     else if (block.lines[0]!.rotated) out.push({ ...base, type: 'paragraph', aside: true });
     else if (CAPTION.test(text) && text.length < 600) out.push({ ...base, type: 'caption' });
+    // A chart's tick labels and axis titles are kept with the page's asides, never headings or list items.
+    else if (charts.length > 0 && isChartLabel({ bbox, text, lines: block.lines.length, size: block.size }, charts)) out.push({ ...base, type: 'paragraph', aside: true });
     // "1. Introduction" set bold or large on a line of its own is a numbered heading, not a list item.
     else if (block.marker?.ordered && block.lines.length === 1 && (block.bold || block.size >= body.size * 1.15) && !body.bold && (title === null || block.size >= 0.95 * title) && isHeading(block, text, body)) out.push({ ...base, type: 'heading' });
     else if (block.marker) {
@@ -206,7 +213,7 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
   for (const table of layout.tables) out.push({ type: 'table', text: tableText(table.rows), bbox: table.bbox, order: table.order, page, size: body.size, bold: false, table });
   out.sort((a, b) => a.order - b.order);
   notHeadingsSideBySide(out);
-  placeFigures(out, layout.figures, page);
+  placeFigures(out, [...layout.figures, ...charts], page);
   nestListItems(out);
   // Footnotes after the page's main flow; headers first and footers last, wherever the content stream drew them.
   const rank = (c: Classified) => (c.type === 'page_header' ? 0 : c.type === 'footnote' || c.aside ? 2 : c.type === 'page_footer' ? 3 : 1);

@@ -1,0 +1,92 @@
+// A chart or a diagram drawn with paths sets its text (tick labels, axis
+// titles, a legend, the words in a diagram's boxes) among its lines, in
+// whatever size the plotting program chose: read as the page's flow, an axis
+// title comes out as a heading and tick labels as short paragraphs. The paths
+// with slanted lines or curves (a chart's data lines, a pie's slices, a
+// diagram's arrows) that lie together are one drawing; with enough of those
+// segments over a large enough area, and numbers beside it (tick labels), it
+// is a chart: a figure, and the short text in and around it its labels.
+
+import type { BBox } from '../../engine/types.ts';
+import type { Box } from './rulings.ts';
+
+/** Points between two shapes that still belong to one drawing. */
+const NEAR = 6;
+/** Slanted or curved segments a drawing needs: a rounded box (four curved corners) or two arrows make none. */
+const MIN_FREE = 8;
+/** Its smallest width and height, in points: an inch by two thirds. */
+const MIN_WIDTH = 72;
+const MIN_HEIGHT = 48;
+/** More shapes than this are one drawing, not sorted out pair by pair (a scatter plot's markers). */
+const MAX_SHAPES = 1_500;
+
+/** The boxes of the drawings among `shapes` (page space, y up), top-left origin, as figures are: the charts' candidates. */
+export function chartBoxes(shapes: readonly Box[], width: number, height: number): BBox[] {
+  const groups = shapes.length > MAX_SHAPES ? [shapes.reduce(merge)] : cluster(shapes);
+  return groups
+    .filter((g) => g.free >= MIN_FREE && g.x1 - g.x0 >= MIN_WIDTH && g.y1 - g.y0 >= MIN_HEIGHT && (g.x1 - g.x0) * (g.y1 - g.y0) < 0.6 * width * height)
+    .map((g) => [round(Math.max(0, g.x0)), round(Math.max(0, height - g.y1)), round(Math.min(width, g.x1)), round(Math.min(height, height - g.y0))]);
+}
+
+/** Shapes that overlap or stand within NEAR of each other, transitively, as one box each. */
+function cluster(shapes: readonly Box[]): Box[] {
+  const parent = shapes.map((_, i) => i);
+  const root = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
+    return i;
+  };
+  for (let i = 0; i < shapes.length; i++) {
+    for (let j = i + 1; j < shapes.length; j++) {
+      const [a, b] = [shapes[i]!, shapes[j]!];
+      if (a.x0 - NEAR <= b.x1 && b.x0 - NEAR <= a.x1 && a.y0 - NEAR <= b.y1 && b.y0 - NEAR <= a.y1) parent[root(j)] = root(i);
+    }
+  }
+  const boxes = new Map<number, Box>();
+  shapes.forEach((s, i) => {
+    const r = root(i);
+    const box = boxes.get(r);
+    boxes.set(r, box ? merge(box, s) : { ...s });
+  });
+  return [...boxes.values()];
+}
+
+const merge = (a: Box, b: Box): Box => ({ x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1), free: a.free + b.free });
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+/** A block of text on a page: top-left box, its text, how many lines, its size. */
+export interface Label {
+  bbox: BBox;
+  text: string;
+  lines: number;
+  size: number;
+}
+
+/** Numbers alone: tick labels ("0", "2.5", "40%", "10 20 30"). */
+const TICKS = /^[-+−]?\d[\d.,]*%?(?:\s+[-+−]?\d[\d.,]*%?)*$/u;
+/** Tick labels a chart's axes carry at least: a brochure's curves and a diagram's arrows have none. */
+const MIN_TICKS = 3;
+
+/**
+ * The drawings of `drawings` that are charts: three numbers or more among the labels in and around them (tick
+ * labels on an axis). A designed page's curves and rounded boxes set headings and prose among them, not numbers.
+ */
+export function chartsAmong(drawings: readonly BBox[], blocks: readonly Label[]): BBox[] {
+  return drawings.filter((d) => {
+    let ticks = 0;
+    for (const b of blocks) if (TICKS.test(b.text) && isChartLabel(b, [d])) ticks += b.text.split(/\s+/).length;
+    return ticks >= MIN_TICKS;
+  });
+}
+
+/**
+ * Whether a block is a chart's label: a few words whose middle stands inside one of `charts`, or beside it
+ * within the few ems a tick label or an axis title stands out.
+ */
+export function isChartLabel(block: Label, charts: readonly BBox[]): boolean {
+  if (block.lines > 3 || block.text.length > 80) return false;
+  const { bbox } = block;
+  const [cx, cy] = [(bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2];
+  const reach = 2.5 * block.size;
+  return charts.some((c) => cx >= c[0] - reach && cx <= c[2] + reach && cy >= c[1] - reach && cy <= c[3] + reach);
+}
