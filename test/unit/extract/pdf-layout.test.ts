@@ -493,6 +493,19 @@ describe('PDF layout analysis', () => {
     expect(result.elements!.map((e) => e.type)).toEqual(['table', 'table']);
   });
 
+  it('reads a sheet\'s rows on past a row with a cell empty where a clipped label ends a hair into the next column', async () => {
+    const width = (s: string) => [...s].reduce((n, ch) => n + (ch === '.' || ch === ',' ? 2.78 : 5.56), 0);
+    const data = [['North', 'A', '1,794.61'], ['South', 'B', '7,995.85'], ['East', 'C', '6,209.45'], ['Mid', '', '5.00'], ['West', 'D', '4,791.37'], ['1234567890123456789', 'E', '7,612.58'], ['Coast', 'F', '2,783.83'], ['Hills', 'G', '8,682.08']];
+    // The second row's code starts the column at 160; the long label, set flush right, ends 0.4 points past it.
+    const texts = data.flatMap(([label, code, amount], i) => [
+      { x: label!.length > 10 ? 160.4 - width(label!) : 55, y: 700 - i * 15, text: label! },
+      ...(code ? [{ x: i === 1 ? 160 : 175, y: 700 - i * 15, text: code }] : []),
+      { x: 250 - width(amount!), y: 700 - i * 15, text: amount! },
+    ]);
+    const result = await extract({ bytes: layoutPdf([{ texts }]), filename: 'touching.pdf', config: markdown });
+    expect(result.tables.map((t) => t.rows)).toEqual([data]);
+  });
+
   it('cuts no line where the same number follows the same words, nor a contents line at its page numbers', async () => {
     // Same-width form numbers after the same word end where the others end, as a column of figures would.
     const forms = ['Annual return', 'Farm workers', 'Small employers', 'Quarterly return'].flatMap((title, i) => [

@@ -85,7 +85,8 @@ function slotsOf(line: RowLine, columns: Span[]): number[] | null {
   for (const cell of line.cells) {
     let slot = -1;
     for (let c = 0; c < columns.length; c++) {
-      if (cell.x0 >= columns[c]!.x1 || columns[c]!.x0 >= cell.x1) continue;
+      // Touching is not standing under: a clipped label can end where the next column's header starts.
+      if (Math.min(cell.x1, columns[c]!.x1) - Math.max(cell.x0, columns[c]!.x0) < TOUCH) continue;
       if (slot >= 0) return null;
       slot = c;
     }
@@ -94,6 +95,9 @@ function slotsOf(line: RowLine, columns: Span[]): number[] | null {
   }
   return slots;
 }
+
+/** Points of overlap below which a cell only touches a column. */
+const TOUCH = 1;
 
 /** Further apart than a table's rows stand (a gap in the text, another block). */
 export const apart = (above: RowLine, below: RowLine) => above.y - below.y > Math.max(above.height, below.height) * 3.5;
