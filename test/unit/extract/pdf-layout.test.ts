@@ -302,6 +302,22 @@ describe('PDF layout analysis', () => {
     expect(result.content).toBe('- A top level item\n  - Next level\n  - Same level\n\nDime si quieres pan o vino con la cena.');
   });
 
+  it('reads a telephone number\'s area code in brackets as the number\'s, not a list item\'s mark', async () => {
+    const texts = [
+      ...lines(72, 700, ['Galaxy Gaming, Inc.']),
+      { x: 72, y: 680, text: '(702)' },
+      { x: 102, y: 680, text: '939-3254' },
+      { x: 72, y: 660, text: '(1)' },
+      { x: 90, y: 660, text: 'Survey every well in the district' },
+    ];
+    const result = await extract({ bytes: layoutPdf([{ texts }]), filename: 'phone.pdf' });
+    expect(result.elements!.map((e) => [e.type, e.text])).toEqual([
+      ['paragraph', 'Galaxy Gaming, Inc.'],
+      ['paragraph', '(702) 939-3254'],
+      ['list_item', 'Survey every well in the district'],
+    ]);
+  });
+
   it('numbers lettered and roman items in Markdown as its ordered lists, keeps their labels in text, and takes a middle dot for a bullet', async () => {
     const bytes = layoutPdf([
       {

@@ -424,7 +424,8 @@ export function listMarker(line: Line): ListMarker | null {
   }
   const gap = second.x0 - first.x1;
   if (BULLET.test(first.text) && gap > 0.1 * first.size) return { ordered: false, text: first.text, textX: second.x0 };
-  if (ENUMERATOR.test(first.text) && gap > 0.1 * first.size) return { ordered: true, text: first.text, textX: second.x0 };
+  // A number before nothing but numbers is a telephone number's area code ("(702) 939-3254") or a row of figures, not an item.
+  if (ENUMERATOR.test(first.text) && gap > 0.1 * first.size && line.words.slice(1).some((w) => /\p{L}/u.test(w.text))) return { ordered: true, text: first.text, textX: second.x0 };
   // Word's second-level bullet is a letter o (Courier New), a tab away from its text: a word "o" is a space away.
   if (first.text === 'o' && gap > 0.8 * first.size && /^\p{L}/u.test(second.text)) return { ordered: false, text: 'o', textX: second.x0 };
   // A bullet glued to its word ("•Item") still opens an item.
