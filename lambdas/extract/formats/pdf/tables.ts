@@ -4,8 +4,9 @@
 // them that leave cells empty (sparse-rows.ts). A line splits into cells at
 // wide gaps, and where a figure set flush right meets the next cell's text
 // with no gap at all, as a printed spreadsheet's do (aligned-cells.ts). Two
-// cells a line are taken for a table only where one column holds figures
-// (amounts, dates, times) and the other short labels, four rows or more, or
+// cells a line are taken for a table only where the second column holds
+// figures (amounts, dates, times) and the first short labels or figures, four
+// rows or more (rows with one cell empty between them), or
 // where a caption names the table (captioned-tables.ts): text set in two
 // columns looks just like a two-column table otherwise. Tables
 // drawn with ruling lines, two-column ones included, are found first from
