@@ -622,7 +622,7 @@ describe('PDF layout analysis', () => {
     expect(result.content).toBe('Wells dug since the war, by decade:\n\nFigure 1: Wells dug per decade.\n\nThe trend is plain.');
   });
 
-  it('takes a chart drawn with paths for a figure, with tick numbers beside it, and its axis title for a label, not a heading; an ornament with no numbers beside it is neither, and the title by it a title', async () => {
+  it('takes a chart drawn with paths for a figure, with tick numbers beside it, and its axis title for a label, not a heading; an ornament with no numbers beside it is neither, and the title by it a title; a fitted line drawn in four pieces is a chart, a rounded box is not', async () => {
     // A line of ten slanted segments over 200 by 100 points, four tick numbers under it, an axis title in 14-point bold.
     const line = `1 w 100 500 m ${Array.from({ length: 10 }, (_, i) => `${120 + i * 20} ${i % 2 ? 520 + i * 8 : 510 + i * 9} l`).join(' ')} S`;
     const ticks = ['0', '10', '20', '30'].map((t, i) => textAt(100 + i * 60, 485, t));
@@ -640,6 +640,13 @@ describe('PDF layout analysis', () => {
     // The same curve with no numbers beside it is a designed page's ornament: the title by it stays a heading.
     const ornament = await extract({ bytes: drawnPdf([...prose, line, chartTitle, ...after].join('\n')), filename: 'ornament.pdf', config: markdown });
     expect(ornament.elements!.filter((e) => e.type !== 'paragraph').map((e) => [e.type, e.text])).toEqual([['title', 'Accuracy by year']]);
+    // A fitted line drawn as four pieces is a chart too; a rounded box's four curved corners, numbers in it or not, are not.
+    const pieces = Array.from({ length: 4 }, (_, i) => `1 w ${100 + i * 50} ${500 + i * 20} m ${150 + i * 50} ${520 + i * 20} l S`).join('\n');
+    const fitted = await extract({ bytes: drawnPdf([...prose, pieces, ...ticks, chartTitle, ...after].join('\n')), filename: 'fitted.pdf', config: markdown });
+    expect(fitted.elements!.filter((e) => e.type === 'figure').map((e) => e.bbox)).toEqual([[100, 212, 300, 292]]);
+    const box = '1 w 110 480 m 290 480 l 300 480 300 490 300 490 c 300 590 l 300 600 290 600 290 600 c 110 600 l 100 600 100 590 100 590 c 100 490 l 100 480 110 480 110 480 c S';
+    const boxed = await extract({ bytes: drawnPdf([...prose, box, ...ticks, chartTitle, ...after].join('\n')), filename: 'boxed.pdf', config: markdown });
+    expect(boxed.elements!.some((e) => e.type === 'figure')).toBe(false);
   });
 
   it('takes a bold "Tabla 2:" or "Abbildung 3." for a caption, not a heading, in the languages it knows', async () => {

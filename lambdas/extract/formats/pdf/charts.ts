@@ -12,7 +12,11 @@ import type { Box } from './rulings.ts';
 
 /** Points between two shapes that still belong to one drawing. */
 const NEAR = 6;
-/** Slanted or curved segments a drawing needs: a rounded box (four curved corners) or two arrows make none. */
+/**
+ * Segments a drawing needs: four slanted lines (a line chart's few data lines), or eight slanted or curved
+ * (a pie's slices): a rounded box's four curved corners, or two arrows, make none.
+ */
+const MIN_SLANTED = 4;
 const MIN_FREE = 8;
 /** Its smallest width and height, in points: an inch by two thirds. */
 const MIN_WIDTH = 72;
@@ -24,7 +28,7 @@ const MAX_SHAPES = 1_500;
 export function chartBoxes(shapes: readonly Box[], width: number, height: number): BBox[] {
   const groups = shapes.length > MAX_SHAPES ? [shapes.reduce(merge)] : cluster(shapes);
   return groups
-    .filter((g) => g.free >= MIN_FREE && g.x1 - g.x0 >= MIN_WIDTH && g.y1 - g.y0 >= MIN_HEIGHT && (g.x1 - g.x0) * (g.y1 - g.y0) < 0.6 * width * height)
+    .filter((g) => (g.slanted >= MIN_SLANTED || g.free >= MIN_FREE) && g.x1 - g.x0 >= MIN_WIDTH && g.y1 - g.y0 >= MIN_HEIGHT && (g.x1 - g.x0) * (g.y1 - g.y0) < 0.6 * width * height)
     .map((g) => [round(Math.max(0, g.x0)), round(Math.max(0, height - g.y1)), round(Math.min(width, g.x1)), round(Math.min(height, height - g.y0))]);
 }
 
@@ -50,7 +54,14 @@ function cluster(shapes: readonly Box[]): Box[] {
   return [...boxes.values()];
 }
 
-const merge = (a: Box, b: Box): Box => ({ x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1), free: a.free + b.free });
+const merge = (a: Box, b: Box): Box => ({
+  x0: Math.min(a.x0, b.x0),
+  y0: Math.min(a.y0, b.y0),
+  x1: Math.max(a.x1, b.x1),
+  y1: Math.max(a.y1, b.y1),
+  free: a.free + b.free,
+  slanted: a.slanted + b.slanted,
+});
 
 const round = (n: number) => Math.round(n * 100) / 100;
 

@@ -52,6 +52,8 @@ export interface Box {
   y1: number;
   /** How many of its segments run neither across nor down: slanted lines and curves. */
   free: number;
+  /** How many of those are straight: a line chart's data lines are, a rounded box's corners are not. */
+  slanted: number;
 }
 
 export interface Drawing {
@@ -131,7 +133,9 @@ export function pageDrawing(m: Pdfium, page: number): Drawing {
       let cur: [number, number] | null = null;
       let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
       let round = false;
-      let free = 0;
+      let slanted = 0;
+      // PDFium gives a curve as three points (two control points and its end), each a segment.
+      let curvePoints = 0;
       const before = rulings.length;
       for (let s = 0; s < count; s++) {
         const segment = x.FPDFPath_GetPathSegment(path, s);
@@ -144,12 +148,12 @@ export function pageDrawing(m: Pdfium, page: number): Drawing {
         [x0, y0, x1, y1] = [Math.min(x0, point[0]), Math.min(y0, point[1]), Math.max(x1, point[0]), Math.max(y1, point[1])];
         if (type === SEGMENT.bezierTo) {
           round = true;
-          free++;
+          curvePoints++;
         }
         if (type === SEGMENT.moveTo) start = point;
         else if (type === SEGMENT.lineTo && cur) {
           add(cur[0], cur[1], point[0], point[1]);
-          if (Math.abs(cur[0] - point[0]) > SKEW && Math.abs(cur[1] - point[1]) > SKEW) free++;
+          if (Math.abs(cur[0] - point[0]) > SKEW && Math.abs(cur[1] - point[1]) > SKEW) slanted++;
         }
         cur = point;
         if (x.FPDFPathSegment_GetClose(segment) && start) {
@@ -162,7 +166,7 @@ export function pageDrawing(m: Pdfium, page: number): Drawing {
         // A square bullet's sides are no table's lines.
         rulings.length = before;
         marks.push({ x0, y0, x1, y1, round, filled });
-      } else if (free > 0 && x1 > x0) shapes.push({ x0, y0, x1, y1, free });
+      } else if ((slanted > 0 || curvePoints > 0) && x1 > x0) shapes.push({ x0, y0, x1, y1, free: slanted + Math.ceil(curvePoints / 3), slanted });
       return true;
     };
 
