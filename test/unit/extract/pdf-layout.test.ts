@@ -1096,6 +1096,16 @@ describe('PDF layout analysis', () => {
 });
 
 describe('right-to-left PDFs', () => {
+  it('reads a line a browser slants for a synthetic italic (a 14-degree shear, which PDFium reports as the glyphs\' angle) in its place in the paragraph, not as turned text', async () => {
+    const content = [
+      `BT /F1 10 Tf 1 0 0 1 72 700 Tm (${LONG_1}) Tj ET`,
+      `BT /F1 10 Tf 1 0 0.25 1 72 688 Tm (${LONG_2}) Tj ET`,
+      `BT /F1 10 Tf 1 0 0 1 72 676 Tm (${LONG_3}) Tj ET`,
+    ].join('\n');
+    const result = await extract({ bytes: drawnPdf(content), filename: 'slanted.pdf' });
+    expect(result.elements!.map((e) => [e.type, e.text])).toEqual([['paragraph', `${LONG_1} ${LONG_2} ${LONG_3}`]]);
+  });
+
   it('reads Hebrew and Arabic lines in logical order, with the numbers and Latin words inside them kept left to right', async () => {
     // Made by LibreOffice from rtl-hebrew-arabic.html (test/fixtures/README.md).
     const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/rtl-hebrew-arabic.pdf', import.meta.url)));

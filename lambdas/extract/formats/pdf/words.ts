@@ -189,9 +189,10 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
           continue;
         }
       }
-      // Rotated text reads in content order: its glyphs step along another axis.
+      // Rotated text reads in content order: its glyphs step along another axis. A slant under 30 degrees is
+      // a browser's synthetic italic (PDFium reports Chromium's 14-degree skew as the glyphs' angle), not a turn.
       const angle = x.FPDFText_GetCharAngle(textPage, i);
-      const turned = Math.abs(Math.sin(angle)) > 0.2 ? Math.round((angle * 180) / Math.PI) : undefined;
+      const turned = Math.abs(Math.sin(angle)) >= 0.5 ? Math.round((angle * 180) / Math.PI) : undefined;
       if (word !== null && turned !== undefined && word.rotated === turned) {
         word.text += String.fromCodePoint(code);
         word.x0 = Math.min(word.x0, left);
