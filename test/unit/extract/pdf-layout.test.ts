@@ -392,6 +392,31 @@ describe('PDF layout analysis', () => {
     expect(result.content).toContain(`${LONG_1} ${LONG_2}`);
   });
 
+  it('keeps a ruled table\'s wrapped row whole where rules part its rows, but reads figures stacked in one ruled row as rows of their own', async () => {
+    // Columns at 72, 172, 272, 372; rules under each row. The second row's first and last cells wrap onto a second line.
+    const grid = (rows: number[]) => [
+      ...rows.map((y) => `72 ${y} 300 0.5 re f`),
+      ...[72, 172, 272, 372].map((x) => `${x} ${rows.at(-1)} 0.5 ${rows[0]! - rows.at(-1)!} re f`),
+    ];
+    const wrapped = [
+      ...grid([720, 700, 668, 648]),
+      textAt(76, 706, 'Site'), textAt(176, 706, 'Count'), textAt(276, 706, 'Notes'),
+      textAt(76, 686, 'Increase'), textAt(76, 674, 'patient'), textAt(176, 686, '77'), textAt(276, 686, 'review during'), textAt(276, 674, 'with care'),
+      textAt(76, 654, 'Initial'), textAt(176, 654, '12'), textAt(276, 654, 'school'),
+    ].join('\n');
+    const one = await extract({ bytes: drawnPdf(wrapped), filename: 'wrapped.pdf', config: markdown });
+    expect(one.tables.map((t) => t.rows)).toEqual([[['Site', 'Count', 'Notes'], ['Increase patient', '77', 'review during with care'], ['Initial', '12', 'school']]]);
+    // A label spanning two lines of figures, one rule under the header and one under the group.
+    const stacked = [
+      ...grid([720, 700, 668, 648]),
+      textAt(76, 706, 'Model'), textAt(176, 706, 'Top-20'), textAt(276, 706, 'Top-100'),
+      textAt(76, 686, 'Single'), textAt(176, 686, '78.4'), textAt(176, 674, '76.6'), textAt(276, 686, '85.4'), textAt(276, 674, '83.8'),
+      textAt(76, 654, 'Multi'), textAt(176, 654, '79.4'), textAt(276, 654, '86.0'),
+    ].join('\n');
+    const rows = await extract({ bytes: drawnPdf(stacked), filename: 'stacked.pdf', config: markdown });
+    expect(rows.tables.map((t) => t.rows)).toEqual([[['Model', 'Top-20', 'Top-100'], ['Single', '78.4', '85.4'], ['', '76.6', '83.8'], ['Multi', '79.4', '86.0']]]);
+  });
+
   it('takes no table from two boxes of one width, a header\'s and a footer\'s, with the page\'s text between them', async () => {
     const box = (y: number, left: string, right: string) => `72 ${y} 400 20 re S\n${textAt(80, y + 6, left)}\n${textAt(300, y + 6, right)}`;
     const content = [box(740, 'Annual report', 'Draft'), textAt(72, 700, 'Main document'), box(600, 'Acme Ltd', 'Page 1')].join('\n');

@@ -12,6 +12,7 @@
 // row (a note inside the frame) is left out, and a grid of mostly such rows,
 // or one whose words carry on outside it, is no table.
 
+import { isFigure } from './figures.ts';
 import type { Ruling } from './rulings.ts';
 import { wordsText, type PlacedTable, type TextRun } from './tables.ts';
 
@@ -167,8 +168,12 @@ function fill(grid: { xs: number[]; ys: number[] }, runs: readonly TextRun[]): {
   const tabular: TextRun[][][] = [];
   for (const row of cells) if (!crossesText(row)) tabular.push(row);
   if (tabular.length * 2 < cells.length) return null;
+  // Rules between most of its rows: a grid row of several lines is one row whose cells wrap, unless every cell
+  // has a line at every height (rows a rule was left out between).
+  let singleLine = 0;
+  for (const row of tabular) if (lineCount(row) === 1) singleLine++;
   const text: string[][] = [];
-  for (const row of tabular) for (const line of rowTexts(row)) text.push(line);
+  for (const row of tabular) for (const line of rowTexts(row, singleLine >= 2)) text.push(line);
   const columns = xs.length - 1;
   const keepCols: boolean[] = [];
   for (let c = 0; c < columns; c++) keepCols.push(text.some((row) => row[c] !== ''));
@@ -222,10 +227,12 @@ function aWordSpaceApart(a: TextRun, b: TextRun): boolean {
 /**
  * One grid row's cell texts; one row per text line instead when the row
  * holds lines side by side: three or more filled cells, most of them with a
- * line at every height any cell has one, and short lines. A cell that wraps
- * beside single-line cells keeps its lines together.
+ * line at every height any cell has one, and short lines. In a grid `ruled`
+ * between its rows, all of them, or one of figures stacked a line each (a
+ * figure does not wrap; a label spanning the lines beside it may stand on one).
+ * A cell that wraps beside single-line cells keeps its lines together.
  */
-function rowTexts(cells: TextRun[][]): string[][] {
+function rowTexts(cells: TextRun[][], ruled: boolean): string[][] {
   const lines = cells.map(textLines);
   const joined = [lines.map((l) => l.map((line) => line.text).filter((t) => t !== '').join(' '))];
   const filled = lines.filter((l) => l.length > 0);
@@ -240,11 +247,23 @@ function rowTexts(cells: TextRun[][]): string[][] {
   const words = filled.flat().map((line) => line.text.split(' ').length).sort((a, b) => a - b);
   const sideBySide =
     n >= 2 &&
-    filled.filter((l) => l.length === n).length * 2 >= filled.length &&
+    (ruled ? filled.every((l) => l.length === n) || filled.some((l) => l.length === n && l.every((line) => isFigure(line.text))) : filled.filter((l) => l.length === n).length * 2 >= filled.length) &&
     words[Math.floor(words.length / 2)]! <= MAX_SPLIT_WORDS &&
     filled.every((l) => new Set(l.map(slot)).size === l.length);
   if (!sideBySide) return joined;
   return heights.map((_, i) => lines.map((l) => l.find((line) => slot(line) === i)?.text ?? ''));
+}
+
+/** How many text lines, at different heights, a grid row's cells hold. */
+function lineCount(cells: TextRun[][]): number {
+  const lines = cells.flatMap(textLines).sort((a, b) => b.y - a.y);
+  let count = 0;
+  let last: { y: number; height: number } | undefined;
+  for (const line of lines) {
+    if (!last || Math.abs(last.y - line.y) >= Math.min(last.height, line.height) * 0.5) count++;
+    last = line;
+  }
+  return count;
 }
 
 /** Index of the last element that passes, capped at `max` (the last cell), or 0. */
