@@ -168,8 +168,8 @@ function fill(grid: { xs: number[]; ys: number[] }, runs: readonly TextRun[]): {
   const tabular: TextRun[][][] = [];
   for (const row of cells) if (!crossesText(row)) tabular.push(row);
   if (tabular.length * 2 < cells.length) return null;
-  // Rules between most of its rows: a grid row of several lines is one row whose cells wrap, unless every cell
-  // has a line at every height (rows a rule was left out between).
+  // Rules between most of its rows (two rows or more of one line): a grid row of several lines is then one row
+  // whose cells wrap, unless its lines show rows a rule was left out between (rowTexts).
   let singleLine = 0;
   for (const row of tabular) if (lineCount(row) === 1) singleLine++;
   const text: string[][] = [];
