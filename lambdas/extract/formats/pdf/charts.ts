@@ -24,12 +24,10 @@ const MIN_HEIGHT = 48;
 /** More shapes than this are one drawing, not sorted out pair by pair (a scatter plot's markers). */
 const MAX_SHAPES = 1_500;
 
-/** The boxes of the drawings among `shapes` (page space, y up), top-left origin, as figures are: the charts' candidates. */
-export function chartBoxes(shapes: readonly Box[], width: number, height: number): BBox[] {
+/** The drawings among `shapes` on a page of `pageArea` (page space, y up): the charts' candidates. */
+export function drawingsOf(shapes: readonly Box[], pageArea: number): Box[] {
   const groups = shapes.length > MAX_SHAPES ? [shapes.reduce(merge)] : cluster(shapes);
-  return groups
-    .filter((g) => (g.slanted >= MIN_SLANTED || g.free >= MIN_FREE) && g.x1 - g.x0 >= MIN_WIDTH && g.y1 - g.y0 >= MIN_HEIGHT && (g.x1 - g.x0) * (g.y1 - g.y0) < 0.6 * width * height)
-    .map((g) => [round(Math.max(0, g.x0)), round(Math.max(0, height - g.y1)), round(Math.min(width, g.x1)), round(Math.min(height, height - g.y0))]);
+  return groups.filter((g) => (g.slanted >= MIN_SLANTED || g.free >= MIN_FREE) && g.x1 - g.x0 >= MIN_WIDTH && g.y1 - g.y0 >= MIN_HEIGHT && (g.x1 - g.x0) * (g.y1 - g.y0) < 0.6 * pageArea);
 }
 
 /** Shapes that overlap or stand within NEAR of each other, transitively, as one box each. */
@@ -62,8 +60,6 @@ const merge = (a: Box, b: Box): Box => ({
   free: a.free + b.free,
   slanted: a.slanted + b.slanted,
 });
-
-const round = (n: number) => Math.round(n * 100) / 100;
 
 /** A block of text on a page: top-left box, its text, how many lines, its size. */
 export interface Label {

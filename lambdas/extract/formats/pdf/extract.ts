@@ -7,7 +7,7 @@ import { withTrailer } from './repair.ts';
 import { checkUnitLimit, PDF_PAGE_LIMIT } from '../../engine/limits.ts';
 import { renderPdfPages, type PageLayout } from './structure.ts';
 import { pageDrawing } from './rulings.ts';
-import { chartBoxes } from './charts.ts';
+import { drawingsOf } from './charts.ts';
 import { withDrawnBullets } from './drawn-bullets.ts';
 import { imageRulings, withoutRuleGlyphs, type GrayImage } from './image-rulings.ts';
 import { annotationWords, placeAmong } from './annotations.ts';
@@ -192,7 +192,9 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged:
     if (count <= 0) return layout;
     const drawing = pageDrawing(m, page);
     // A chart drawn over a picture of itself is one figure.
-    layout.drawings = chartBoxes(drawing.shapes, layout.width, layout.height).filter((c) => !layout.figures.some((f) => overlaps(c, f)));
+    layout.drawings = drawingsOf(drawing.shapes, layout.width * layout.height)
+      .map((d) => figureBox(d.x0, d.y0, d.x1, d.y1, layout.width, layout.height))
+      .filter((c) => !layout.figures.some((f) => overlaps(c, f)));
     // Filled-in form fields and free-text notes are not in the content stream: their words go where their boxes stand.
     const words = placeAmong(withDrawnBullets(pageWords(m, textPage, count, tagged), drawing.marks), annotationWords(m, page, count, form));
     const tags = tagged ? pageTags(m, page) : null;
@@ -229,10 +231,15 @@ function figureBoxes(m: Pdfium, page: number, width: number, height: number): BB
       const [w, h] = [right - left, top - bottom];
       // A page-sized image is a scan or a background, not a figure in the text.
       if (w < 36 || h < 36 || w * h > width * height * 0.9) continue;
-      boxes.push([round2(Math.max(0, left)), round2(Math.max(0, height - top)), round2(Math.min(width, right)), round2(Math.min(height, height - bottom))]);
+      boxes.push(figureBox(left, bottom, right, top, width, height));
     }
   });
   return boxes;
+}
+
+/** A box in page space (y up) as a figure's: top-left origin, inside the page. */
+function figureBox(left: number, bottom: number, right: number, top: number, width: number, height: number): BBox {
+  return [round2(Math.max(0, left)), round2(Math.max(0, height - top)), round2(Math.min(width, right)), round2(Math.min(height, height - bottom))];
 }
 
 /** Whether the page paints an image, directly or inside a form XObject (how scanners often wrap theirs). */

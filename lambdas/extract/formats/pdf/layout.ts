@@ -232,8 +232,8 @@ function onSameLine(line: Word[], w: Word): boolean {
   // A right-to-left line comes in runs drawn in either direction (a number or a Latin word inside
   // it is drawn left to right): any word beside what the line holds so far belongs to it.
   // So may one whose first run is a number, drawn before a Latin word of its size to its left ("5.22 | COVID-19 ...").
-  const number = !line.some((x) => /\p{L}/u.test(x.text)) && Math.abs(w.size - last.size) < 0.1 * em;
-  if (!RTL_CHAR.test(w.text) && !line.some((x) => RTL_CHAR.test(x.text)) && !number) return false;
+  const numberFirst = () => Math.abs(w.size - last.size) < 0.1 * em && !line.some((x) => /\p{L}/u.test(x.text));
+  if (!RTL_CHAR.test(w.text) && !line.some((x) => RTL_CHAR.test(x.text)) && !numberFirst()) return false;
   const x0 = Math.min(...line.map((x) => x.x0));
   const x1 = Math.max(...line.map((x) => x.x1));
   return w.x1 >= x0 - maxGap && w.x0 <= x1 + maxGap;
@@ -652,16 +652,18 @@ function continues(
  */
 function endsRow(block: TextBlock, line: Line, left: number, em: number, rtl: boolean, columnRightOf: (left: number, em: number, rtl: boolean, line: Line) => number): boolean {
   const prev = block.lines.at(-1)!;
-  const first = line.words[0]!.text;
-  const letter = /^([A-Z])[.)]$/.exec(first);
+  const letter = CAPITAL_MARK.exec(line.words[0]!.text);
   if (letter && line.words.length > 1) {
-    const opening = /^([A-Z])[.)]$/.exec(block.lines[0]!.words[0]!.text);
+    const opening = CAPITAL_MARK.exec(block.lines[0]!.words[0]!.text);
     if (opening && opening[1]!.charCodeAt(0) + 1 === letter[1]!.charCodeAt(0) && Math.abs(block.lines[0]!.x0 - line.x0) < 0.5 * em) return true;
   }
   const columnEnd = columnRightOf(left, em, rtl, prev);
   if (columnEnd === Infinity || !nextWordFits(lineEnd(prev), columnEnd, line, em)) return false;
   return (letter !== null && line.words.length > 1) || (tabbed(prev, em) && tabbed(line, em));
 }
+
+/** A capital and a stop or bracket: an outline's entry mark, or a name's initial. */
+const CAPITAL_MARK = /^([A-Z])[.)]$/;
 
 /** Whether two words of a line stand a tab apart (a gap of two ems or more). */
 function tabbed(line: Line, em: number): boolean {

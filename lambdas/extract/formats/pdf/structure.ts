@@ -176,11 +176,11 @@ function bodyStyle(layouts: PageLayout[]): { size: number; bold: boolean } {
 function classifyPage(layout: PageLayout, page: number, body: { size: number; bold: boolean }, furniture: Map<TextBlock, Zone>): Classified[] {
   const out: Classified[] = [];
   const title = slideTitleSize(layout, body, furniture);
-  const labels = (layout.drawings ?? []).length === 0 ? [] : layout.blocks.map((b): Label => ({ bbox: [b.x0, b.y0, b.x1, b.y1], text: joinLines(b.lines), lines: b.lines.length, size: b.size }));
+  const labels = layout.blocks.map((b): Label => ({ bbox: [round(b.x0), round(b.y0), round(b.x1), round(b.y1)], text: joinLines(b.lines), lines: b.lines.length, size: b.size }));
   const charts = chartsAmong(layout.drawings ?? [], labels);
-  for (const block of layout.blocks) {
-    const bbox: BBox = [round(block.x0), round(block.y0), round(block.x1), round(block.y1)];
-    const text = joinLines(block.lines);
+  for (const [i, block] of layout.blocks.entries()) {
+    const label = labels[i]!;
+    const { bbox, text } = label;
     const last = block.lines.at(-1)!;
     const room = block.lines.length < 2 ? Infinity : last.rtl ? last.x0 - block.x0 : block.x1 - last.x1;
     const first = block.lines[0]!.words[0]!;
@@ -200,7 +200,7 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
     else if (block.lines[0]!.rotated) out.push({ ...base, type: 'paragraph', aside: true });
     else if (CAPTION.test(text) && text.length < 600) out.push({ ...base, type: 'caption' });
     // A chart's tick labels and axis titles are kept with the page's asides, never headings or list items.
-    else if (charts.length > 0 && isChartLabel({ bbox, text, lines: block.lines.length, size: block.size }, charts)) out.push({ ...base, type: 'paragraph', aside: true });
+    else if (charts.length > 0 && isChartLabel(label, charts)) out.push({ ...base, type: 'paragraph', aside: true });
     // "1. Introduction" set bold or large on a line of its own is a numbered heading, not a list item.
     else if (block.marker?.ordered && block.lines.length === 1 && (block.bold || block.size >= body.size * 1.15) && !body.bold && (title === null || block.size >= 0.95 * title) && isHeading(block, text, body)) out.push({ ...base, type: 'heading' });
     else if (block.marker) {
