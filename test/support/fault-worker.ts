@@ -3,6 +3,7 @@
 // through ExtractorPoolOptions.workerModule (faultyPool below), so none of
 // this reaches the Lambda bundles.
 
+import fs from 'node:fs';
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { createExtractorPool, type ExtractorPoolOptions, runWorker, type WorkerData } from '../../lambdas/extract/engine/pool.ts';
 
@@ -13,6 +14,12 @@ const FAULTS: Record<string, () => unknown> = {
   // Names the thread, so a test can tell a replaced worker from the one before.
   'docex-fault:whoami': () => {
     throw new Error(`thread ${threadId}`);
+  },
+  // A helper's start (the pool calls idle workers in to read a long PDF's pages): logged where
+  // DOCEX_TEST_HELPER_LOG says, or the helper's worker stops at once when DOCEX_TEST_HELPER_EXIT is set.
+  'docex-help': () => {
+    if (process.env.DOCEX_TEST_HELPER_LOG) fs.appendFileSync(process.env.DOCEX_TEST_HELPER_LOG, `${threadId}\n`);
+    if (process.env.DOCEX_TEST_HELPER_EXIT) process.exit(1);
   },
   'docex-fault:oom': () => {
     const hoard: number[][] = [];

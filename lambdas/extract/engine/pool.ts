@@ -13,6 +13,7 @@ import { IDLE_HEAP_BYTES, trimHeap } from './heap-trim.ts';
 import { compiledPdfium, usePdfiumModule } from '../formats/pdf/pdfium-module.ts';
 import type { RangePlan, RangeSlice } from './byte-ranges.ts';
 import type { PagePart, PlannedPage } from './page-parts.ts';
+import { helpOver, type HelpCall, type HelpTask, type PageHelpers } from './shared-pages.ts';
 import type { StoredResult } from '../../core/job-result.ts';
 import { DEFAULT_CONFIG, ExtractionError, type ExtractionConfig, type ExtractionErrorCode, type ExtractInput, type ExtractionResult } from './types.ts';
 
@@ -84,7 +85,19 @@ export interface WorkerData {
 }
 
 type Task =
-  | { op: 'extract'; filename: string; contentType: string | null; config: ExtractionConfig | null; range?: RangeSlice; pagePart?: PagePart; stored?: boolean }
+  | {
+      op: 'extract';
+      filename: string;
+      contentType: string | null;
+      config: ExtractionConfig | null;
+      range?: RangeSlice;
+      pagePart?: PagePart;
+      stored?: boolean;
+      /** Other workers of the pool the document's reader may call in (shared-pages.ts). */
+      helpers?: number;
+    }
+  /** A helper's share of a long document's pages (shared-pages.ts); the document is the request's bytes. */
+  | { op: 'read-pages'; help: Omit<HelpTask, 'bytes'> }
   | { op: 'plan-ranges'; format: string; runs: Array<{ first_page: number; last_page: number }> }
   | { op: 'plan-pages'; format: string; pages: number[] | null }
   | { op: 'split'; pageLists: number[][] }
@@ -102,6 +115,8 @@ type Request = Task & { id: number; bytes: Uint8Array };
 type Trim = { op: 'trim' };
 type Reply =
   | { type: 'ready' }
+  /** A job's reader calls idle workers in to read some of its pages. */
+  | { type: 'help'; id: number; call: HelpCall }
   | { type: 'done'; id: number; result: unknown; engineBytes: number }
   | { type: 'failed'; id: number; code: ExtractionErrorCode | null; message: string; engineBytes: number };
 
@@ -139,6 +154,8 @@ interface Job {
   timeoutMs?: number;
   resolve(result: unknown): void;
   reject(err: Error): void;
+  /** Its reader's call for helpers, and how many of the call's ports the pool has handed out. */
+  help?: { call: HelpCall; given: number };
 }
 
 interface Slot {
@@ -252,6 +269,11 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
     }
     const job = slot.job;
     if (!job || job.id !== msg.id) return;
+    if (msg.type === 'help') {
+      job.help = { call: msg.call, given: 0 };
+      pump();
+      return;
+    }
     release(slot);
     if (msg.engineBytes > (opts.recycleEngineBytes ?? RECYCLE_ENGINE_BYTES) || job.size > (opts.recycleInputBytes ?? RECYCLE_INPUT_BYTES)) retire(slot);
     else idleTrimLater(slot);
@@ -290,6 +312,7 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
   }
 
   function release(slot: Slot): void {
+    if (slot.job?.help) endHelp(slot.job.help);
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     slot.job = null;
@@ -339,6 +362,28 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
       if (slots.size >= Math.max(1, opts.size) || starting >= queue.length) return;
       spawn();
     }
+    offerHelp();
+  }
+
+  /** Workers with nothing queued for them join a job whose reader called for help and still has pages to hand out. */
+  function offerHelp(): void {
+    for (const idle of [...slots].filter((s) => s.ready && !s.job)) {
+      const lead = [...slots].find((s) => s.job?.help && s.job.help.given < s.job.help.call.ports.length && !helpOver(s.job.help.call.claims));
+      if (!lead) return;
+      const help = lead.job!.help!;
+      const helper = help.given++;
+      const { bytes, ports, ...rest } = help.call;
+      assign(idle, {
+        id: nextId++,
+        bytes,
+        size: bytes.byteLength,
+        task: { op: 'read-pages', help: { ...rest, port: ports[helper]!, helper } },
+        timeoutMs: lead.job!.timeoutMs,
+        // The lead reads again what a helper does not deliver: a helper's end concerns no caller.
+        resolve: () => {},
+        reject: () => {},
+      });
+    }
   }
 
   function run<T>(bytes: Uint8Array, task: Task, timeoutMs?: number): Promise<T> {
@@ -359,10 +404,12 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
     config: config ?? null,
     ...(range ? { range } : {}),
     ...(pagePart ? { pagePart } : {}),
+    ...(opts.size > 1 ? { helpers: opts.size - 1 } : {}),
   });
   // A document is read by one worker, however long: its structure (the body's style, running heads
   // and footers, heading ranks, paragraphs over page breaks) is read across all of its pages, which
-  // runs of pages read apart would each get differently.
+  // runs of pages read apart would each get differently. Idle workers may read some of its pages
+  // for it (shared-pages.ts), but the structure is still read by the one.
   const extract = (input: ExtractInput) => run<ExtractionResult>(input.bytes, task(input));
   const extractStored = (input: ExtractInput) => run<StoredResult>(input.bytes, { ...task(input), stored: true });
 
@@ -398,9 +445,21 @@ function tsxBootstrap(self: string): string {
   return `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(self)}); });`;
 }
 
+/** Stops a job's helpers after their current batch, and drops the ports no helper took. */
+function endHelp(help: { call: HelpCall; given: number }): void {
+  Atomics.store(help.call.claims, 0, help.call.claims.length - 1);
+  for (const port of help.call.ports.slice(help.given)) port.close();
+  help.given = help.call.ports.length;
+}
+
 /** Sends the job, moving the bytes rather than copying them when the view owns its whole buffer. */
 function post(worker: Worker, job: Job): void {
   const { bytes } = job;
+  // A helper's document is shared with its lead and other helpers, never copied; its port goes with it.
+  if (job.task.op === 'read-pages') {
+    worker.postMessage({ ...job.task, id: job.id, bytes } satisfies Request, [job.task.help.port]);
+    return;
+  }
   // Never an empty buffer: a detached one (bytes already handed to the pool once) is empty too, and
   // Node drops, without an error, a message whose transfer list holds a detached buffer.
   const whole = bytes.byteLength > 0 && bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
@@ -478,8 +537,9 @@ async function warmUp(extract: (input: ExtractInput) => Promise<ExtractionResult
 
 /**
  * A worker's side of the pool: answers each request. `beforeExtract` runs
- * before each extraction, inside its error handling; only the tests' worker
- * module passes one.
+ * before each extraction (with its filename) and each helper's read (with
+ * 'docex-help'), inside its error handling; only the tests' worker module
+ * passes one.
  */
 export async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData, beforeExtract?: (filename: string) => void): Promise<void> {
   if (data.counter) return runCounter(port);
@@ -508,6 +568,13 @@ export async function runWorker(port: NonNullable<typeof parentPort>, data: Work
         return;
       }
       if (req.op === 'count') throw new Error('page counts run in a page counter (createPageCounter)');
+      if (req.op === 'read-pages') {
+        beforeExtract?.('docex-help');
+        const { helpReadPdf } = await import('../formats/pdf/extract.ts');
+        await helpReadPdf({ ...req.help, bytes: req.bytes });
+        port.postMessage({ type: 'done', id: req.id, result: null, engineBytes: engineMemoryBytes() } satisfies Reply);
+        return;
+      }
       if (req.op === 'render') {
         const { renderPageImage } = await import('../formats/pdf/page-image.ts');
         const image = await renderPageImage(req.bytes, req.page, req.width);
@@ -524,7 +591,18 @@ export async function runWorker(port: NonNullable<typeof parentPort>, data: Work
         return;
       }
       beforeExtract?.(req.filename);
-      const result = await extract({ bytes: req.bytes, filename: req.filename, contentType: req.contentType, config: req.config, ...(req.range ? { range: req.range } : {}), ...(req.pagePart ? { pagePart: req.pagePart } : {}) });
+      const helpers: PageHelpers | undefined = req.helpers
+        ? { count: req.helpers, call: (call) => port.postMessage({ type: 'help', id: req.id, call } satisfies Reply, call.ports) }
+        : undefined;
+      const result = await extract({
+        bytes: req.bytes,
+        filename: req.filename,
+        contentType: req.contentType,
+        config: req.config,
+        ...(req.range ? { range: req.range } : {}),
+        ...(req.pagePart ? { pagePart: req.pagePart } : {}),
+        ...(helpers ? { helpers } : {}),
+      });
       if (req.stored) {
         const { storedResult } = await import('../../core/job-result.ts');
         const stored = storedResult(result);

@@ -4,6 +4,7 @@
 import type { InflateBudget } from '../containers/zip.ts';
 import type { RangeSlice } from './byte-ranges.ts';
 import type { PagePart } from './page-parts.ts';
+import type { PageHelpers } from './shared-pages.ts';
 
 export interface ExtractInput {
   bytes: Uint8Array;
@@ -15,6 +16,8 @@ export interface ExtractInput {
   range?: RangeSlice;
   /** A chunk that is one part of a page too large for one chunk (page-parts.ts): the document is read for that part only. */
   pagePart?: PagePart;
+  /** Idle workers that may read some of its pages meanwhile (shared-pages.ts): the pool's, for a worker's job. */
+  helpers?: PageHelpers;
 }
 
 export interface DocumentMetadata {
@@ -277,6 +280,8 @@ export interface FormatContext {
   range?: RangeSlice;
   /** A part of one page to read instead of the selected pages (page-parts.ts). */
   pagePart?: PagePart;
+  /** Idle workers of the pool that may read some of a long document's pages (shared-pages.ts); the document itself only, never one inside it. */
+  helpers?: PageHelpers;
   /** Extracts an embedded document (an archive member, an attachment). */
   sub(input: ExtractInput): Promise<ExtractionResult>;
 }

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createExtractorPool, type Extractor } from '../../../lambdas/extract/engine/pool.ts';
 import { DEFAULT_CONFIG, ExtractionError } from '../../../lambdas/extract/engine/types.ts';
@@ -146,21 +149,49 @@ describe('PDF engine memory', () => {
 });
 
 describe('a long PDF in the pool', () => {
-  it('is read by one worker, so its structure is read across all its pages, as a read in this thread reads it', async () => {
-    // Parts set large in the first half, sections smaller in the second: the sections rank second
-    // only for a reader that saw the parts. Runs of pages read apart would rank them first.
-    const body = (y: number) =>
-      ['The body of the page runs on for a few lines of plain text,', 'set in the size that most of the document is set in, so', 'that the headings among it stand out from it.'].map((text, k) => ({ x: 72, y: y - 12 * k, text }));
-    const topics = ['wells', 'pumps', 'rain', 'rivers', 'schools', 'roads', 'farms', 'mills', 'ports', 'dams', 'canals'];
-    // Mid-page, each its own words: a heading, not a running head repeated at the top of every page.
-    const title = (i: number) => `${i < 130 ? 'Part' : 'Section'} ${i + 1} on ${topics[i % 11]} and ${topics[(i * 7 + 3) % 11]}`;
-    const page = (i: number) => ({ texts: [...body(720), { x: 72, y: 600, text: title(i), size: i < 130 ? 18 : 14, bold: true }, ...body(570)] });
-    const bytes = layoutPdf(Array.from({ length: 260 }, (_, i) => page(i)));
-    pool = createExtractorPool({ size: 2, timeoutMs: 60_000, maxMemoryMb: 512 });
+  // Parts set large in the first half, sections smaller in the second: the sections rank second
+  // only for a reader that saw the parts. Runs of pages read apart would rank them first.
+  const body = (y: number) =>
+    ['The body of the page runs on for a few lines of plain text,', 'set in the size that most of the document is set in, so', 'that the headings among it stand out from it.'].map((text, k) => ({ x: 72, y: y - 12 * k, text }));
+  const topics = ['wells', 'pumps', 'rain', 'rivers', 'schools', 'roads', 'farms', 'mills', 'ports', 'dams', 'canals'];
+  // Mid-page, each its own words: a heading, not a running head repeated at the top of every page.
+  const title = (i: number) => `${i < 130 ? 'Part' : 'Section'} ${i + 1} on ${topics[i % 11]} and ${topics[(i * 7 + 3) % 11]}`;
+  // Every tenth page a table of figures: the document's tables are numbered across pages read by different workers.
+  const regions = ['North', 'South', 'East', 'West', 'Coast', 'Hills'];
+  const cell = (i: number, r: number, c: number) => (r === 0 ? ['Region', 'Wells', 'Pumps'][c]! : c === 0 ? regions[r - 1]! : `${i * 10 + r * 3 + c}`);
+  const table = (i: number) => (i % 10 === 0 ? [0, 1, 2, 3, 4, 5, 6].flatMap((r) => [0, 1, 2].map((c) => ({ x: 72 + 120 * c, y: 480 - 15 * r, text: cell(i, r, c) }))) : []);
+  const page = (i: number) => ({ texts: [...body(720), { x: 72, y: 600, text: title(i), size: i < 130 ? 18 : 14, bold: true }, ...body(570), ...table(i)] });
+  const bytes = layoutPdf(Array.from({ length: 260 }, (_, i) => page(i)));
+
+  async function withEnv<T>(name: string, value: string, use: () => Promise<T>): Promise<T> {
+    process.env[name] = value;
+    try {
+      return await use();
+    } finally {
+      delete process.env[name];
+    }
+  }
+
+  it('is read with the idle workers\' help, its structure read across all its pages by one, as a read in this thread reads it', async () => {
+    const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'docex-help-')), 'helpers.log');
+    // Workers copy the environment they start with: the test-only worker module logs each helper's start there.
+    pool = await withEnv('DOCEX_TEST_HELPER_LOG', log, async () => faultyPool({ size: 2, timeoutMs: 60_000, maxMemoryMb: 512, prewarm: true }));
     const pooled = await pool.extract({ bytes: new Uint8Array(bytes), filename: 'long.pdf' });
+    expect(fs.readFileSync(log, 'utf8').trim().split('\n').length).toBeGreaterThan(0);
     expect(pooled).toEqual(await extract({ bytes: new Uint8Array(bytes), filename: 'long.pdf' }));
     const levels = new Set(pooled.elements!.filter((e) => e.type === 'heading').map((e) => `${e.text.split(' ')[0]} ${e.level}`));
     expect([...levels]).toEqual(['Part 1', 'Section 2']);
+    expect(pooled.tables).toHaveLength(26);
+    // Each table in the flow points at its own page's table in `tables`.
+    expect(pooled.elements!.filter((e) => e.type === 'table').map((e) => pooled.tables![e.table!]!.page)).toEqual(pooled.tables!.map((t) => t.page));
+    expect(pooled.tables!.map((t) => [t.page, t.rows[1]![1]])).toEqual(Array.from({ length: 26 }, (_, k) => [k * 10 + 1, `${k * 100 + 4}`]));
+  });
+
+  it('is read whole by its own worker when a helper dies, and the pool goes on', async () => {
+    pool = await withEnv('DOCEX_TEST_HELPER_EXIT', '1', async () => faultyPool({ size: 2, timeoutMs: 60_000, maxMemoryMb: 512, prewarm: true }));
+    expect(await pool.extract({ bytes: new Uint8Array(bytes), filename: 'long.pdf' })).toEqual(await extract({ bytes: new Uint8Array(bytes), filename: 'long.pdf' }));
+    const [a, b] = await Promise.all([pool.extract({ bytes: utf8('one'), filename: 'a.txt' }), pool.extract({ bytes: utf8('two'), filename: 'b.txt' })]);
+    expect([a.content, b.content]).toEqual(['one', 'two']);
   });
 });
 

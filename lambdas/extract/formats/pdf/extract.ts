@@ -18,6 +18,7 @@ import { ocrWords } from './ocr-words.ts';
 import { layoutWords, round2 } from './page-layout.ts';
 import { copyIn, heapBytes, loadPdfium, PAGE_OBJECT, PDFIUM_ERROR, withBuffer, type Pdfium } from './pdfium.ts';
 import { encodeGrayPng } from '../../containers/png.ts';
+import { helpOver, helpReadPages, readPagesShared, type HelpTask, type PageHelpers } from '../../engine/shared-pages.ts';
 import { ExtractionError, type BBox, type FormatOutput, type PageSize, type Table } from '../../engine/types.ts';
 
 /**
@@ -34,7 +35,11 @@ export interface PdfOptions {
   ocr?: 'auto' | 'always' | 'never';
   /** "markdown": each table the page's text holds in one piece is written in its place as a Markdown table. */
   output?: 'text' | 'markdown';
+  /** Idle workers that may read some of a long document's pages meanwhile (engine/shared-pages.ts). */
+  helpers?: PageHelpers;
 }
+
+type OcrMode = NonNullable<PdfOptions['ocr']>;
 
 /** A page with fewer visible characters than this has no real text layer (a scan, perhaps with a page number). */
 const MIN_TEXT_LAYER_CHARS = 10;
@@ -55,47 +60,9 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
       const tagged = m.FPDFCatalog_IsTagged(doc);
       const wanted = opts.pages ? opts.pages.filter((n) => n <= total) : Array.from({ length: total }, (_, i) => i + 1);
       const ocrMode = opts.ocr ?? 'auto';
-      const layouts: PageLayout[] = [];
-      const ocrPages: number[] = [];
-      const tables: Table[] = [];
-      const pageSizes: PageSize[] = [];
-      let unreadable = 0;
-      for (const n of wanted) {
-        if (heapBytes(m) > MAX_PDF_ENGINE_BYTES) {
-          throw new ExtractionError('out_of_memory', `The PDF needs more than ${MAX_PDF_ENGINE_BYTES / 1024 ** 2} MB to parse; split it and resubmit the parts.`);
-        }
-        const page = m.FPDF_LoadPage(doc, n - 1);
-        if (!page) {
-          // A damaged page costs its own text, not the document's.
-          unreadable++;
-          layouts.push({ width: 0, height: 0, blocks: [], tables: [], figures: [] });
-          continue;
-        }
-        // The form-fill environment reads a checkbox's state only for a page it was told is loaded.
-        if (form) m.FORM_OnAfterLoadPage(page, form);
-        try {
-          // OCR on every page reads the picture, not the text layer beside it.
-          const layout = ocrMode === 'always' ? pageFrame(m, page) : readLayout(m, page, n, tables, tagged, form);
-          pageSizes.push({ page: n, width: round2(layout.width), height: round2(layout.height) });
-          const chars = layout.blocks.reduce((sum, b) => sum + b.lines.reduce((k, l) => k + l.words.reduce((w, word) => w + word.text.length, 0), 0), 0);
-          if (ocrMode === 'always' || (ocrMode === 'auto' && chars < MIN_TEXT_LAYER_CHARS && layout.tables.length === 0 && hasImages(m, page))) {
-            const { ocrImage } = await import('../../engine/ocr.ts');
-            const scale = renderScale(m, page);
-            // The picture outlives the engine's bitmap: its lines rule the scan's tables, its strokes tell bold lines.
-            let picture: GrayImage | undefined;
-            const read = await ocrImage(renderPage(m, page, (pixels, w, h, stride) => (picture = { pixels: pixels.slice(0, stride * h), width: w, height: h, stride })));
-            const drawn = picture ? imageRulings(picture, scale, layout.height) : [];
-            // The scan's words go through the layout analysis a text layer's do; the scan is the page, not a figure on it.
-            layoutWords(n, tables, layout, withoutRuleGlyphs(ocrWords(read.lines, scale, layout.height, picture), drawn), drawn);
-            layout.figures = [];
-            ocrPages.push(n);
-          }
-          layouts.push(layout);
-        } finally {
-          if (form) m.FORM_OnBeforeClosePage(page, form);
-          m.FPDF_ClosePage(page);
-        }
-      }
+      const read = (n: number) => readPage(m, doc, n, ocrMode, tagged, form);
+      const reads = await readPagesShared(wanted, read, opts.helpers && { helpers: opts.helpers, bytes, ocr: ocrMode });
+      const { layouts, tables, pageSizes, ocrPages, unreadable } = assemblePages(reads, wanted);
       if (unreadable > 0 && unreadable === wanted.length) throw new ExtractionError('corrupt_file', 'The PDF could not be read: its pages are damaged.');
       // Read after the pages: PDFium then knows each page's index, which a bookmark's destination is looked up in (before, a walk of the page tree per bookmark).
       const outline = readOutline(m, doc);
@@ -120,6 +87,81 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
           page_sizes: pageSizes,
         },
       };
+    }),
+  );
+}
+
+/** One page as read: its layout, the tables found on it (their indexes counted from 0 on the page), its size, whether it was OCR'd; size null for a page PDFium cannot load. */
+export interface PageRead {
+  layout: PageLayout;
+  tables: Table[];
+  size: PageSize | null;
+  ocr: boolean;
+}
+
+async function readPage(m: Pdfium, doc: number, n: number, ocrMode: OcrMode, tagged: boolean, form: number): Promise<PageRead> {
+  if (heapBytes(m) > MAX_PDF_ENGINE_BYTES) {
+    throw new ExtractionError('out_of_memory', `The PDF needs more than ${MAX_PDF_ENGINE_BYTES / 1024 ** 2} MB to parse; split it and resubmit the parts.`);
+  }
+  const tables: Table[] = [];
+  const page = m.FPDF_LoadPage(doc, n - 1);
+  // A damaged page costs its own text, not the document's.
+  if (!page) return { layout: { width: 0, height: 0, blocks: [], tables: [], figures: [] }, tables, size: null, ocr: false };
+  // The form-fill environment reads a checkbox's state only for a page it was told is loaded.
+  if (form) m.FORM_OnAfterLoadPage(page, form);
+  try {
+    // OCR on every page reads the picture, not the text layer beside it.
+    const layout = ocrMode === 'always' ? pageFrame(m, page) : readLayout(m, page, n, tables, tagged, form);
+    const size = { page: n, width: round2(layout.width), height: round2(layout.height) };
+    const chars = layout.blocks.reduce((sum, b) => sum + b.lines.reduce((k, l) => k + l.words.reduce((w, word) => w + word.text.length, 0), 0), 0);
+    if (!(ocrMode === 'always' || (ocrMode === 'auto' && chars < MIN_TEXT_LAYER_CHARS && layout.tables.length === 0 && hasImages(m, page)))) {
+      return { layout, tables, size, ocr: false };
+    }
+    const { ocrImage } = await import('../../engine/ocr.ts');
+    const scale = renderScale(m, page);
+    // The picture outlives the engine's bitmap: its lines rule the scan's tables, its strokes tell bold lines.
+    let picture: GrayImage | undefined;
+    const read = await ocrImage(renderPage(m, page, (pixels, w, h, stride) => (picture = { pixels: pixels.slice(0, stride * h), width: w, height: h, stride })));
+    const drawn = picture ? imageRulings(picture, scale, layout.height) : [];
+    // The scan's words go through the layout analysis a text layer's do; the scan is the page, not a figure on it.
+    layoutWords(n, tables, layout, withoutRuleGlyphs(ocrWords(read.lines, scale, layout.height, picture), drawn), drawn);
+    layout.figures = [];
+    return { layout, tables, size, ocr: true };
+  } finally {
+    if (form) m.FORM_OnBeforeClosePage(page, form);
+    m.FPDF_ClosePage(page);
+  }
+}
+
+/** The pages read, in order, as the document's: its tables numbered through it, its page sizes, its OCR'd pages. */
+function assemblePages(reads: PageRead[], wanted: number[]) {
+  const layouts: PageLayout[] = [];
+  const tables: Table[] = [];
+  const pageSizes: PageSize[] = [];
+  const ocrPages: number[] = [];
+  let unreadable = 0;
+  reads.forEach((read, i) => {
+    for (const t of read.layout.tables) t.index += tables.length;
+    tables.push(...read.tables);
+    layouts.push(read.layout);
+    if (read.size) pageSizes.push(read.size);
+    else unreadable++;
+    if (read.ocr) ocrPages.push(wanted[i]!);
+  });
+  return { layouts, tables, pageSizes, ocrPages, unreadable };
+}
+
+/**
+ * A helper's part in reading a long PDF (engine/shared-pages.ts): the pages it
+ * takes, read as the lead reads its own, sent to the lead.
+ */
+export async function helpReadPdf(task: HelpTask): Promise<void> {
+  if (helpOver(task.claims)) return task.port.close();
+  const m = await loadPdfium();
+  await withDocument(m, task.bytes, (doc) =>
+    withForm(m, doc, (form) => {
+      const tagged = m.FPDFCatalog_IsTagged(doc);
+      return helpReadPages(task, (n) => readPage(m, doc, n, task.ocr ?? 'auto', tagged, form));
     }),
   );
 }
