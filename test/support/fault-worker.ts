@@ -15,10 +15,9 @@ const FAULTS: Record<string, () => unknown> = {
   'docex-fault:whoami': () => {
     throw new Error(`thread ${threadId}`);
   },
-  // A helper's start (the pool calls idle workers in to read a long PDF's pages): logged where
-  // DOCEX_TEST_HELPER_LOG says, or the helper's worker stops at once when DOCEX_TEST_HELPER_EXIT is set.
+  // A helper's start (the pool calls idle workers in to read a long PDF's pages): its worker
+  // stops at once when DOCEX_TEST_HELPER_EXIT is set.
   'docex-help': () => {
-    if (process.env.DOCEX_TEST_HELPER_LOG) fs.appendFileSync(process.env.DOCEX_TEST_HELPER_LOG, `${threadId}\n`);
     if (process.env.DOCEX_TEST_HELPER_EXIT) process.exit(1);
   },
   'docex-fault:oom': () => {
@@ -31,5 +30,10 @@ const FAULTS: Record<string, () => unknown> = {
 export const faultyPool = (opts: ExtractorPoolOptions) => createExtractorPool({ ...opts, workerModule: new URL(import.meta.url) });
 
 if (parentPort && (workerData as Partial<WorkerData> | null)?.docexExtractWorker) {
-  void runWorker(parentPort, workerData as WorkerData, (filename) => FAULTS[filename]?.());
+  // With DOCEX_TEST_WORKER_LOG set, each worker logs what it starts (a filename, or docex-help), a line each: `<thread> <what>`.
+  const log = process.env.DOCEX_TEST_WORKER_LOG;
+  void runWorker(parentPort, workerData as WorkerData, (filename) => {
+    if (log) fs.appendFileSync(log, `${threadId} ${filename}\n`);
+    FAULTS[filename]?.();
+  });
 }

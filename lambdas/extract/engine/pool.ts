@@ -7,7 +7,7 @@
 // (import.meta.url), which works under tsx, vitest and an esbuild bundle alike.
 // Its top-level imports stay light because every worker loads them.
 
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, type MessagePort, parentPort, Worker, workerData } from 'node:worker_threads';
 import { engineMemoryBytes } from './memory.ts';
 import { IDLE_HEAP_BYTES, trimHeap } from './heap-trim.ts';
 import { compiledPdfium, usePdfiumModule } from '../formats/pdf/pdfium-module.ts';
@@ -154,8 +154,16 @@ interface Job {
   timeoutMs?: number;
   resolve(result: unknown): void;
   reject(err: Error): void;
-  /** Its reader's call for helpers, and how many of the call's ports the pool has handed out. */
-  help?: { call: HelpCall; given: number };
+  /** Its reader's call for helpers. */
+  help?: Help;
+}
+
+interface Help {
+  call: HelpCall;
+  /** The helpers (their ports' indexes) not at work for it: given to idle workers, handed back when they leave. */
+  free: number[];
+  /** Its job is over: a port handed back is closed. */
+  ended: boolean;
 }
 
 interface Slot {
@@ -230,6 +238,8 @@ export function createPageCounter(opts: { size: number; maxMemoryMb: number; pre
 function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
   const slots = new Set<Slot>();
   const queue: Job[] = [];
+  /** How many jobs wait for a worker, where the helpers see it (shared-pages.ts). */
+  const queued = new Int32Array(new SharedArrayBuffer(4));
   let closed = false;
   let nextId = 1;
 
@@ -270,7 +280,7 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
     const job = slot.job;
     if (!job || job.id !== msg.id) return;
     if (msg.type === 'help') {
-      job.help = { call: msg.call, given: 0 };
+      job.help = { call: msg.call, free: msg.call.ports.map((_, k) => k).reverse(), ended: false };
       pump();
       return;
     }
@@ -352,35 +362,45 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
   }
 
   function pump(): void {
-    while (!closed && queue.length > 0) {
-      const idle = [...slots].find((s) => s.ready && !s.job);
-      if (idle) {
-        assign(idle, queue.shift()!);
-        continue;
+    try {
+      while (!closed && queue.length > 0) {
+        const idle = [...slots].find((s) => s.ready && !s.job);
+        if (idle) {
+          assign(idle, queue.shift()!);
+          continue;
+        }
+        const starting = [...slots].filter((s) => !s.ready).length;
+        if (slots.size >= Math.max(1, opts.size) || starting >= queue.length) return;
+        spawn();
       }
-      const starting = [...slots].filter((s) => !s.ready).length;
-      if (slots.size >= Math.max(1, opts.size) || starting >= queue.length) return;
-      spawn();
+      offerHelp();
+    } finally {
+      // Helpers read this between batches: a job waiting for a worker calls them back.
+      Atomics.store(queued, 0, queue.length);
     }
-    offerHelp();
   }
 
   /** Workers with nothing queued for them join a job whose reader called for help and still has pages to hand out. */
   function offerHelp(): void {
     for (const idle of [...slots].filter((s) => s.ready && !s.job)) {
-      const lead = [...slots].find((s) => s.job?.help && s.job.help.given < s.job.help.call.ports.length && !helpOver(s.job.help.call.claims));
+      const lead = [...slots].find((s) => s.job?.help && s.job.help.free.length > 0 && !helpOver(s.job.help.call.claims));
       if (!lead) return;
       const help = lead.job!.help!;
-      const helper = help.given++;
+      const helper = help.free.pop()!;
       const { bytes, ports, ...rest } = help.call;
       assign(idle, {
         id: nextId++,
         bytes,
         size: bytes.byteLength,
-        task: { op: 'read-pages', help: { ...rest, port: ports[helper]!, helper } },
+        task: { op: 'read-pages', help: { ...rest, port: ports[helper]!, helper, queued } },
         timeoutMs: lead.job!.timeoutMs,
-        // The lead reads again what a helper does not deliver: a helper's end concerns no caller.
-        resolve: () => {},
+        // A helper that leaves hands its port back for the next; the lead reads again what one that fails or dies did not deliver.
+        resolve: (result) => {
+          const { port } = result as { port: MessagePort };
+          if (help.ended) return port.close();
+          ports[helper] = port;
+          help.free.push(helper);
+        },
         reject: () => {},
       });
     }
@@ -445,11 +465,11 @@ function tsxBootstrap(self: string): string {
   return `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(self)}); });`;
 }
 
-/** Stops a job's helpers after their current batch, and drops the ports no helper took. */
-function endHelp(help: { call: HelpCall; given: number }): void {
+/** Stops a job's helpers after their current batch, and closes the ports no helper holds. */
+function endHelp(help: Help): void {
   Atomics.store(help.call.claims, 0, help.call.claims.length - 1);
-  for (const port of help.call.ports.slice(help.given)) port.close();
-  help.given = help.call.ports.length;
+  for (const k of help.free.splice(0)) help.call.ports[k]!.close();
+  help.ended = true;
 }
 
 /** Sends the job, moving the bytes rather than copying them when the view owns its whole buffer. */
@@ -571,8 +591,15 @@ export async function runWorker(port: NonNullable<typeof parentPort>, data: Work
       if (req.op === 'read-pages') {
         beforeExtract?.('docex-help');
         const { helpReadPdf } = await import('../formats/pdf/extract.ts');
-        await helpReadPdf({ ...req.help, bytes: req.bytes });
-        port.postMessage({ type: 'done', id: req.id, result: null, engineBytes: engineMemoryBytes() } satisfies Reply);
+        try {
+          await helpReadPdf({ ...req.help, bytes: req.bytes });
+        } catch (err) {
+          // The lead hears this helper is gone, and reads again what it took.
+          req.help.port.close();
+          throw err;
+        }
+        // The port goes back to the pool, for the next helper of the same document.
+        port.postMessage({ type: 'done', id: req.id, result: { port: req.help.port }, engineBytes: engineMemoryBytes() } satisfies Reply, [req.help.port]);
         return;
       }
       if (req.op === 'render') {

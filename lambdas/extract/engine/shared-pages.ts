@@ -6,6 +6,8 @@
 // document's structure (its body style, running heads, heading ranks,
 // paragraphs over page breaks) across all of them, exactly as it would alone.
 // A helper that fails or dies costs time only: the lead reads its pages again.
+// Queued jobs come first: a helper goes back to the pool between batches as
+// soon as a job waits for a worker, and may join again once idle.
 
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { ExtractionConfig } from './types.ts';
@@ -44,8 +46,12 @@ export interface HelpCall {
   ports: MessagePort[];
 }
 
-/** A helper's share of a call: its own port and number. */
-export type HelpTask = Omit<HelpCall, 'ports'> & { port: MessagePort; helper: number };
+/**
+ * A helper's share of a call: its own port and number, and the pool's count
+ * of queued jobs (over a SharedArrayBuffer), which it leaves the lead's pages
+ * for.
+ */
+export type HelpTask = Omit<HelpCall, 'ports'> & { port: MessagePort; helper: number; queued: Int32Array };
 
 type Delivery<T> = { batch: number; pages: T[] } | { batch: number; failed: string };
 
@@ -134,27 +140,26 @@ export async function readPagesShared<T>(
 }
 
 /**
- * A helper's side: takes batches until none are left (or the lead stops it),
- * reads them and sends each to the lead. A page it cannot read is the lead's
- * to read again, and to fail on, as it would alone.
+ * A helper's side: takes batches until none are left, the lead stops it or a
+ * job is queued for the pool, reads them and sends each to the lead. A page
+ * it cannot read is the lead's to read again, and to fail on, as it would
+ * alone. The port stays open: the pool hands it to the next helper.
  */
 export async function helpReadPages<T>(task: HelpTask, read: (page: number) => Promise<T>): Promise<void> {
   const batches = task.claims.length - 1;
-  try {
-    for (let b = claim(task.claims, batches, HELPER + task.helper); b >= 0; b = claim(task.claims, batches, HELPER + task.helper)) {
-      let delivery: Delivery<T>;
-      try {
-        const out: T[] = [];
-        for (const page of batchOf(task.pages, b)) out.push(await read(page));
-        delivery = { batch: b, pages: out };
-      } catch (err) {
-        task.port.postMessage({ batch: b, failed: err instanceof Error ? err.message : String(err) } satisfies Delivery<T>);
-        return;
-      }
-      task.port.postMessage(delivery);
+  while (Atomics.load(task.queued, 0) === 0) {
+    const b = claim(task.claims, batches, HELPER + task.helper);
+    if (b < 0) return;
+    let delivery: Delivery<T>;
+    try {
+      const out: T[] = [];
+      for (const page of batchOf(task.pages, b)) out.push(await read(page));
+      delivery = { batch: b, pages: out };
+    } catch (err) {
+      task.port.postMessage({ batch: b, failed: err instanceof Error ? err.message : String(err) } satisfies Delivery<T>);
+      return;
     }
-  } finally {
-    task.port.close();
+    task.port.postMessage(delivery);
   }
 }
 

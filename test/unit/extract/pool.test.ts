@@ -163,6 +163,13 @@ describe('a long PDF in the pool', () => {
   const page = (i: number) => ({ texts: [...body(720), { x: 72, y: 600, text: title(i), size: i < 130 ? 18 : 14, bold: true }, ...body(570), ...table(i)] });
   const bytes = layoutPdf(Array.from({ length: 260 }, (_, i) => page(i)));
 
+  const workerLog = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'docex-workers-')), 'workers.log');
+  /** What the workers started, in order: [thread, filename or docex-help]. */
+  const started = (log: string) => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').map((line) => line.split(' ') as [string, string]) : []);
+  async function waitForLine(log: string, what: string): Promise<void> {
+    while (!started(log).some(([, w]) => w === what)) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+
   async function withEnv<T>(name: string, value: string, use: () => Promise<T>): Promise<T> {
     process.env[name] = value;
     try {
@@ -173,11 +180,11 @@ describe('a long PDF in the pool', () => {
   }
 
   it('is read with the idle workers\' help, its structure read across all its pages by one, as a read in this thread reads it', async () => {
-    const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'docex-help-')), 'helpers.log');
-    // Workers copy the environment they start with: the test-only worker module logs each helper's start there.
-    pool = await withEnv('DOCEX_TEST_HELPER_LOG', log, async () => faultyPool({ size: 2, timeoutMs: 60_000, maxMemoryMb: 512, prewarm: true }));
+    const log = workerLog();
+    // Workers copy the environment they start with: the test-only worker module logs what each starts there.
+    pool = await withEnv('DOCEX_TEST_WORKER_LOG', log, async () => faultyPool({ size: 2, timeoutMs: 60_000, maxMemoryMb: 512, prewarm: true }));
     const pooled = await pool.extract({ bytes: new Uint8Array(bytes), filename: 'long.pdf' });
-    expect(fs.readFileSync(log, 'utf8').trim().split('\n').length).toBeGreaterThan(0);
+    expect(started(log).map(([, what]) => what)).toContain('docex-help');
     expect(pooled).toEqual(await extract({ bytes: new Uint8Array(bytes), filename: 'long.pdf' }));
     const levels = new Set(pooled.elements!.filter((e) => e.type === 'heading').map((e) => `${e.text.split(' ')[0]} ${e.level}`));
     expect([...levels]).toEqual(['Part 1', 'Section 2']);
@@ -185,6 +192,18 @@ describe('a long PDF in the pool', () => {
     // Each table in the flow points at its own page's table in `tables`.
     expect(pooled.elements!.filter((e) => e.type === 'table').map((e) => pooled.tables![e.table!]!.page)).toEqual(pooled.tables!.map((t) => t.page));
     expect(pooled.tables!.map((t) => [t.page, t.rows[1]![1]])).toEqual(Array.from({ length: 26 }, (_, k) => [k * 10 + 1, `${k * 100 + 4}`]));
+  });
+
+  it('lets a job sent meanwhile go first: its helper leaves it for that job, then comes back', async () => {
+    const log = workerLog();
+    pool = await withEnv('DOCEX_TEST_WORKER_LOG', log, async () => faultyPool({ size: 2, timeoutMs: 60_000, maxMemoryMb: 512, prewarm: true }));
+    const long = pool.extract({ bytes: new Uint8Array(bytes), filename: 'long.pdf' });
+    await waitForLine(log, 'docex-help');
+    expect((await pool.extract({ bytes: utf8('a short note'), filename: 'note.txt' })).content).toBe('a short note');
+    await long;
+    const helper = started(log).find(([, what]) => what === 'docex-help')![0];
+    // The helper's worker took the note between two stints on the long document's pages.
+    expect(started(log).filter(([thread]) => thread === helper).map(([, what]) => what)).toEqual(['docex-help', 'note.txt', 'docex-help']);
   });
 
   it('is read whole by its own worker when a helper dies, and the pool goes on', async () => {

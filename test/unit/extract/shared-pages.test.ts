@@ -7,13 +7,13 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
 const pagesTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 const bytes = new TextEncoder().encode('%PDF-1.7 a document');
 
-/** Helpers that run `help` for each port of the lead's call, as the pool's idle workers would. */
-function helpers(count: number, help: (task: HelpTask) => Promise<void>, calls: HelpCall[] = []): PageHelpers {
+/** Helpers that run `help` for each port of the lead's call, as the pool's idle workers would; `queued` is the pool's count of waiting jobs. */
+function helpers(count: number, help: (task: HelpTask) => Promise<void>, calls: HelpCall[] = [], queued = new Int32Array(new SharedArrayBuffer(4))): PageHelpers {
   return {
     count,
     call(call) {
       calls.push(call);
-      call.ports.forEach((port, helper) => void help({ ...call, port, helper }));
+      call.ports.forEach((port, helper) => void help({ ...call, port, helper, queued }));
     },
   };
 }
@@ -81,6 +81,32 @@ describe('pages read with helpers', () => {
     const pages = pagesTo(MIN_SHARED_PAGES * 2);
     expect(await readPagesShared(pages, read, { helpers: helpers(1, dying), bytes, ocr: 'never' })).toEqual(pages);
     expect(taken).toBeGreaterThan(0);
+  });
+
+  it('leaves the lead\'s pages to it while a job waits for the pool, and joins again once none does', async () => {
+    const queued = new Int32Array(new SharedArrayBuffer(4));
+    const readBy = new Map<number, string>();
+    const read = (who: string) => async (page: number) => {
+      readBy.set(page, who);
+      await turn();
+      return page;
+    };
+    const comesAndGoes = async (task: HelpTask) => {
+      // A job is queued while the helper reads its first page: it finishes that batch, then goes.
+      await helpReadPages(task, async (page) => {
+        Atomics.store(queued, 0, 1);
+        return read('helper before')(page);
+      });
+      await turn();
+      Atomics.store(queued, 0, 0);
+      await helpReadPages(task, read('helper after'));
+    };
+    const pages = pagesTo(MIN_SHARED_PAGES * 2);
+    expect(await readPagesShared(pages, read('lead'), { helpers: helpers(1, comesAndGoes, [], queued), bytes, ocr: 'never' })).toEqual(pages);
+    const count = (who: string) => [...readBy.values()].filter((w) => w === who).length;
+    expect(count('helper before')).toBe(BATCH_PAGES);
+    expect(count('helper after')).toBeGreaterThan(0);
+    expect(count('lead') + count('helper before') + count('helper after')).toBe(pages.length);
   });
 
   it('calls helpers in for a short document once a page takes long to read (a scan read by OCR)', async () => {

@@ -92,7 +92,7 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
 }
 
 /** One page as read: its layout, the tables found on it (their indexes counted from 0 on the page), its size, whether it was OCR'd; size null for a page PDFium cannot load. */
-export interface PageRead {
+interface PageRead {
   layout: PageLayout;
   tables: Table[];
   size: PageSize | null;
@@ -156,7 +156,7 @@ function assemblePages(reads: PageRead[], wanted: number[]) {
  * takes, read as the lead reads its own, sent to the lead.
  */
 export async function helpReadPdf(task: HelpTask): Promise<void> {
-  if (helpOver(task.claims)) return task.port.close();
+  if (helpOver(task.claims)) return;
   const m = await loadPdfium();
   await withDocument(m, task.bytes, (doc) =>
     withForm(m, doc, (form) => {
