@@ -17,7 +17,7 @@ export interface JobView {
   /** Instead of `result` when the result is larger than a response can carry: a presigned GET, valid while the result is kept. */
   result_url?: string;
   error_message?: string;
-  /** While a large document is split and merged (chunking, aggregating): pages extracted so far of those planned. */
+  /** While a large document is split and merged (chunking, aggregating): pages extracted so far of those planned; while a PDF is read whole (processing): its pages read. */
   progress?: { pages_done: number; pages_total: number };
 }
 
@@ -52,7 +52,8 @@ export async function getJobView(
     updated_at: new Date(job.updated_at).toISOString(),
   };
   if (job.pages !== null) view.pages = job.pages;
-  if ((job.status === 'chunking' || job.status === 'aggregating') && job.pages_total !== undefined) {
+  // A large document's chunks finished, or a whole document's pages read (recorded while it is read).
+  if ((job.status === 'chunking' || job.status === 'aggregating' || job.status === 'processing') && job.pages_total !== undefined) {
     view.progress = { pages_done: job.pages_done ?? 0, pages_total: job.pages_total };
   }
   if (job.status === 'failed') view.error_message = job.error_message ?? 'The job failed.';

@@ -97,7 +97,7 @@ export interface Job {
   /** Indexes of chunks recorded as extracted, or as failed; each index is recorded once. */
   chunks_done?: number[];
   chunks_failed?: number[];
-  /** Pages the recorded chunks extracted, and pages the plan covers: `progress` while the job runs. */
+  /** Pages the recorded chunks extracted and pages the plan covers, or a document read whole: its pages read so far and its pages to read. `progress` while the job runs. */
   pages_done?: number;
   pages_total?: number;
   /**

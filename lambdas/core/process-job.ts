@@ -1,4 +1,4 @@
-import { ExtractionError, type ExtractInput, type ExtractionResult } from '../extract/engine/types.ts';
+import { ExtractionError, type ExtractInput, type ExtractionResult, type Progress } from '../extract/engine/types.ts';
 import { isTerminal, type Job } from './job.ts';
 import { completion, putResultJson, shortfallRefused, storedResult, type StoredResult } from './job-result.ts';
 import { pageViewOf } from '../extract/engine/registry.ts';
@@ -67,6 +67,34 @@ export async function processJob(
 const HANDLED = Symbol('handled');
 
 /**
+ * A document read whole records its pages read (`progress` while
+ * `processing`) at most this often, each time a write to the store: one that
+ * takes less never writes at all.
+ */
+export const PROGRESS_WRITE_MS = 2000;
+
+/**
+ * The pages read so far, written to the job while it is `processing` (never
+ * after: the write is conditional), one write at a time and at most every
+ * PROGRESS_WRITE_MS. A write that fails is logged and skipped: progress is
+ * worth no job.
+ */
+function progressWriter(deps: WorkerDeps, job: Job, started: number) {
+  let last = started;
+  let writing: Promise<unknown> | null = null;
+  const report: Progress = (pagesDone, pagesTotal) => {
+    const now = deps.clock.now();
+    if (writing || pagesDone >= pagesTotal || now - last < PROGRESS_WRITE_MS) return;
+    last = now;
+    writing = deps.jobs
+      .transitionJob(job.id, 'processing', { pages_done: pagesDone, pages_total: pagesTotal }, ['processing'])
+      .catch((error: unknown) => deps.log?.('progress not recorded', { job_id: job.id, error: String(error) }))
+      .finally(() => (writing = null));
+  };
+  return { report, settled: async () => void (await writing) };
+}
+
+/**
  * For a document in the bucket: reads the job first, to announce a finished
  * one again and to send a large one down the split path. The document when
  * splitting read it and kept it whole, null to read it after the claim, or
@@ -112,12 +140,15 @@ async function extractAndFinish(deps: WorkerDeps, job: Job, inlineDocument: Uint
   const keep = pageViewOf(bytes) ? new Uint8Array(bytes) : null;
   let result: StoredResult;
   const started = deps.clock.now();
-  const input: ExtractInput = { bytes, filename: job.filename, contentType: job.content_type, config: job.config ?? null };
+  const progress = progressWriter(deps, job, started);
+  const input: ExtractInput = { bytes, filename: job.filename, contentType: job.content_type, config: job.config ?? null, onProgress: progress.report };
   try {
     result = deps.extractor.extractStored ? await deps.extractor.extractStored(input) : storedResult(await deps.extractor.extract(input));
   } catch (error) {
     if (error instanceof ExtractionError) return fail(deps, job, error.message);
     throw error;
+  } finally {
+    await progress.settled();
   }
 
   // Pages are charged as extracted. A shortfall (the cheap count at

@@ -154,7 +154,9 @@ class Progress {
   }
 
   update(job: Job): void {
-    if (job.pages !== undefined) this.pages.set(job.id, job.pages);
+    // A running job's pages so far (a large document's chunks, a PDF's pages read), its count once it is done.
+    const pages = job.pages ?? job.progress?.pages_done;
+    if (pages !== undefined) this.pages.set(job.id, pages);
     this.draw();
   }
 

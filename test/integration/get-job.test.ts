@@ -68,6 +68,18 @@ describe.skipIf(skipWithoutEndpoint())('reading a job (GET /v1/jobs/{id})', () =
     expect(await read(principalOf(job.project_id), job.id)).toEqual(viewOf(job));
   });
 
+  it('shows the pages read so far of a document read whole, recorded only while it is read', async () => {
+    const job = makeJob({ status: 'processing' });
+    await store.putJobs([job]);
+    const reading = (await store.transitionJob(job.id, 'processing', { pages_done: 40, pages_total: 619 }, ['processing']))!;
+    expect(await read(principalOf(job.project_id), job.id)).toEqual({ ...viewOf(reading), progress: { pages_done: 40, pages_total: 619 } });
+    const done = (await store.transitionJob(job.id, 'failed', { error_message: 'The PDF could not be read.' }))!;
+    // A write of progress that comes after the end is refused, and a finished job shows none.
+    expect(await store.transitionJob(job.id, 'processing', { pages_done: 80, pages_total: 619 }, ['processing'])).toBeNull();
+    nextSecond();
+    expect(await read(principalOf(job.project_id), job.id)).toEqual({ ...viewOf(done), error_message: 'The PDF could not be read.' });
+  });
+
   it('answers 429 with the wait to a second poll within a second, then lets the next one through', async () => {
     const job = await completedJob();
     nextSecond();

@@ -45,6 +45,7 @@ async function extractWithin(input: ExtractInput, budget: InflateBudget, depth: 
     ...(input.range && depth === 0 ? { range: input.range } : {}),
     ...(input.pagePart && depth === 0 ? { pagePart: input.pagePart } : {}),
     ...(input.helpers && depth === 0 ? { helpers: input.helpers } : {}),
+    ...(input.onProgress && depth === 0 ? { progress: input.onProgress } : {}),
     sub: (inner) => {
       if (depth + 1 > MAX_NESTING) {
         return Promise.reject(new ExtractionError('refused_file', `Refused: documents are nested more than ${MAX_NESTING} levels deep.`));

@@ -15,7 +15,7 @@ import type { RangePlan, RangeSlice } from './byte-ranges.ts';
 import type { PagePart, PlannedPage } from './page-parts.ts';
 import { helpOver, type HelpCall, type HelpTask, type PageHelpers } from './shared-pages.ts';
 import type { StoredResult } from '../../core/job-result.ts';
-import { DEFAULT_CONFIG, ExtractionError, type ExtractionConfig, type ExtractionErrorCode, type ExtractInput, type ExtractionResult } from './types.ts';
+import { DEFAULT_CONFIG, ExtractionError, type ExtractionConfig, type ExtractionErrorCode, type ExtractInput, type ExtractionResult, type Progress } from './types.ts';
 
 export interface Extractor {
   /** The buffer behind `input.bytes` is transferred to the worker (detached here) when the view covers all of it. */
@@ -95,6 +95,8 @@ type Task =
       stored?: boolean;
       /** Other workers of the pool the document's reader may call in (shared-pages.ts). */
       helpers?: number;
+      /** The caller follows the pages read (ExtractInput.onProgress). */
+      progress?: true;
     }
   /** A helper's share of a long document's pages (shared-pages.ts); the document is the request's bytes. */
   | { op: 'read-pages'; help: Omit<HelpTask, 'bytes'> }
@@ -117,6 +119,7 @@ type Reply =
   | { type: 'ready' }
   /** A job's reader calls idle workers in to read some of its pages. */
   | { type: 'help'; id: number; call: HelpCall }
+  | { type: 'progress'; id: number; pagesDone: number; pagesTotal: number }
   | { type: 'done'; id: number; result: unknown; engineBytes: number }
   | { type: 'failed'; id: number; code: ExtractionErrorCode | null; message: string; engineBytes: number };
 
@@ -156,6 +159,8 @@ interface Job {
   reject(err: Error): void;
   /** Its reader's call for helpers. */
   help?: Help;
+  /** Hears of its pages read (ExtractInput.onProgress). */
+  progress?: Progress;
 }
 
 interface Help {
@@ -284,6 +289,7 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
       pump();
       return;
     }
+    if (msg.type === 'progress') return job.progress?.(msg.pagesDone, msg.pagesTotal);
     release(slot);
     if (msg.engineBytes > (opts.recycleEngineBytes ?? RECYCLE_ENGINE_BYTES) || job.size > (opts.recycleInputBytes ?? RECYCLE_INPUT_BYTES)) retire(slot);
     else idleTrimLater(slot);
@@ -406,18 +412,18 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
     }
   }
 
-  function run<T>(bytes: Uint8Array, task: Task, timeoutMs?: number): Promise<T> {
+  function run<T>(bytes: Uint8Array, task: Task, timeoutMs?: number, progress?: Progress): Promise<T> {
     if (closed) return Promise.reject(new Error('The extractor pool is closed.'));
     if (isDetached(bytes)) return Promise.reject(detachedError());
     return new Promise<T>((resolve, reject) => {
-      queue.push({ id: nextId++, bytes, size: bytes.byteLength, task, timeoutMs, resolve: resolve as (result: unknown) => void, reject });
+      queue.push({ id: nextId++, bytes, size: bytes.byteLength, task, timeoutMs, resolve: resolve as (result: unknown) => void, reject, ...(progress ? { progress } : {}) });
       pump();
     });
   }
 
   if (opts.prewarm) for (let i = 0; i < opts.size; i++) spawn(true);
 
-  const task = ({ filename, contentType, config, range, pagePart }: ExtractInput) => ({
+  const task = ({ filename, contentType, config, range, pagePart, onProgress }: ExtractInput) => ({
     op: 'extract' as const,
     filename,
     contentType: contentType ?? null,
@@ -425,13 +431,14 @@ function createPool(opts: ExtractorPoolOptions & { counter?: boolean }) {
     ...(range ? { range } : {}),
     ...(pagePart ? { pagePart } : {}),
     ...(opts.size > 1 ? { helpers: opts.size - 1 } : {}),
+    ...(onProgress ? { progress: true as const } : {}),
   });
   // A document is read by one worker, however long: its structure (the body's style, running heads
   // and footers, heading ranks, paragraphs over page breaks) is read across all of its pages, which
   // runs of pages read apart would each get differently. Idle workers may read some of its pages
   // for it (shared-pages.ts), but the structure is still read by the one.
-  const extract = (input: ExtractInput) => run<ExtractionResult>(input.bytes, task(input));
-  const extractStored = (input: ExtractInput) => run<StoredResult>(input.bytes, { ...task(input), stored: true });
+  const extract = (input: ExtractInput) => run<ExtractionResult>(input.bytes, task(input), undefined, input.onProgress);
+  const extractStored = (input: ExtractInput) => run<StoredResult>(input.bytes, { ...task(input), stored: true }, undefined, input.onProgress);
 
   return {
     extract,
@@ -629,6 +636,7 @@ export async function runWorker(port: NonNullable<typeof parentPort>, data: Work
         ...(req.range ? { range: req.range } : {}),
         ...(req.pagePart ? { pagePart: req.pagePart } : {}),
         ...(helpers ? { helpers } : {}),
+        ...(req.progress ? { onProgress: (pagesDone: number, pagesTotal: number) => port.postMessage({ type: 'progress', id: req.id, pagesDone, pagesTotal } satisfies Reply) } : {}),
       });
       if (req.stored) {
         const { storedResult } = await import('../../core/job-result.ts');

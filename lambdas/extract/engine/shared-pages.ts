@@ -10,7 +10,7 @@
 // soon as a job waits for a worker, and may join again once idle.
 
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import type { ExtractionConfig } from './types.ts';
+import type { ExtractionConfig, Progress } from './types.ts';
 
 /** Pages a batch: few, so that the last batch keeps nobody waiting long (an OCR'd page takes seconds). */
 export const BATCH_PAGES = 2;
@@ -62,23 +62,34 @@ const HELPER = 2;
 /**
  * The document's pages, in order, each read once by `read`, here or by
  * helpers: called in from the start for a long document, or once a page
- * has taken long to read.
+ * has taken long to read. `progress` hears of each page or batch read.
  */
 export async function readPagesShared<T>(
   pages: number[],
   read: (page: number) => Promise<T>,
   share?: { helpers: PageHelpers; bytes: Uint8Array; ocr: ExtractionConfig['ocr'] },
+  progress?: Progress,
 ): Promise<T[]> {
   const batches = Math.ceil(pages.length / BATCH_PAGES);
   if (!share || share.helpers.count < 1 || batches < 2) {
     const out: T[] = [];
-    for (const page of pages) out.push(await read(page));
+    for (const page of pages) {
+      out.push(await read(page));
+      progress?.(out.length, pages.length);
+    }
     return out;
   }
   const claims = new Int32Array(new SharedArrayBuffer(4 * (1 + batches)));
   const done = new Map<number, T[]>();
   const failed = new Set<number>();
   const gone = new Set<number>();
+  let pagesDone = 0;
+  const record = (b: number, read: T[]) => {
+    if (done.has(b)) return;
+    done.set(b, read);
+    pagesDone += read.length;
+    progress?.(pagesDone, pages.length);
+  };
   const channels: MessageChannel[] = [];
   // Counts what the helpers said, so the lead sleeps only when nothing came while it was reading.
   let events = 0;
@@ -87,7 +98,7 @@ export async function readPagesShared<T>(
     for (let helper = 0; helper < share.helpers.count; helper++) {
       const { port1 } = channels[channels.push(new MessageChannel()) - 1]!;
       port1.on('message', (m: Delivery<T>) => {
-        if ('pages' in m) done.set(m.batch, m.pages);
+        if ('pages' in m) record(m.batch, m.pages);
         else failed.add(m.batch);
         events++;
         wake();
@@ -110,7 +121,7 @@ export async function readPagesShared<T>(
       out.push(await read(page));
       slowest = Math.max(slowest, performance.now() - started);
     }
-    done.set(b, out);
+    record(b, out);
   };
   try {
     if (pages.length >= MIN_SHARED_PAGES) callHelpers();

@@ -18,7 +18,12 @@ export interface ExtractInput {
   pagePart?: PagePart;
   /** Idle workers that may read some of its pages meanwhile (shared-pages.ts): the pool's, for a worker's job. */
   helpers?: PageHelpers;
+  /** Told, as the pages of a paged document are read, how many of how many are done (PDFs). */
+  onProgress?: Progress;
 }
+
+/** Pages read so far, of the pages to read. */
+export type Progress = (pagesDone: number, pagesTotal: number) => void;
 
 export interface DocumentMetadata {
   /** Short format name: "pdf", "text", "markdown". */
@@ -282,6 +287,8 @@ export interface FormatContext {
   pagePart?: PagePart;
   /** Idle workers of the pool that may read some of a long document's pages (shared-pages.ts); the document itself only, never one inside it. */
   helpers?: PageHelpers;
+  /** The document's own progress (ExtractInput.onProgress), never a document's inside it. */
+  progress?: Progress;
   /** Extracts an embedded document (an archive member, an attachment). */
   sub(input: ExtractInput): Promise<ExtractionResult>;
 }

@@ -206,6 +206,18 @@ describe('a long PDF in the pool', () => {
     expect(started(log).filter(([thread]) => thread === helper).map(([, what]) => what)).toEqual(['docex-help', 'note.txt', 'docex-help']);
   });
 
+  it('tells the caller how many of its pages are read as they are, from the worker that has it', async () => {
+    pool = createExtractorPool({ size: 2, timeoutMs: 60_000, maxMemoryMb: 512, prewarm: true });
+    const seen: Array<[number, number]> = [];
+    const stored = await pool.extractStored({ bytes: new Uint8Array(bytes), filename: 'long.pdf', onProgress: (done, total) => seen.push([done, total]) });
+    expect(stored.pages).toBe(260);
+    expect(seen.length).toBeGreaterThan(10);
+    expect(seen.every(([, total]) => total === 260)).toBe(true);
+    const done = seen.map(([d]) => d);
+    expect(done).toEqual([...done].sort((a, b) => a - b));
+    expect(done.at(-1)).toBe(260);
+  });
+
   it('is read whole by its own worker when a helper dies, and the pool goes on', async () => {
     pool = await withEnv('DOCEX_TEST_HELPER_EXIT', '1', async () => faultyPool({ size: 2, timeoutMs: 60_000, maxMemoryMb: 512, prewarm: true }));
     expect(await pool.extract({ bytes: new Uint8Array(bytes), filename: 'long.pdf' })).toEqual(await extract({ bytes: new Uint8Array(bytes), filename: 'long.pdf' }));

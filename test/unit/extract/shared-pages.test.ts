@@ -128,7 +128,11 @@ describe('pages read with helpers', () => {
     const idle = (task: HelpTask) => Promise.resolve(void task);
     expect(await readPagesShared(pagesTo(MIN_SHARED_PAGES + 3), read, { helpers: helpers(3, idle), bytes, ocr: 'never' })).toEqual(pagesTo(MIN_SHARED_PAGES + 3));
     const calls: HelpCall[] = [];
-    expect(await readPagesShared(pagesTo(MIN_SHARED_PAGES - 1), read, { helpers: helpers(3, idle, calls), bytes, ocr: 'never' })).toEqual(pagesTo(MIN_SHARED_PAGES - 1));
+    const progress: number[] = [];
+    const short = pagesTo(MIN_SHARED_PAGES - 1);
+    expect(await readPagesShared(short, read, { helpers: helpers(3, idle, calls), bytes, ocr: 'never' }, (done, total) => progress.push(total - done))).toEqual(short);
     expect(calls).toHaveLength(0);
+    // Each batch read is reported: pages left, down to none.
+    expect(progress).toEqual(Array.from({ length: Math.ceil(short.length / BATCH_PAGES) }, (_, b) => Math.max(0, short.length - (b + 1) * BATCH_PAGES)));
   });
 });

@@ -19,7 +19,7 @@ import { layoutWords, round2 } from './page-layout.ts';
 import { copyIn, heapBytes, loadPdfium, PAGE_OBJECT, PDFIUM_ERROR, withBuffer, type Pdfium } from './pdfium.ts';
 import { encodeGrayPng } from '../../containers/png.ts';
 import { helpOver, helpReadPages, readPagesShared, type HelpTask, type PageHelpers } from '../../engine/shared-pages.ts';
-import { ExtractionError, type BBox, type FormatOutput, type PageSize, type Table } from '../../engine/types.ts';
+import { ExtractionError, type BBox, type FormatOutput, type PageSize, type Progress, type Table } from '../../engine/types.ts';
 
 /**
  * The engine's WebAssembly memory may grow to this before the next page is
@@ -37,6 +37,8 @@ export interface PdfOptions {
   output?: 'text' | 'markdown';
   /** Idle workers that may read some of a long document's pages meanwhile (engine/shared-pages.ts). */
   helpers?: PageHelpers;
+  /** Told how many of the pages to read are read, as they are. */
+  progress?: Progress;
 }
 
 type OcrMode = NonNullable<PdfOptions['ocr']>;
@@ -61,7 +63,7 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
       const wanted = opts.pages ? opts.pages.filter((n) => n <= total) : Array.from({ length: total }, (_, i) => i + 1);
       const ocrMode = opts.ocr ?? 'auto';
       const read = (n: number) => readPage(m, doc, n, ocrMode, tagged, form);
-      const reads = await readPagesShared(wanted, read, opts.helpers && { helpers: opts.helpers, bytes, ocr: ocrMode });
+      const reads = await readPagesShared(wanted, read, opts.helpers && { helpers: opts.helpers, bytes, ocr: ocrMode }, opts.progress);
       const { layouts, tables, pageSizes, ocrPages, unreadable } = assemblePages(reads, wanted);
       if (unreadable > 0 && unreadable === wanted.length) throw new ExtractionError('corrupt_file', 'The PDF could not be read: its pages are damaged.');
       // Read after the pages: PDFium then knows each page's index, which a bookmark's destination is looked up in (before, a walk of the page tree per bookmark).

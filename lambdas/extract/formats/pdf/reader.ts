@@ -5,5 +5,5 @@
 import type { FormatReaders } from '../../engine/readers.ts';
 
 export const readers: FormatReaders = {
-  pdf: async (bytes, ctx) => (await import('./extract.ts')).extractPdf(bytes, { pages: ctx.config.pages, ocr: ctx.config.ocr, output: ctx.config.output, helpers: ctx.helpers }),
+  pdf: async (bytes, ctx) => (await import('./extract.ts')).extractPdf(bytes, { pages: ctx.config.pages, ocr: ctx.config.ocr, output: ctx.config.output, helpers: ctx.helpers, progress: ctx.progress }),
 };
