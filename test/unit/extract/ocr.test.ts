@@ -100,6 +100,31 @@ describe('OCR', () => {
     expect(result.content).toBe(items.map((t) => `- ${t}`).join('\n'));
   });
 
+  it('finds in the picture the bullets tesseract leaves out of a scanned list, and reads a full stop or an indent as no bullet', async () => {
+    const items = ['Survey every well in the district', 'Repair the broken pumps', 'Report to the council'];
+    // A small round bullet (a disc 4 points across, on the lower-case letters' middle), a tab before each item's text.
+    const disc = (x: number, y: number, r: number) => {
+      const k = 0.5523 * r;
+      return `${x + r} ${y} m ${x + r} ${y + k} ${x + k} ${y + r} ${x} ${y + r} c ${x - k} ${y + r} ${x - r} ${y + k} ${x - r} ${y} c ${x - r} ${y - k} ${x - k} ${y - r} ${x} ${y - r} c ${x + k} ${y - r} ${x + r} ${y - k} ${x + r} ${y} c f`;
+    };
+    const bullets = items.map((text, i) => `${disc(76, 640 - i * 18 + 3.4, 2)} BT /F1 12 Tf 90 ${640 - i * 18} Td ${pdfString(text)} Tj ET`);
+    const prose = BODY.map((text, i) => `BT /F1 12 Tf ${i === 0 ? 90 : 72} ${700 - i * 16} Td ${pdfString(text)} Tj ET`);
+    // A line whose text follows a full stop a tab away: the stop stands on the baseline, no bullet.
+    const stop = `BT /F1 12 Tf 72 570 Td (.) Tj ET BT /F1 12 Tf 90 570 Td ${pdfString('Signed for the council')} Tj ET`;
+    const content = [...prose, ...bullets, stop].join(' ');
+    const pdf = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    ]);
+    const result = await extract({ bytes: await scanOf(pdf), filename: 'list-scan.pdf', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
+    expect(result.elements!.map((e) => e.type)).toEqual(['paragraph', 'list_item', 'list_item', 'list_item', 'paragraph']);
+    expect(result.content).toBe([BODY.join(' '), items.map((t) => `- ${t}`).join('\n'), result.elements![4]!.text].join('\n\n'));
+    expect(result.elements![4]!.text).toMatch(/Signed for the council$/);
+  });
+
   it('reads a scanned table by the grid its picture shows', async () => {
     const rows = [
       ['Region', 'Wells', 'Dry'],

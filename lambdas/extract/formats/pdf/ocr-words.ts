@@ -9,6 +9,7 @@
 
 import type { OcrLine } from '../../engine/ocr.ts';
 import type { GrayImage } from './image-rulings.ts';
+import { bulletBefore } from './ocr-bullets.ts';
 import { isRtl } from './script.ts';
 import type { Word } from './words.ts';
 
@@ -34,10 +35,13 @@ export function ocrWords(lines: readonly OcrLine[], pixelsPerPoint: number, page
     const rowHeight = Math.abs(line.rowHeight - usual) <= SAME_SIZE * usual ? usual : line.rowHeight;
     const [bx0, by0, bx1, by1] = line.baseline;
     const slope = bx1 > bx0 ? (by1 - by0) / (bx1 - bx0) : 0;
-    line.words.forEach((w, i) => {
-      // A line that opens with a lone mark a tab away from its text opens a list item: the mark is a bullet, whatever tesseract took it for.
-      const next = line.words[i + 1];
-      const text = i === 0 && next && BULLET_READINGS.test(w.text) && next.bbox[0] - w.bbox[2] >= 0.8 * rowHeight ? '•' : w.text;
+    // A line that opens with a lone mark a tab away from its text opens a list item: the mark is a bullet, whatever tesseract took it for.
+    const readMark = (i: number) => i === 0 && line.words.length > 1 && BULLET_READINGS.test(line.words[0]!.text) && line.words[1]!.bbox[0] - line.words[0]!.bbox[2] >= 0.8 * rowHeight;
+    // One it did not read at all is still in the picture.
+    const unread = picture && line.words.length > 0 && !readMark(0) ? bulletBefore(line, lines, picture, rowHeight) : null;
+    const marked = unread ? [{ text: '•', bbox: unread }, ...line.words] : line.words;
+    marked.forEach((w, i) => {
+      const text = unread ? w.text : readMark(i) ? '•' : w.text;
       // The baseline under the word's middle: a scan is rarely quite level.
       const foot = by0 + slope * ((w.bbox[0] + w.bbox[2]) / 2 - bx0) + line.descenders;
       const order = words.length;
@@ -54,7 +58,7 @@ export function ocrWords(lines: readonly OcrLine[], pixelsPerPoint: number, page
         italic: false,
         mono: false,
         // A hyphen that ends a line splits a word, as PDFium reports it for a text layer.
-        hyphen: i === line.words.length - 1 && /\p{L}-$/u.test(w.text),
+        hyphen: i === marked.length - 1 && /\p{L}-$/u.test(w.text),
         spaced: true,
         rtlChars: [...w.text].filter((c) => isRtl(c.codePointAt(0)!)).length,
         mcid: -1,
