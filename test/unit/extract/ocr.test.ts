@@ -25,6 +25,16 @@ const reportPage = () =>
   ]);
 const REPORT_MARKDOWN = ['# Water in the North', BODY.join(' '), '1. Survey every well\n2. Repair the pumps'].join('\n\n');
 
+/** A US Letter page drawn by `content`, a content stream with Helvetica as /F1. */
+const helveticaPage = (content: string) =>
+  assemblePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+  ]);
+
 describe('OCR', () => {
   it('reads the text of a PNG image, offline, and says the page was OCR\'d', async () => {
     const result = await extract({ bytes: await textImagePng('Invoice number 4711'), filename: 'scan.png' });
@@ -112,13 +122,7 @@ describe('OCR', () => {
     // A line whose text follows a full stop a tab away: the stop stands on the baseline, no bullet.
     const stop = `BT /F1 12 Tf 72 570 Td (.) Tj ET BT /F1 12 Tf 90 570 Td ${pdfString('Signed for the council')} Tj ET`;
     const content = [...prose, ...bullets, stop].join(' ');
-    const pdf = assemblePdf([
-      '<< /Type /Catalog /Pages 2 0 R >>',
-      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
-      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    ]);
+    const pdf = helveticaPage(content);
     const result = await extract({ bytes: await scanOf(pdf), filename: 'list-scan.pdf', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
     expect(result.elements!.map((e) => e.type)).toEqual(['paragraph', 'list_item', 'list_item', 'list_item', 'paragraph']);
     expect(result.content).toBe([BODY.join(' '), items.map((t) => `- ${t}`).join('\n'), result.elements![4]!.text].join('\n\n'));
@@ -139,13 +143,7 @@ describe('OCR', () => {
     ].join(' ');
     const text = rows.flatMap((row, r) => row.map((cell, c) => `BT /F1 12 Tf ${left + c * w + 8} ${top - r * h - 20} Td ${pdfString(cell)} Tj ET`)).join(' ');
     const content = `0.75 w ${grid} ${text}`;
-    const pdf = assemblePdf([
-      '<< /Type /Catalog /Pages 2 0 R >>',
-      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
-      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    ]);
+    const pdf = helveticaPage(content);
     const result = await extract({ bytes: await scanOf(pdf), filename: 'table-scan.pdf' });
     expect(result.metadata.ocr_pages).toEqual([1]);
     expect(result.tables.map((t) => t.rows)).toEqual([rows]);
