@@ -36,12 +36,13 @@ export function ocrWords(lines: readonly OcrLine[], pixelsPerPoint: number, page
     const [bx0, by0, bx1, by1] = line.baseline;
     const slope = bx1 > bx0 ? (by1 - by0) / (bx1 - bx0) : 0;
     // A line that opens with a lone mark a tab away from its text opens a list item: the mark is a bullet, whatever tesseract took it for.
-    const readMark = (i: number) => i === 0 && line.words.length > 1 && BULLET_READINGS.test(line.words[0]!.text) && line.words[1]!.bbox[0] - line.words[0]!.bbox[2] >= 0.8 * rowHeight;
+    const [first, second] = line.words;
+    const misread = first !== undefined && second !== undefined && BULLET_READINGS.test(first.text) && second.bbox[0] - first.bbox[2] >= 0.8 * rowHeight;
     // One it did not read at all is still in the picture.
-    const unread = picture && line.words.length > 0 && !readMark(0) ? bulletBefore(line, lines, picture, rowHeight) : null;
+    const unread = picture && first && !misread ? bulletBefore(line, lines, picture, rowHeight) : null;
     const marked = unread ? [{ text: '•', bbox: unread }, ...line.words] : line.words;
     marked.forEach((w, i) => {
-      const text = unread ? w.text : readMark(i) ? '•' : w.text;
+      const text = i === 0 && misread ? '•' : w.text;
       // The baseline under the word's middle: a scan is rarely quite level.
       const foot = by0 + slope * ((w.bbox[0] + w.bbox[2]) / 2 - bx0) + line.descenders;
       const order = words.length;
