@@ -276,6 +276,47 @@ describe('PDF layout analysis', () => {
     expect(result.content).toBe(['# Water for the North', 'What the survey asks for:', '- New pumps for the wells\n- A bridge over the river\n- A report to the council'].join('\n\n'));
   });
 
+  it('runs an item set without a hanging indent on over the lines that wrap back under its marker, but not past a sentence\'s end, a line with room for the next word, a capital, or a line that hangs under its text or is set in after it', async () => {
+    const item = (y: number, marker: string, text: string): PlacedText[] => [
+      { x: 72, y, text: marker },
+      { x: 86, y, text },
+    ];
+    const texts = [
+      ...lines(72, 720, [LONG_1, LONG_2, LONG_3]),
+      ...item(672, 'a.', 'complies with the rules of the code and with the guidelines of the'),
+      ...lines(72, 660, ['committee that oversees the district; and']),
+      ...item(636, 'b.', 'is approved by the committee to hold the deposits of the district.'),
+      ...lines(72, 624, [LONG_2]),
+      ...item(600, 'c.', 'reports back'),
+      ...lines(72, 588, [LONG_2]),
+      ...item(564, 'd.', 'keeps the ledgers of the district where the committee can read them,'),
+      ...lines(86, 552, ['checked by the auditors of the northern region as the code wants']),
+      ...lines(72, 540, [LONG_2]),
+      // A capital opens a sentence of its own; so does a line set in from an item that wrapped back under its marker.
+      ...item(516, 'e.', 'keeps the ledgers of the district where the committee can read them and'),
+      ...lines(72, 504, ['The committee reads them once a year.']),
+      ...item(480, 'f.', 'keeps the ledgers of the district where the committee can read them and'),
+      ...lines(72, 468, ['reads them once a year.']),
+      ...lines(86, 456, ['The committee meets in the spring, when the roads to the northern districts are open again.']),
+    ];
+    const result = await extract({ bytes: layoutPdf([{ texts }]), filename: 'items.pdf' });
+    const blocks = result.elements!.map((e) => [e.type, e.text]);
+    expect(blocks).toEqual([
+      ['paragraph', `${LONG_1} ${LONG_2} ${LONG_3}`],
+      ['list_item', 'complies with the rules of the code and with the guidelines of the committee that oversees the district; and'],
+      ['list_item', 'is approved by the committee to hold the deposits of the district.'],
+      ['paragraph', LONG_2],
+      ['list_item', 'reports back'],
+      ['paragraph', LONG_2],
+      ['list_item', 'keeps the ledgers of the district where the committee can read them, checked by the auditors of the northern region as the code wants'],
+      ['paragraph', LONG_2],
+      ['list_item', 'keeps the ledgers of the district where the committee can read them and'],
+      ['paragraph', 'The committee reads them once a year.'],
+      ['list_item', 'keeps the ledgers of the district where the committee can read them and reads them once a year.'],
+      ['paragraph', 'The committee meets in the spring, when the roads to the northern districts are open again.'],
+    ]);
+  });
+
   it('reads a letter and stop that a sentence wraps onto the start of a line ("... not had / a. Recent ...") as the paragraph\'s words, not a list item', async () => {
     const wrapped = [LONG_1, 'wells dug before the war, and the committee found that the survey had not had', 'a. Recent look at the pumps, which is why it asks for money to repair them.'];
     const bytes = layoutPdf([{ texts: [...lines(72, 720, wrapped), ...lines(72, 670, ['The plan has two parts:']), { x: 72, y: 658, text: 'a.' }, { x: 86, y: 658, text: 'Survey the wells' }, { x: 72, y: 646, text: 'b.' }, { x: 86, y: 646, text: 'Repair the pumps' }] }]);

@@ -611,7 +611,15 @@ function continues(
   if (block.marker) {
     // An item's next line hangs under its text, not under its marker.
     if (line.rtl) return line.x1 <= block.marker.textX + 0.6 * em || line.x1 < block.x1 - 0.6 * em;
-    return line.x0 >= block.marker.textX - 0.6 * em || line.x0 > block.x0 + 0.6 * em;
+    const underMarker = prev.x0 < block.marker.textX - 0.6 * em;
+    // An item that wrapped back under its marker does not hang: a line further in opens a paragraph.
+    if (line.x0 > block.x0 + 0.6 * em) return !(underMarker && block.lines.length > 1);
+    if (line.x0 >= block.marker.textX - 0.6 * em) return true;
+    // Items set without a hanging indent wrap back under their marker (or their column's margin): the line
+    // above (the marker's, or one already back under it) ran to the column's edge mid-sentence, where the
+    // next line's first word no longer fitted, and the line carries the sentence on (in lower case or with a figure).
+    const edge = columnRightOf(block.x0, em, false, prev);
+    return underMarker && !prev.rtl && CARRIES_ON.test(line.text) && edge !== Infinity && !SENTENCE_END.test(prev.text) && !nextWordFits(prev.x1, edge, line, em);
   }
   const p = { start: rtl ? -prev.x1 : prev.x0, end: rtl ? -prev.x0 : prev.x1 };
   const n = { start: rtl ? -line.x1 : line.x0, end: rtl ? -line.x0 : line.x1 };
@@ -661,6 +669,9 @@ function endsRow(block: TextBlock, line: Line, left: number, em: number, rtl: bo
   if (columnEnd === Infinity || !nextWordFits(lineEnd(prev), columnEnd, line, em)) return false;
   return (letter !== null && line.words.length > 1) || (tabbed(prev, em) && tabbed(line, em));
 }
+
+/** A line that opens, past any bracket or quote, in lower case or with a figure: a sentence carried on, not a new one. */
+const CARRIES_ON = /^[\p{Ps}\p{Pi}"']*[\p{Ll}\p{N}]/u;
 
 /** A capital and a stop or bracket: an outline's entry mark, or a name's initial. */
 const CAPITAL_MARK = /^([A-Z])[.)]$/;
