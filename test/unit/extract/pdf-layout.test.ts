@@ -622,6 +622,35 @@ describe('PDF layout analysis', () => {
     expect(result.content).toContain('Form 944 Farm workers');
   });
 
+  it('reads an unruled table whose description column wraps over lines as one row a code, each cell\'s lines joined, but not the title set larger under it', async () => {
+    const row = (y: number, cells: string[]): PlacedText[] => cells.map((text, i) => ({ x: [72, 200, 230, 260][i]!, y, text }));
+    const texts = [
+      ...lines(72, 740, [LONG_1, LONG_2]),
+      ...row(712, ['Definer', 'File', 'Tax', 'Result']),
+      ...row(694, ['Adjustments', 'Y', 'Y', 'Adjustment transactions including the trans-']),
+      ...lines(260, 682, ['action code and the posted date']),
+      ...row(670, ['Retention', 'Y', 'N', 'Re-establishes the retention module and']),
+      ...lines(260, 658, ['returns it to the active Master File.']),
+      // The next word would not have fitted: a capital carries the line on too.
+      ...row(646, ['Entity', 'N', 'N', 'Entity information including all the cross-ref']),
+      ...lines(260, 634, ['TIN, freeze codes and indicators']),
+      ...row(622, ['Status of the total', 'Y', 'N', 'Status histories']),
+      { x: 72, y: 606, text: 'Annual Plan', size: 14, bold: true },
+      ...lines(72, 574, [LONG_1, LONG_2, LONG_3]),
+    ];
+    const result = await extract({ bytes: layoutPdf([{ texts }]), filename: 'codes.pdf', config: markdown });
+    expect(result.tables.map((t) => t.rows)).toEqual([
+      [
+        ['Definer', 'File', 'Tax', 'Result'],
+        ['Adjustments', 'Y', 'Y', 'Adjustment transactions including the transaction code and the posted date'],
+        ['Retention', 'Y', 'N', 'Re-establishes the retention module and returns it to the active Master File.'],
+        ['Entity', 'N', 'N', 'Entity information including all the cross-ref TIN, freeze codes and indicators'],
+        ['Status of the total', 'Y', 'N', 'Status histories'],
+      ],
+    ]);
+    expect(result.elements!.map((e) => e.type)).toEqual(['paragraph', 'table', 'title', 'paragraph']);
+  });
+
   it('reads labels with an amount beside each as a two-column table, but not a table of contents\'s page numbers', async () => {
     const pairs = [
       ['Revenue', '1,234.50'],

@@ -17,6 +17,8 @@ interface RowLine {
   cells: Array<Span & { runs: TextRun[] }>;
   /** Pieces of two page columns on one baseline: never a row. */
   mixed?: boolean;
+  /** Where its lowest line stands, when a cell of it wraps over lines. */
+  foot?: number;
 }
 
 export interface SlottedTable<L> {
@@ -100,7 +102,7 @@ function slotsOf(line: RowLine, columns: Span[]): number[] | null {
 const TOUCH = 1;
 
 /** Further apart than a table's rows stand (a gap in the text, another block). */
-export const apart = (above: RowLine, below: RowLine) => above.y - below.y > Math.max(above.height, below.height) * 3.5;
+export const apart = (above: RowLine, below: RowLine) => (above.foot ?? above.y) - below.y > Math.max(above.height, below.height) * 3.5;
 
 /** A cell of the line is a figure, whole ("43", "1,204.50"; not a year in a line of prose). */
 const holdsFigure = (line: RowLine) => line.cells.some((c) => isFigure(c.runs.map((r) => r.text).join(' ')));

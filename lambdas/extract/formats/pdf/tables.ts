@@ -17,6 +17,7 @@ import { captionedPairs } from './captioned-tables.ts';
 import { AMOUNT, FIGURE, isFigure } from './figures.ts';
 import { mostlyRtl } from './script.ts';
 import { apart, columnSpans, type Span, withSparseRows } from './sparse-rows.ts';
+import { cellRuns, cellText, foldWrappedCells, type WrappingCell } from './wrapped-cells.ts';
 
 const MIN_ROWS = 3;
 const MIN_COLUMNS = 3;
@@ -47,11 +48,7 @@ export interface PlacedTable {
   runs: TextRun[];
 }
 
-interface Cell {
-  x0: number;
-  x1: number;
-  runs: TextRun[];
-}
+type Cell = WrappingCell;
 
 interface Line {
   y: number;
@@ -59,12 +56,18 @@ interface Line {
   cells: Cell[];
   /** Pieces of two page columns on one baseline (inColumns): never a table row. */
   mixed?: boolean;
+  /** Where its lowest wrapped line stands, when a cell of it wraps (wrapped-cells.ts). */
+  foot?: number;
 }
 
 /** `ruled`: the tables found from ruling lines, whose words `runs` leaves out (a caption beside one names it). */
 export function findTables(runs: readonly TextRun[], ruled: readonly PlacedTable[] = []): PlacedTable[] {
-  const whole = splitAtAlignedFigures(toLines(runs));
-  const lines = inColumns(whole);
+  const unfolded = splitAtAlignedFigures(toLines(runs));
+  const cut = inColumns(unfolded);
+  // Wrapped cells are folded only on a page read as one column: side by side, a prose line of one column and the
+  // pieces of the other would pass for a row, and the next prose line for its cell's wrap.
+  const whole = cut === unfolded ? foldWrappedCells(unfolded, wordsText) : unfolded;
+  const lines = cut === unfolded ? whole : cut;
   const found: Line[][] = [];
   let run: Line[] = [];
   const flush = () => {
@@ -98,13 +101,13 @@ export function findTables(runs: readonly TextRun[], ruled: readonly PlacedTable
     for (const line of [...header, ...table]) used.add(line);
     const rows = table.map((line, r) => {
       const row = columns.map(() => '');
-      line.cells.forEach((cell, i) => (row[slots[r]![i]!] = wordsText(cell.runs, line.height)));
+      line.cells.forEach((cell, i) => (row[slots[r]![i]!] = cellText(cell, line.height, wordsText)));
       return row;
     });
     return {
       top: (header[0] ?? table[0]!).y + (header[0] ?? table[0]!).height,
       rows: header.length > 0 ? [headerRow(header, columns), ...rows] : rows,
-      runs: [...header, ...table].flatMap((line) => line.cells.flatMap((cell) => cell.runs)),
+      runs: [...header, ...table].flatMap((line) => line.cells.flatMap(cellRuns)),
     };
   });
 }
@@ -226,7 +229,7 @@ function headerRow(header: Line[], columns: Span[]): string[] {
   for (const line of header) {
     for (const cell of line.cells) {
       const i = headedColumn(cell, columns);
-      const text = wordsText(cell.runs, line.height);
+      const text = cellText(cell, line.height, wordsText);
       row[i] = row[i] ? `${row[i]} ${text}` : text;
     }
   }
