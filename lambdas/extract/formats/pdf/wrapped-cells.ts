@@ -34,18 +34,25 @@ export function foldWrappedCells<L extends WrappingLine>(lines: L[], text: (runs
   const cells = lines.filter((l) => l.cells.length >= 2).flatMap((l) => l.cells);
   // Where the text of a column starting at `x0` ends at the most: a line's next word fitted up to there.
   const edge = (x0: number, slack: number) => Math.max(...cells.filter((c) => Math.abs(c.x0 - x0) <= slack).map((c) => c.x1));
+  // Rows that took a wrapped line, copied: the lines given are left as they were (the caller may read them again).
+  const folded = new Set<L>();
   for (const line of lines) {
-    const row = out.at(-1);
+    let row = out.at(-1);
     const slots = row ? continuedCells(row, line, text, edge) : null;
     if (!row || !slots) {
       out.push(line);
       continue;
     }
-    line.cells.forEach((cell, i) => {
+    if (!folded.has(row)) {
+      row = { ...row, cells: row.cells.map((c) => ({ ...c, wrapped: c.wrapped && [...c.wrapped] })) };
+      folded.add(row);
+      out[out.length - 1] = row;
+    }
+    for (const [i, cell] of line.cells.entries()) {
       const target = row.cells[slots[i]!]!;
       (target.wrapped ??= []).push(cell.runs);
       target.x1 = Math.max(target.x1, cell.x1);
-    });
+    }
     row.foot = line.y;
   }
   return out;
