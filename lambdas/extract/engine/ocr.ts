@@ -14,6 +14,10 @@ let starting: Promise<TesseractWorker> | undefined;
 /** Mean confidence (0-100) below which a line is left out of the lines a layout is read from. */
 const MIN_LINE_CONFIDENCE = 40;
 
+/** Tesseract's page segmentation modes (tesseract.js PSM): find the blocks, or read one line. */
+const PSM_AUTO = '3';
+const PSM_SINGLE_LINE = '7';
+
 /** Images larger than this many pixels are refused before decoding (a decompression bomb in an image). */
 export const MAX_OCR_PIXELS = 80_000_000;
 
@@ -102,6 +106,26 @@ export async function ocrImage(image: Uint8Array): Promise<{ text: string; parag
 }
 
 const box = (b: { x0: number; y0: number; x1: number; y1: number }): [number, number, number, number] => [b.x0, b.y0, b.x1, b.y1];
+
+/**
+ * The text of small encoded images, each read as one line of the characters `alphabet` holds (a list's
+ * numbers that the page's reading dropped), by the same worker, whose page settings are restored after.
+ */
+export async function ocrSnippets(images: readonly Uint8Array[], alphabet: string): Promise<string[]> {
+  if (images.length === 0) return [];
+  const w = await worker();
+  const texts: string[] = [];
+  await w.setParameters({ tessedit_pageseg_mode: PSM_SINGLE_LINE as never, tessedit_char_whitelist: alphabet });
+  try {
+    for (const image of images) {
+      const { data } = await w.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
+      texts.push(data.text.trim());
+    }
+  } finally {
+    await w.setParameters({ tessedit_pageseg_mode: PSM_AUTO as never, tessedit_char_whitelist: '' });
+  }
+  return texts;
+}
 
 /**
  * A page read by OCR as text and element drafts: tesseract's paragraphs a

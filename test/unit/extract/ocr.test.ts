@@ -129,6 +129,19 @@ describe('OCR', () => {
     expect(result.elements![4]!.text).toMatch(/Signed for the council$/);
   });
 
+  it('reads the numbers of a scanned list set a tab before their items, which tesseract\'s reading of the page loses, from the picture', async () => {
+    const items = ['Survey every well in the district', 'Repair the broken pumps', 'Report to the council', 'Train the new keepers', 'Test the water twice a year', 'Publish what the tests find', 'Plant trees by the rivers', 'Close the dry wells', 'Build two new tanks'];
+    const texts = [
+      ...BODY.map((text, i) => ({ x: 72, y: 720 - i * 16, text, size: 12 })),
+      ...items.flatMap((text, i) => [
+        { x: 90, y: 660 - i * 20, text: `${i + 1}.`, size: 12 },
+        { x: 126, y: 660 - i * 20, text, size: 12 },
+      ]),
+    ];
+    const result = await extract({ bytes: await scanOf(layoutPdf([{ texts }])), filename: 'numbered-scan.pdf', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
+    expect(result.content).toBe([BODY.join(' '), items.map((t, i) => `${i + 1}. ${t}`).join('\n')].join('\n\n'));
+  });
+
   it('reads a scanned table by the grid its picture shows', async () => {
     const rows = [
       ['Region', 'Wells', 'Dry'],

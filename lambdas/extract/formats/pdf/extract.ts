@@ -14,6 +14,7 @@ import { annotationWords, placeAmong } from './annotations.ts';
 import { readOutline } from './outline.ts';
 import { pageTags } from './tags.ts';
 import { pageWords } from './words.ts';
+import { MARK_ALPHABET, numberMarks } from './ocr-marks.ts';
 import { ocrWords } from './ocr-words.ts';
 import { layoutWords, round2 } from './page-layout.ts';
 import { copyIn, heapBytes, loadPdfium, PAGE_OBJECT, PDFIUM_ERROR, withBuffer, type Pdfium } from './pdfium.ts';
@@ -119,14 +120,17 @@ async function readPage(m: Pdfium, doc: number, n: number, ocrMode: OcrMode, tag
     if (!(ocrMode === 'always' || (ocrMode === 'auto' && chars < MIN_TEXT_LAYER_CHARS && layout.tables.length === 0 && hasImages(m, page)))) {
       return { layout, tables, size, ocr: false };
     }
-    const { ocrImage } = await import('../../engine/ocr.ts');
+    const { ocrImage, ocrSnippets } = await import('../../engine/ocr.ts');
     const scale = renderScale(m, page);
     // The picture outlives the engine's bitmap: its lines rule the scan's tables, its strokes tell bold lines.
     let picture: GrayImage | undefined;
     const read = await ocrImage(renderPage(m, page, (pixels, w, h, stride) => (picture = { pixels: pixels.slice(0, stride * h), width: w, height: h, stride })));
     const drawn = picture ? imageRulings(picture, scale, layout.height) : [];
+    // A numbered list's numbers the page's reading lost, read again from the picture, in place of their garbled reading.
+    const numbers = picture ? await numberMarks(read.lines, picture, (snippets) => ocrSnippets(snippets, MARK_ALPHABET)) : undefined;
+    const lines = numbers ? read.lines.filter((l) => !numbers.garbled.has(l)) : read.lines;
     // The scan's words go through the layout analysis a text layer's do; the scan is the page, not a figure on it.
-    layoutWords(n, tables, layout, withoutRuleGlyphs(ocrWords(read.lines, scale, layout.height, picture), drawn), drawn);
+    layoutWords(n, tables, layout, withoutRuleGlyphs(ocrWords(lines, scale, layout.height, picture, numbers?.marks), drawn), drawn);
     layout.figures = [];
     return { layout, tables, size, ocr: true };
   } finally {

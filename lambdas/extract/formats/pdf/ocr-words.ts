@@ -10,6 +10,7 @@
 import type { OcrLine } from '../../engine/ocr.ts';
 import type { GrayImage } from './image-rulings.ts';
 import { bulletBefore } from './ocr-bullets.ts';
+import type { OcrMark } from './ocr-marks.ts';
 import { isRtl } from './script.ts';
 import type { Word } from './words.ts';
 
@@ -26,8 +27,11 @@ const BULLET_READINGS = /^[eo©®«»*+¢°•·@]$/u;
 /** Row heights within this share of the page's usual one are the body's: OCR measures one font a pixel or two apart from line to line. */
 const SAME_SIZE = 0.12;
 
-/** `picture`: the page as OCR read it, whose strokes tell bold lines; without it no line is bold. */
-export function ocrWords(lines: readonly OcrLine[], pixelsPerPoint: number, pageHeight: number, picture?: GrayImage): Word[] {
+/**
+ * `picture`: the page as OCR read it, whose strokes tell bold lines; without it no line is bold. `numbers`: the
+ * numbers read again before lines whose list numbers the page's reading lost (ocr-marks.ts).
+ */
+export function ocrWords(lines: readonly OcrLine[], pixelsPerPoint: number, pageHeight: number, picture?: GrayImage, numbers?: ReadonlyMap<OcrLine, OcrMark>): Word[] {
   const usual = usualRowHeight(lines);
   const bold = picture ? boldLines(lines, picture) : new Set<OcrLine>();
   const words: Word[] = [];
@@ -37,10 +41,12 @@ export function ocrWords(lines: readonly OcrLine[], pixelsPerPoint: number, page
     const slope = bx1 > bx0 ? (by1 - by0) / (bx1 - bx0) : 0;
     // A line that opens with a lone mark a tab away from its text opens a list item: the mark is a bullet, whatever tesseract took it for.
     const [first, second] = line.words;
-    const misread = first !== undefined && second !== undefined && BULLET_READINGS.test(first.text) && second.bbox[0] - first.bbox[2] >= 0.8 * rowHeight;
+    const number = numbers?.get(line);
+    const misread = !number && first !== undefined && second !== undefined && BULLET_READINGS.test(first.text) && second.bbox[0] - first.bbox[2] >= 0.8 * rowHeight;
     // One it did not read at all is still in the picture.
-    const unread = picture && first && !misread ? bulletBefore(line, lines, picture, rowHeight) : null;
-    const marked = unread ? [{ text: '•', bbox: unread }, ...line.words] : line.words;
+    const unread = picture && first && !misread && !number ? bulletBefore(line, lines, picture, rowHeight) : null;
+    const mark = number ?? (unread && { text: '•', bbox: unread });
+    const marked = mark ? [mark, ...line.words] : line.words;
     marked.forEach((w, i) => {
       const text = i === 0 && misread ? '•' : w.text;
       // The baseline under the word's middle: a scan is rarely quite level.
