@@ -126,8 +126,9 @@ async function readPage(m: Pdfium, doc: number, n: number, ocrMode: OcrMode, tag
     let picture: GrayImage | undefined;
     const read = await ocrImage(renderPage(m, page, (pixels, w, h, stride) => (picture = { pixels: pixels.slice(0, stride * h), width: w, height: h, stride })));
     const drawn = picture ? imageRulings(picture, scale, layout.height) : [];
-    // A numbered list's numbers the page's reading lost, read again from the picture, in place of their garbled reading.
-    const numbers = picture ? await numberMarks(read.lines, picture, (snippets) => ocrSnippets(snippets, MARK_ALPHABET)) : undefined;
+    // A numbered list's numbers the page's reading lost, read again from the picture, in place of their garbled
+    // reading; a page whose snippets cannot be read keeps the page's reading, as before they were looked for.
+    const numbers = picture ? await numberMarks(read.lines, picture, (snippets) => ocrSnippets(snippets, MARK_ALPHABET)).catch(() => undefined) : undefined;
     const lines = numbers ? read.lines.filter((l) => !numbers.garbled.has(l)) : read.lines;
     // The scan's words go through the layout analysis a text layer's do; the scan is the page, not a figure on it.
     layoutWords(n, tables, layout, withoutRuleGlyphs(ocrWords(lines, scale, layout.height, picture, numbers?.marks), drawn), drawn);
