@@ -1135,6 +1135,15 @@ describe('PDF layout analysis', () => {
     expect(result.elements!.filter((e) => e.type === 'page_footer')).toHaveLength(8);
   });
 
+  it('keeps the first lines of a page printed twice as text, but takes a date over pages that differ below it for a running header', async () => {
+    const letter = (body: string): PlacedText[] => [{ x: 72, y: 740, text: 'May 5, 2023' }, { x: 72, y: 716, text: 'To Whom it May Concern:' }, ...lines(72, 690, [body, LONG_2, LONG_3])];
+    const twice = await extract({ bytes: layoutPdf([{ texts: letter(LONG_1) }, { texts: letter(LONG_1) }]), filename: 'twice.pdf' });
+    expect(twice.elements!.map((e) => e.type)).toEqual(['paragraph', 'paragraph', 'paragraph', 'paragraph', 'paragraph', 'paragraph']);
+    expect(twice.content.split('\n\n').slice(0, 2)).toEqual(['May 5, 2023', 'To Whom it May Concern:']);
+    const differing = await extract({ bytes: layoutPdf([{ texts: letter(LONG_1) }, { texts: letter('The second page of the letter goes on with what the survey of the wells found') }]), filename: 'letter.pdf' });
+    expect(differing.elements!.filter((e) => e.type === 'page_header').map((e) => e.text)).toEqual(['May 5, 2023', 'To Whom it May Concern:', 'May 5, 2023', 'To Whom it May Concern:']);
+  });
+
   it('takes a footer stacked on the page number for furniture, and a footer alone on a blank page of a longer document', async () => {
     const footer = (n: number) => [
       { x: 240, y: 52, text: 'Annual Report 2025', size: 8 },

@@ -36,9 +36,13 @@ export function findFurniture(layouts: PageLayout[], body: Style): Array<Map<Tex
       })
       .filter((c) => c !== null),
   );
+  // A page that repeats an earlier one word for word (a letter printed or scanned twice) repeats its first and last
+  // lines because it repeats everything: it is not counted as another page they run through.
+  const contents = layouts.map((l) => l.blocks.map((b) => joinLines(b.lines)).join('\n'));
+  const copies = contents.map((text, p) => text !== '' && contents.indexOf(text) < p);
   const repetition = repeatedKeys(
-    candidates.map((page) => page.flatMap((c) => [c.key, ...c.lineKeys])),
-    pages,
+    candidates.map((page, p) => (copies[p] ? [] : page.flatMap((c) => [c.key, ...c.lineKeys]))),
+    pages - copies.filter(Boolean).length,
   );
   const titles = exactTexts(candidates.flat());
   // Keys seen on a page that has text of its own beside them, away from the bands.
