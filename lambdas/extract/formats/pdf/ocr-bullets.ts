@@ -8,10 +8,10 @@ import type { OcrLine } from '../../engine/ocr.ts';
 import type { GrayImage } from './image-rulings.ts';
 
 /** Darker than this is ink (as ocr-words.ts reads strokes). */
-const DARK = 128;
-/** How far left of the first word a bullet may stand, in row heights (a tab stop or two). */
+export const DARK = 128;
+/** How far left of the first word a mark (a bullet, a list's number) may stand, in row heights (a tab stop or two). */
 const REACH = 3;
-/** The least space between a bullet and its text, in row heights: a mark touching a word is part of it. */
+/** The least space between a mark and its text, in row heights: a mark touching a word is part of it. */
 const MIN_GAP = 0.25;
 /** A bullet's height and width, in row heights: a full stop is smaller, a letter or a figure taller. */
 const MIN_SIZE = 0.12;
@@ -28,21 +28,9 @@ const MIN_FILL = 0.55;
  * of a line in the column to the left is no bullet).
  */
 export function bulletBefore(line: OcrLine, lines: readonly OcrLine[], picture: GrayImage, rowHeight: number): [number, number, number, number] | null {
-  const first = line.words[0];
-  if (!first || rowHeight <= 0) return null;
-  const [bx0, by0, bx1, by1] = line.baseline;
-  const slope = bx1 > bx0 ? (by1 - by0) / (bx1 - bx0) : 0;
-  const base = by0 + slope * (first.bbox[0] - bx0);
-  const top = Math.max(0, Math.floor(base - rowHeight));
-  const bottom = Math.min(picture.height, Math.ceil(base + 0.15 * rowHeight));
-  const right = Math.floor(first.bbox[0] - MIN_GAP * rowHeight);
-  let left = Math.max(0, Math.floor(first.bbox[0] - REACH * rowHeight));
-  for (const other of lines) {
-    for (const w of other.words) {
-      if (w.bbox[2] <= first.bbox[0] && w.bbox[3] > top && w.bbox[1] < bottom) left = Math.max(left, Math.ceil(w.bbox[2]) + 1);
-    }
-  }
-  if (right - left < 2 || bottom - top < 2) return null;
+  const strip = stripBefore(line, lines, picture, rowHeight);
+  if (!strip) return null;
+  const { left, right, top, bottom, base } = strip;
   // The window's inked columns, in runs: one run is one mark; two or more are text, figures or a column's end.
   const inked: number[] = [];
   for (let x = left; x < Math.min(right, picture.width); x++) {
@@ -75,4 +63,35 @@ export function bulletBefore(line: OcrLine, lines: readonly OcrLine[], picture: 
   const placed = middle <= base - 0.1 * rowHeight && middle >= base - 0.6 * rowHeight;
   if (!sized(width) || !sized(height) || !square || !placed || ink < MIN_FILL * width * height) return null;
   return [left + start, y0, left + end, y1];
+}
+
+/**
+ * The strip of the picture left of `line`'s first word where a mark before it would stand: from a tab stop or
+ * two before the word, or from the end of another line's words in the way (the column to the left), to a little
+ * short of the word; from a row's height above its baseline to a little below. Words of lines `passable` lets
+ * through (a garbled reading of the marks themselves) are not in the way. Null when no room is left.
+ */
+export function stripBefore(
+  line: OcrLine,
+  lines: readonly OcrLine[],
+  picture: GrayImage,
+  rowHeight: number,
+  passable: (other: OcrLine) => boolean = () => false,
+): { left: number; right: number; top: number; bottom: number; base: number } | null {
+  const first = line.words[0];
+  if (!first || rowHeight <= 0) return null;
+  const [bx0, by0, bx1, by1] = line.baseline;
+  const slope = bx1 > bx0 ? (by1 - by0) / (bx1 - bx0) : 0;
+  const base = by0 + slope * (first.bbox[0] - bx0);
+  const top = Math.max(0, Math.floor(base - rowHeight));
+  const bottom = Math.min(picture.height, Math.ceil(base + 0.15 * rowHeight));
+  const right = Math.min(picture.width, Math.floor(first.bbox[0] - MIN_GAP * rowHeight));
+  let left = Math.max(0, Math.floor(first.bbox[0] - REACH * rowHeight));
+  for (const other of lines) {
+    if (passable(other)) continue;
+    for (const w of other.words) {
+      if (w.bbox[2] <= first.bbox[0] && w.bbox[3] > top && w.bbox[1] < bottom) left = Math.max(left, Math.ceil(w.bbox[2]) + 1);
+    }
+  }
+  return right - left < 2 || bottom - top < 2 ? null : { left, right, top, bottom, base };
 }

@@ -8,6 +8,7 @@
 
 import type { OcrLine } from '../../engine/ocr.ts';
 import type { GrayImage } from './image-rulings.ts';
+import { DARK, stripBefore } from './ocr-bullets.ts';
 
 type Box = [number, number, number, number];
 
@@ -16,12 +17,6 @@ export interface OcrMark {
   bbox: Box;
 }
 
-/** Darker than this is ink (as ocr-words.ts reads strokes). */
-const DARK = 128;
-/** How far left of the first word a number may stand, in row heights (a tab stop or two). */
-const REACH = 3;
-/** The least space between a number and its text, in row heights: figures touching a word are part of it. */
-const MIN_GAP = 0.25;
 /** A number's ink is a figure's height (cap height, about 0.7 of the row) and at most three figures and a stop wide. */
 const MIN_HEIGHT = 0.45;
 const MAX_HEIGHT = 1;
@@ -68,20 +63,11 @@ function isNarrow(line: OcrLine): boolean {
 function inkBefore(line: OcrLine, lines: readonly OcrLine[], narrow: ReadonlySet<OcrLine>, picture: GrayImage): { bbox: Box; crop: Box } | null {
   const first = line.words[0];
   const h = line.rowHeight;
-  if (!first || h <= 0 || NUMBER.test(first.text)) return null;
-  const [bx0, by0, bx1, by1] = line.baseline;
-  const slope = bx1 > bx0 ? (by1 - by0) / (bx1 - bx0) : 0;
-  const base = by0 + slope * (first.bbox[0] - bx0);
-  const top = Math.max(0, Math.floor(base - h));
-  const bottom = Math.min(picture.height, Math.ceil(base + 0.15 * h));
-  const right = Math.min(picture.width, Math.floor(first.bbox[0] - MIN_GAP * h));
-  let left = Math.max(0, Math.floor(first.bbox[0] - REACH * h));
-  // Another line's words in the way (the column to the left) leave the number only the room after them.
-  for (const other of lines) {
-    if (other === line || narrow.has(other)) continue;
-    for (const w of other.words) if (w.bbox[2] <= first.bbox[0] && w.bbox[3] > top && w.bbox[1] < bottom) left = Math.max(left, Math.ceil(w.bbox[2]) + 1);
-  }
-  if (right - left < 2) return null;
+  if (!first || NUMBER.test(first.text)) return null;
+  // The garbled reading of the numbers stands where they do: it is not in the way.
+  const strip = stripBefore(line, lines, picture, h, (other) => narrow.has(other));
+  if (!strip) return null;
+  const { left, right, top, bottom, base } = strip;
   let [x0, x1, y0, y1] = [right, left, bottom, top];
   for (let y = top; y < bottom; y++) {
     for (let x = left; x < right; x++) {
