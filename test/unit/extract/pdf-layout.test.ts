@@ -903,6 +903,16 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('keeps a contents list\'s entries numbered by section ("2.3.59.1.4", "2.3.59-13") apart, at any indent, but runs a sentence on over a number', async () => {
+    const entries = ['2.3.59.1 Program Scope and Objectives', '2.3.59.1.3 Responsibilities or Roles and Responsibilities', '2.3.59.1.4 Program Management and Review', '2.3.59.2 Command Code Overview', '2.3.59-13 Command Code Entity Display'];
+    const texts = [
+      ...entries.map((text, i) => ({ x: i === 1 || i === 2 ? 90 : 72, y: 720 - i * 12, text })),
+      ...lines(72, 640, ['The survey of the northern districts found that the wells listed in section', '2.3.59.1 of the manual were dug before the war, and the water table had fallen.']),
+    ];
+    const result = await extract({ bytes: layoutPdf([{ texts }]), filename: 'contents.pdf' });
+    expect(result.content.split('\n\n')).toEqual([...entries, 'The survey of the northern districts found that the wells listed in section 2.3.59.1 of the manual were dug before the war, and the water table had fallen.']);
+  });
+
   it('reads a line that opens with the middle dot its line above sets between terms as that line run on, not as a list item', async () => {
     const bytes = layoutPdf([
       {

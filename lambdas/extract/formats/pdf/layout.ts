@@ -660,6 +660,9 @@ function continues(
  */
 function endsRow(block: TextBlock, line: Line, left: number, em: number, rtl: boolean, columnRightOf: (left: number, em: number, rtl: boolean, line: Line) => number): boolean {
   const prev = block.lines.at(-1)!;
+  // A block that opens with a section's number ("2.3.59.1") is an entry of a contents list or a heading: a line
+  // that opens with another is the next entry.
+  if (line.words.length > 1 && SECTION_NUMBER.test(line.words[0]!.text) && SECTION_NUMBER.test(block.lines[0]!.words[0]!.text)) return true;
   const letter = CAPITAL_MARK.exec(line.words[0]!.text);
   if (letter && line.words.length > 1) {
     const opening = CAPITAL_MARK.exec(block.lines[0]!.words[0]!.text);
@@ -672,6 +675,9 @@ function endsRow(block: TextBlock, line: Line, left: number, em: number, rtl: bo
 
 /** A line that opens, past any bracket or quote, in lower case or with a figure: a sentence carried on, not a new one. */
 const CARRIES_ON = /^[\p{Ps}\p{Pi}"']*[\p{Ll}\p{N}]/u;
+
+/** A section's number of two levels or more, or an exhibit's ("2.3.59.1", "4.2.", "2.3.59-13"). */
+const SECTION_NUMBER = /^\d{1,3}(?:\.\d{1,3}){1,6}(?:-\d{1,3})?\.?$/;
 
 /** A capital and a stop or bracket: an outline's entry mark, or a name's initial. */
 const CAPITAL_MARK = /^([A-Z])[.)]$/;
