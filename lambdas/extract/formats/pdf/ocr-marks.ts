@@ -29,9 +29,9 @@ export const MARK_ALPHABET = '0123456789.()';
 const NUMBER = /^(?:\d{1,3}[.)]|\(\d{1,3}\))$/;
 
 /**
- * The numbers read before the lines of a scanned page, by line, and the lines that were tesseract's garbled
- * reading of them (narrow lines of short words over the numbers' places), which the page drops. `read` reads
- * encoded snippets of the picture (ocrSnippets with MARK_ALPHABET).
+ * The numbers read before the lines of a scanned page, by line, and the lines that were tesseract's own
+ * reading of them (narrow lines of short words over a number's ink, garbled or not), which the page drops in
+ * their favour. `read` reads encoded snippets of the picture (ocrSnippets with MARK_ALPHABET).
  */
 export async function numberMarks(
   lines: readonly OcrLine[],
@@ -49,8 +49,8 @@ export async function numberMarks(
     const text = texts[i]!.replace(/\s+/g, '');
     if (NUMBER.test(text)) marks.set(line, { text, bbox: ink.bbox });
   });
-  const crops = [...marks.values()].map((m) => m.bbox);
-  const garbled = new Set([...narrow].filter((l) => crops.some((b) => overlaps(b, l.bbox))));
+  const inks = [...marks.values()].map((m) => m.bbox);
+  const garbled = new Set([...narrow].filter((l) => inks.some((b) => overlaps(b, l.bbox))));
   return { marks, garbled };
 }
 
