@@ -317,6 +317,29 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('ends a list at a paragraph whose first line is set in past the items\' text, after an item with room left; a capital under the item\'s text is the item\'s own line break', async () => {
+    const texts = [
+      { x: 72, y: 720, text: '1.' },
+      { x: 90, y: 720, text: 'Survey every well in the district' },
+      { x: 72, y: 706, text: '2.' },
+      { x: 90, y: 706, text: 'Repair the pumps' },
+      // A slide's bullet sets its heading and its sentence a line apart, under its text.
+      { x: 90, y: 694, text: 'Broken pumps come first.' },
+      { x: 72, y: 680, text: '3.' },
+      { x: 90, y: 680, text: 'Report to the council' },
+      // The paragraph after the list, its first line indented a little further than the items' text.
+      { x: 96, y: 666, text: 'The committee met in the spring to hear what the survey found, and' },
+      ...[LONG_2, LONG_3].map((text, i) => ({ x: 72, y: 652 - i * 14, text })),
+    ];
+    const result = await extract({ bytes: layoutPdf([{ texts }]), filename: 'list-then-prose.pdf' });
+    expect(result.elements!.map((e) => [e.type, e.text])).toEqual([
+      ['list_item', 'Survey every well in the district'],
+      ['list_item', 'Repair the pumps Broken pumps come first.'],
+      ['list_item', 'Report to the council'],
+      ['paragraph', `The committee met in the spring to hear what the survey found, and ${LONG_2} ${LONG_3}`],
+    ]);
+  });
+
   it('reads a letter and stop that a sentence wraps onto the start of a line ("... not had / a. Recent ...") as the paragraph\'s words, not a list item', async () => {
     const wrapped = [LONG_1, 'wells dug before the war, and the committee found that the survey had not had', 'a. Recent look at the pumps, which is why it asks for money to repair them.'];
     const bytes = layoutPdf([{ texts: [...lines(72, 720, wrapped), ...lines(72, 670, ['The plan has two parts:']), { x: 72, y: 658, text: 'a.' }, { x: 86, y: 658, text: 'Survey the wells' }, { x: 72, y: 646, text: 'b.' }, { x: 86, y: 646, text: 'Repair the pumps' }] }]);

@@ -612,13 +612,19 @@ function continues(
     // An item's next line hangs under its text, not under its marker.
     if (line.rtl) return line.x1 <= block.marker.textX + 0.6 * em || line.x1 < block.x1 - 0.6 * em;
     const underMarker = prev.x0 < block.marker.textX - 0.6 * em;
-    // An item that wrapped back under its marker does not hang: a line further in opens a paragraph.
-    if (line.x0 > block.x0 + 0.6 * em) return !(underMarker && block.lines.length > 1);
-    if (line.x0 >= block.marker.textX - 0.6 * em) return true;
+    const edge = columnRightOf(block.x0, em, false, prev);
+    if (line.x0 > block.x0 + 0.6 * em || line.x0 >= block.marker.textX - 0.6 * em) {
+      // An item that wrapped back under its marker does not hang: a line further in opens a paragraph. Nor does
+      // a line set in further than the item's text that opens with a capital after an unfinished line with room
+      // for its first word: a paragraph after the list, its first line indented (a line under the item's text
+      // there is the item's own line break, as slides set a bullet's heading and its sentence).
+      if (underMarker && block.lines.length > 1) return false;
+      const setIn = line.x0 > block.marker.textX + 0.3 * em;
+      return !(setIn && edge !== Infinity && /^\p{Lu}/u.test(line.text) && !SENTENCE_END.test(prev.text) && nextWordFits(prev.x1, edge, line, em));
+    }
     // Items set without a hanging indent wrap back under their marker (or their column's margin): the line
     // above (the marker's, or one already back under it) ran to the column's edge mid-sentence, where the
     // next line's first word no longer fitted, and the line carries the sentence on (in lower case or with a figure).
-    const edge = columnRightOf(block.x0, em, false, prev);
     return underMarker && !prev.rtl && CARRIES_ON.test(line.text) && edge !== Infinity && !SENTENCE_END.test(prev.text) && !nextWordFits(prev.x1, edge, line, em);
   }
   const p = { start: rtl ? -prev.x1 : prev.x0, end: rtl ? -prev.x0 : prev.x1 };
