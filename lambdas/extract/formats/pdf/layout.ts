@@ -659,15 +659,14 @@ function continues(
  * Lines that are entries, not a paragraph's: the next opens with the capital
  * after the one the block opened with ("B. ROLE ...", "C. DUTIES ...": an
  * outline's or a contents list's entries, which the list-mark test leaves to
- * names), or, after a line that had room for its first word, opens with a
- * capital and a stop or parts its words at a tab as the line above does (rows
- * of a two-column list). Where space sets paragraphs apart, a short line
+ * names) or with a section's number after a block that opened with one
+ * ("2.3.59.1.4 Program Management"), or, after a line that had room for its
+ * first word, opens with a capital and a stop or parts its words at a tab as
+ * the line above does (rows of a two-column list). Where space sets paragraphs apart, a short line
  * otherwise runs on into the next (an address, a line break).
  */
 function endsRow(block: TextBlock, line: Line, left: number, em: number, rtl: boolean, columnRightOf: (left: number, em: number, rtl: boolean, line: Line) => number): boolean {
   const prev = block.lines.at(-1)!;
-  // A block that opens with a section's number ("2.3.59.1") is an entry of a contents list or a heading: a line
-  // that opens with another is the next entry.
   if (line.words.length > 1 && SECTION_NUMBER.test(line.words[0]!.text) && SECTION_NUMBER.test(block.lines[0]!.words[0]!.text)) return true;
   const letter = CAPITAL_MARK.exec(line.words[0]!.text);
   if (letter && line.words.length > 1) {
