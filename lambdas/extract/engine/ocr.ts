@@ -14,8 +14,13 @@ let starting: Promise<TesseractWorker> | undefined;
 /** Mean confidence (0-100) below which a line is left out of the lines a layout is read from. */
 const MIN_LINE_CONFIDENCE = 40;
 
-/** Tesseract's page segmentation modes (tesseract.js PSM): find the blocks, or read one line. */
-const PSM_AUTO = '3';
+/**
+ * How a page is read. The library reads the page as one block of text unless told otherwise (tesseract's
+ * command line finds the blocks itself): two columns would be read across, a line of each at a time. Mode 3
+ * is tesseract.js's PSM.AUTO; no character is left out.
+ */
+const PAGE_SETTINGS = { tessedit_pageseg_mode: '3', tessedit_char_whitelist: '' };
+/** tesseract.js's PSM.SINGLE_LINE: a snippet is read as one line of text. */
 const PSM_SINGLE_LINE = '7';
 
 /** Images larger than this many pixels are refused before decoding (a decompression bomb in an image). */
@@ -33,7 +38,7 @@ function worker(): Promise<TesseractWorker> {
     // and loads its WebAssembly core from its package folder, so it only runs from an installed
     // node_modules (a bundle that inlined it could not start it, and would carry ~1 MB for nothing).
     const specifier = 'tesseract.js';
-    const { createWorker, OEM, PSM } = (await import(specifier)) as typeof import('tesseract.js');
+    const { createWorker, OEM } = (await import(specifier)) as typeof import('tesseract.js');
     const w = await createWorker('eng', OEM.LSTM_ONLY, {
       langPath: modelDir(),
       cacheMethod: 'none',
@@ -42,9 +47,7 @@ function worker(): Promise<TesseractWorker> {
       // The failed job's promise is rejected either way; without a handler tesseract.js also throws it out of an event listener, killing the thread.
       errorHandler: () => {},
     });
-    // The library reads the page as one block of text unless told otherwise (tesseract's command line
-    // finds the blocks itself): two columns would be read across, a line of each at a time.
-    await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO });
+    await w.setParameters(PAGE_SETTINGS as never);
     return w;
   })().catch((err: unknown) => {
     starting = undefined;
@@ -122,7 +125,7 @@ export async function ocrSnippets(images: readonly Uint8Array[], alphabet: strin
       texts.push(data.text.trim());
     }
   } finally {
-    await w.setParameters({ tessedit_pageseg_mode: PSM_AUTO as never, tessedit_char_whitelist: '' });
+    await w.setParameters(PAGE_SETTINGS as never);
   }
   return texts;
 }

@@ -38,8 +38,13 @@ export function findFurniture(layouts: PageLayout[], body: Style): Array<Map<Tex
   );
   // A page that repeats an earlier one word for word (a letter printed or scanned twice) repeats its first and last
   // lines because it repeats everything: it is not counted as another page they run through.
-  const contents = layouts.map((l) => l.blocks.map((b) => joinLines(b.lines)).join('\n'));
-  const copies = contents.map((text, p) => text !== '' && contents.indexOf(text) < p);
+  const seen = new Set<string>();
+  const copies = layouts.map((l) => {
+    const text = l.blocks.map((b) => joinLines(b.lines)).join('\n');
+    const copy = text !== '' && seen.has(text);
+    seen.add(text);
+    return copy;
+  });
   const repetition = repeatedKeys(
     candidates.map((page, p) => (copies[p] ? [] : page.flatMap((c) => [c.key, ...c.lineKeys]))),
     pages - copies.filter(Boolean).length,

@@ -7,7 +7,7 @@
 import type { OcrLine } from '../../engine/ocr.ts';
 import type { GrayImage } from './image-rulings.ts';
 
-/** Darker than this is ink (as ocr-words.ts reads strokes). */
+/** Darker than this is ink: a mark's, a bold line's strokes (ocr-words.ts), a list number's (ocr-marks.ts). */
 export const DARK = 128;
 /** How far left of the first word a mark (a bullet, a list's number) may stand, in row heights (a tab stop or two). */
 const REACH = 3;
@@ -33,7 +33,7 @@ export function bulletBefore(line: OcrLine, lines: readonly OcrLine[], picture: 
   const { left, right, top, bottom, base } = strip;
   // The window's inked columns, in runs: one run is one mark; two or more are text, figures or a column's end.
   const inked: number[] = [];
-  for (let x = left; x < Math.min(right, picture.width); x++) {
+  for (let x = left; x < right; x++) {
     let n = 0;
     for (let y = top; y < bottom; y++) if (picture.pixels[y * picture.stride + x]! < DARK) n++;
     inked.push(n);

@@ -9,7 +9,7 @@
 
 import type { OcrLine } from '../../engine/ocr.ts';
 import type { GrayImage } from './image-rulings.ts';
-import { bulletBefore } from './ocr-bullets.ts';
+import { bulletBefore, DARK } from './ocr-bullets.ts';
 import type { OcrMark } from './ocr-marks.ts';
 import { isRtl } from './script.ts';
 import type { Word } from './words.ts';
@@ -18,8 +18,6 @@ import type { Word } from './words.ts';
 const BOLD_STROKE = 1.4;
 /** Fewer dark runs than this say too little about a line's weight. */
 const MIN_RUNS = 30;
-/** Darker than this is ink. */
-const DARK = 128;
 
 /** What tesseract reads a round bullet as (• most often as "e"). */
 const BULLET_READINGS = /^[eo©®«»*+¢°•·@]$/u;

@@ -17,7 +17,7 @@ import { captionedPairs } from './captioned-tables.ts';
 import { AMOUNT, FIGURE, isFigure } from './figures.ts';
 import { mostlyRtl } from './script.ts';
 import { apart, columnSpans, type Span, withSparseRows } from './sparse-rows.ts';
-import { cellRuns, cellText, foldWrappedCells, type WrappingCell } from './wrapped-cells.ts';
+import { cellRuns, cellText, foldWrappedCells, type WrappingCell, type WrappingLine } from './wrapped-cells.ts';
 
 const MIN_ROWS = 3;
 const MIN_COLUMNS = 3;
@@ -49,16 +49,7 @@ export interface PlacedTable {
 }
 
 type Cell = WrappingCell;
-
-interface Line {
-  y: number;
-  height: number;
-  cells: Cell[];
-  /** Pieces of two page columns on one baseline (inColumns): never a table row. */
-  mixed?: boolean;
-  /** Where its lowest wrapped line stands, when a cell of it wraps (wrapped-cells.ts). */
-  foot?: number;
-}
+type Line = WrappingLine;
 
 /** `ruled`: the tables found from ruling lines, whose words `runs` leaves out (a caption beside one names it). */
 export function findTables(runs: readonly TextRun[], ruled: readonly PlacedTable[] = []): PlacedTable[] {

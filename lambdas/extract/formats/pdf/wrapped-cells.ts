@@ -20,6 +20,7 @@ export interface WrappingLine {
   y: number;
   height: number;
   cells: WrappingCell[];
+  /** Pieces of two page columns on one baseline (tables.ts inColumns): never a table row. */
   mixed?: boolean;
   /** Where its lowest wrapped line stands (page space, y up), when it has one. */
   foot?: number;
