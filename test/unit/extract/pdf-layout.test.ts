@@ -1131,6 +1131,26 @@ describe('PDF layout analysis', () => {
     expect(result.content).toBe(`${LONG_1} wells dug before the war, and that the water table had fallen by about a third in the last ten years, which the committee then took as the percentage of the cause of the shortage.\n\n`);
   });
 
+  it('runs a paragraph whose last line was ended short by hand on into a next page that opens in lower case at its margin, and an orphaned first line too, but not a short entry', async () => {
+    const shortLast = [LONG_1, 'wells dug before the war, and the committee met on'];
+    const tail = (x: number) => lines(x, 700, ['the first Monday of the month to hear the farmers of the district, as the', 'law of the province required of it.']);
+    const paragraphs = async (pages: PlacedText[][]) =>
+      (await extract({ bytes: layoutPdf(pages.map((texts) => ({ texts }))), filename: 'short-last.pdf' })).elements!.filter((e) => e.type === 'paragraph').map((e) => [e.page, e.text]);
+    const joined = `${LONG_1} wells dug before the war, and the committee met on the first Monday of the month to hear the farmers of the district, as the law of the province required of it.`;
+    expect(await paragraphs([lines(72, 700, shortLast), tail(72)])).toEqual([[1, joined]]);
+    // Set at another margin, the next page's text is a block of its own.
+    expect((await paragraphs([lines(72, 700, shortLast), tail(108)])).map(([page]) => page)).toEqual([1, 2]);
+    // A first line alone at the foot of a page, as wide as the lines it runs on into.
+    const orphan = [...lines(72, 700, [LONG_3]), ...lines(72, 400, ['The report of the committee to the council of the province said that the'])];
+    expect(await paragraphs([orphan, tail(72)])).toEqual([
+      [1, LONG_3],
+      [1, 'The report of the committee to the council of the province said that the the first Monday of the month to hear the farmers of the district, as the law of the province required of it.'],
+    ]);
+    // A short entry of one line is not the start of the text after it.
+    const entry = [...lines(72, 700, [LONG_3]), ...lines(72, 400, ['water supply'])];
+    expect((await paragraphs([entry, tail(72)])).map(([page]) => page)).toEqual([1, 1, 2]);
+  });
+
   it('cuts a footer read as the end of a page\'s last paragraph off it, knows a footer that names its chapter by its neighbouring pages, and joins the paragraph over the break', async () => {
     const chapters = ['Duties', 'Meetings', 'Plans', 'Claims', 'Payments'];
     const towns = ['Arden', 'Belmont', 'Carlow', 'Dunmore', 'Elgin', 'Fenwick', 'Galway', 'Hartley', 'Ilford', 'Jarrow', 'Kelso', 'Lanark', 'Moffat', 'Nairn', 'Oban'];

@@ -115,9 +115,19 @@ function runsOn(last: Classified, next: Classified): boolean {
   // A heading is told from text by its style: a block set as the unfinished paragraph above it is that paragraph's
   // tail (a paragraph set large, broken over a page), unless the outline or the tags name it a heading.
   const tail = next.type === 'paragraph' || (next.type === 'heading' && !next.tagLevel && next.bold === last.bold);
-  if (last.type !== 'paragraph' || !tail || !full || Math.abs(last.size - next.size) > 0.5) return false;
+  // A paragraph's line ended short by hand (a document converted line by line) still runs on into a next page that
+  // opens in lower case at the same margin. A block of one line shows no edge of its own: it runs on when it is as
+  // wide as the lines of the next block, less its first word (an orphaned first line, not an index entry or a verse).
+  const width = (c: Classified) => c.bbox[2] - c.bbox[0];
+  const edge = last.rtl ? 2 : 0;
+  const lower =
+    /^[a-z\u00df-\u00ff]/.test(next.text) &&
+    !next.indented &&
+    Math.abs(last.bbox[edge] - next.bbox[edge]) <= last.size &&
+    (Number.isFinite(last.room) || (Number.isFinite(next.room) && width(last) + Math.max(1.5 * last.size, next.firstWord ?? 0) >= width(next)));
+  if (last.type !== 'paragraph' || !tail || !(full || lower) || Math.abs(last.size - next.size) > 0.5) return false;
   if (/[.!?:;。！？]["'”’)\]]?$/.test(last.text)) return false;
-  if (/^[a-z\u00df-\u00ff]/.test(next.text) || /[a-z\u00df-\u00ff]-$/.test(last.text) || /,$/.test(last.text)) return true;
+  if (lower || /^[a-z\u00df-\u00ff]/.test(next.text) || /[a-z\u00df-\u00ff]-$/.test(last.text) || /,$/.test(last.text)) return true;
   // A sentence cut before a capital ("open-domain | QA datasets", "in | 2020"): prose (a table of
   // contents' entries and labels are short, or run on with leader dots) whose full last line has no
   // stop after its last word, and a next block that does not open with an indent.
