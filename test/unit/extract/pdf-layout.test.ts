@@ -1082,6 +1082,42 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('keeps a paragraph whose bold lead sentence fills its line whole, where the plain text goes on at the line spacing, and one cut from it by a page break', async () => {
+    const lead = 'Most of the wells in the northern districts will run dry within a decade or two.';
+    const page = (gap: number, text = lead) => ({
+      texts: [{ x: 72, y: 680, text, bold: true }, ...lines(72, 668 - gap, [LONG_1, LONG_2, LONG_3])],
+    });
+    const paragraphs = async (pages: ReturnType<typeof page>[]) =>
+      (await extract({ bytes: layoutPdf(pages), filename: 'lead.pdf', config: markdown })).elements!.map((e) => [e.type, e.text]);
+    expect(await paragraphs([page(0)])).toEqual([['paragraph', `${lead} ${LONG_1} ${LONG_2} ${LONG_3}`]]);
+    // Set apart by more than the line spacing, or with room left on its line, the bold sentence is a block of its own.
+    expect((await paragraphs([page(8)])).map(([, text]) => text)).toEqual([lead, `${LONG_1} ${LONG_2} ${LONG_3}`]);
+    expect((await paragraphs([page(0, 'Most of the wells will run dry.')])).map(([, text]) => text)).toEqual(['Most of the wells will run dry.', `${LONG_1} ${LONG_2} ${LONG_3}`]);
+    // A bold lead alone at a page's foot, unfinished, and the plain paragraph that carries it on at the next page's top.
+    const cut = 'Most of the wells in the northern districts will run dry within a decade unless';
+    const tail = ['"the rains" come back, which the committee of the province did not expect to', 'happen before the wells had failed.'];
+    const overBreak = (text: string) => layoutPdf([{ texts: [...lines(72, 700, [LONG_1, LONG_2, LONG_3]), { x: 72, y: 600, text, bold: true }] }, { texts: lines(72, 700, tail) }]);
+    const joined = await extract({ bytes: overBreak(cut), filename: 'lead-break.pdf', config: markdown });
+    expect(joined.elements!.map((e) => [e.type, e.page, e.text])).toEqual([
+      ['paragraph', 1, `${LONG_1} ${LONG_2} ${LONG_3}`],
+      ['paragraph', 1, `${cut} ${tail.join(' ')}`],
+    ]);
+    // Short enough to pass for a heading on its page, it is still the lead of the paragraph it runs on into.
+    const headingLike = 'Northern households accused the provincial water authorities of hiding';
+    const lead2 = await extract({ bytes: overBreak(headingLike), filename: 'lead-heading.pdf', config: markdown });
+    expect(lead2.elements!.map((e) => [e.type, e.page, e.text])).toEqual([
+      ['paragraph', 1, `${LONG_1} ${LONG_2} ${LONG_3}`],
+      ['paragraph', 1, `${headingLike} ${tail.join(' ')}`],
+    ]);
+    // A bold line with room left is a heading over the next page's text.
+    const heading = await extract({ bytes: overBreak('Wells of the northern districts'), filename: 'heading-break.pdf', config: markdown });
+    expect(heading.elements!.map((e) => [e.type, e.page])).toEqual([
+      ['paragraph', 1],
+      ['heading', 1],
+      ['paragraph', 2],
+    ]);
+  });
+
   it('reads the pieces of a row set apart by a tab as one line, but keeps columns a producer wrote row by row apart', async () => {
     const bytes = layoutPdf([
       {

@@ -603,7 +603,7 @@ function continues(
   const rtl = prev.rtl;
   // Measured in the block's reading direction: mirrored for right-to-left text.
   const left = rtl ? -block.x1 : block.x0;
-  if (line.bold !== prev.bold && !boldLeadRunsOn(prev, line, columnRightOf(left, em, rtl, prev), em)) return false;
+  if (line.bold !== prev.bold && !boldLeadRunsOn(prev, line, columnRightOf(left, em, rtl, prev), em, (line.foot - prev.foot) / prev.size <= Math.max(spacing, 1) + 0.1)) return false;
   const pitch = (line.foot - prev.foot) / prev.size;
   if (pitch < 0.5 || pitch > Math.max(spacing, 1) + 0.45 + 1 / em) return false;
   if (!overlapX(line, block)) return false;
@@ -701,15 +701,17 @@ function nextWordFits(end: number, edge: number, line: Line, em: number): boolea
 
 /**
  * A paragraph that opens with a bold sentence (a run-in lead, as news and
- * reports set them) changes weight inside a line: a bold line that does not
- * end a sentence and had no room for the next line's first word, and a next
- * line that starts bold, or carries the sentence on in lower case (the bold
- * ended with the line), are one paragraph.
+ * reports set them) changes weight inside a line: a bold line that had no
+ * room for the next line's first word, and a next line that starts bold, or
+ * carries the sentence on in lower case (the bold ended with the line), are
+ * one paragraph. A lead that ends its sentence with the line runs on too into
+ * a plain line at its margin set at the page's line spacing under it (`close`),
+ * where a heading or a paragraph of its own would stand apart.
  */
-function boldLeadRunsOn(prev: Line, line: Line, columnEnd: number, em: number): boolean {
-  const carriesOn = line.words[0]?.bold || /^[^\p{L}\p{N}]*\p{Ll}/u.test(line.text);
-  if (!prev.bold || line.bold || !carriesOn || columnEnd === Infinity || SENTENCE_END.test(prev.text)) return false;
-  return !nextWordFits(lineEnd(prev), columnEnd, line, em);
+function boldLeadRunsOn(prev: Line, line: Line, columnEnd: number, em: number, close: boolean): boolean {
+  if (!prev.bold || line.bold || columnEnd === Infinity || nextWordFits(lineEnd(prev), columnEnd, line, em)) return false;
+  if (!SENTENCE_END.test(prev.text)) return !!line.words[0]?.bold || /^[^\p{L}\p{N}]*\p{Ll}/u.test(line.text);
+  return close && Math.abs(lineStart(line) - lineStart(prev)) < 0.3 * em;
 }
 
 /**

@@ -100,10 +100,32 @@ const OUTSIDE_FLOW: ReadonlySet<ElementType> = new Set(['page_header', 'page_foo
 function joinAcrossPages(before: Classified[], after: Classified[]): void {
   const last = before.filter(inFlow).at(-1);
   const first = after.find(inFlow);
-  if (last && first && runsOn(last, first)) {
+  if (!last || !first) return;
+  const lead = leadRunsOn(last, first);
+  if (lead || runsOn(last, first)) {
     join(last, first);
     after.splice(after.indexOf(first), 1);
   }
+  if (lead) {
+    last.type = 'paragraph';
+    delete last.level;
+  }
+}
+
+/**
+ * A paragraph's bold lead cut off by a page break stands alone at the page's
+ * foot, one bold line that passes for a heading: it runs on into the next
+ * page's plain paragraph when it stops mid-sentence, the paragraph carries the
+ * sentence on in lower case at its margin, and the line is as wide as the
+ * paragraph's lines less its first word (a heading would leave room).
+ */
+function leadRunsOn(last: Classified, next: Classified): boolean {
+  if (last.type !== 'heading' || last.tagLevel || !last.bold || next.type !== 'paragraph' || next.bold) return false;
+  if (Number.isFinite(last.room) || !Number.isFinite(next.room) || Math.abs(last.size - next.size) > 0.5) return false;
+  if (/[.!?:;。！？]["'”’)\]]?$/.test(last.text) || !/^[\p{Ps}\p{Pi}"']*\p{Ll}/u.test(next.text)) return false;
+  const width = (c: Classified) => c.bbox[2] - c.bbox[0];
+  const edge = last.rtl ? 2 : 0;
+  return Math.abs(last.bbox[edge] - next.bbox[edge]) <= last.size && width(last) + Math.max(1.5 * last.size, next.firstWord ?? 0) >= width(next);
 }
 
 const inFlow = (c: Classified) => !OUTSIDE_FLOW.has(c.type) && !c.aside;
@@ -121,7 +143,7 @@ function runsOn(last: Classified, next: Classified): boolean {
   const width = (c: Classified) => c.bbox[2] - c.bbox[0];
   const edge = last.rtl ? 2 : 0;
   const lower =
-    /^[a-z\u00df-\u00ff]/.test(next.text) &&
+    /^[\p{Ps}\p{Pi}"']*\p{Ll}/u.test(next.text) &&
     !next.indented &&
     Math.abs(last.bbox[edge] - next.bbox[edge]) <= last.size &&
     (Number.isFinite(last.room) || (Number.isFinite(next.room) && width(last) + Math.max(1.5 * last.size, next.firstWord ?? 0) >= width(next)));
