@@ -14,13 +14,13 @@ function lines(x: number, y: number, texts: string[], extra: Partial<PlacedText>
   return texts.map((text, i) => ({ x, y: y - i * 12, text, ...extra }));
 }
 
-/** A one-page PDF of raw content: Helvetica as /F1, paths drawn as written; US Letter unless `box` says otherwise. */
-function drawnPdf(content: string, box = '0 0 612 792'): Uint8Array {
+/** A one-page PDF of raw content: Helvetica as /F1, paths drawn as written; US Letter unless `box` says otherwise, cropped to `crop`. */
+function drawnPdf(content: string, box = '0 0 612 792', crop?: string): Uint8Array {
   return assemblePdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [${box}] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>`,
+    `<< /Type /Page /Parent 2 0 R /MediaBox [${box}]${crop ? ` /CropBox [${crop}]` : ''} /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>`,
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
   ]);
 }
@@ -427,6 +427,52 @@ describe('PDF layout analysis', () => {
     const bytes = layoutPdf([{ texts: [...lines(72, 720, wide), ...lines(72, 680, left), ...lines(320, 680, right)] }]);
     const result = await extract({ bytes, filename: 'columns.pdf', config: markdown });
     expect(result.elements!.filter((e) => e.type === 'paragraph').map((e) => e.text)).toEqual([wide.join(' '), left.join(' '), right.join(' ')]);
+  });
+
+  it('measures a page whose box does not start at its space\'s origin from the box\'s corner, its text, tables and figures alike, and leaves out what the crop box cuts off', async () => {
+    const rows = [
+      ['District', 'Wells'],
+      ['North', '42'],
+      ['East side', '17'],
+    ];
+    // Rows filled grey in turn: the fills' edges are the table's only lines, so the drawing must be measured as the text is.
+    const table = rows.flatMap((row, i) => [...(i % 2 === 0 ? [`0.85 g 72 ${681 - i * 20} 120 20 re f 192 ${681 - i * 20} 80 20 re f 0 g`] : []), textAt(76, 688 - i * 20, row[0]!), textAt(196, 688 - i * 20, row[1]!)]);
+    // A picture beside the table: a figure.
+    const picture = 'q 100 0 0 80 330 600 cm BI /W 2 /H 2 /CS /G /BPC 8 /F /AHx ID 00FFFF00> EI Q';
+    const content = [textAt(72, 740, 'Wells by district'), ...table, picture, textAt(72, 560, LONG_1), textAt(72, 548, LONG_2)].join('\n');
+    const read = async (bytes: Uint8Array) => {
+      const result = await extract({ bytes, filename: 'boxed.pdf', config: markdown });
+      return { content: result.content, tables: result.tables, elements: result.elements, sizes: result.metadata.page_sizes };
+    };
+    const atOrigin = await read(drawnPdf(content));
+    expect(atOrigin.tables.map((t) => t.rows)).toEqual([rows]);
+    expect(atOrigin.elements!.filter((e) => e.type === 'figure').map((e) => e.bbox)).toEqual([[330, 112, 430, 192]]);
+    // The same page drawn 100 points up and right, in a media box that starts there, or cropped there out of a larger one
+    // (with a word in the margin the crop cuts off).
+    const moved = `1 0 0 1 100 100 cm\n${content}`;
+    expect(await read(drawnPdf(moved, '100 100 712 892'))).toEqual(atOrigin);
+    expect(await read(drawnPdf(`${textAt(20, 20, 'Trimmed')}\n${moved}`, '0 0 812 992', '100 100 712 892'))).toEqual(atOrigin);
+  });
+
+  it('leaves out text set wholly off the page, as a spread cut into pages keeps its neighbour, but keeps a line that runs over the edge whole', async () => {
+    const content = [
+      textAt(72, 700, 'Wells of the north'),
+      // The neighbouring page of the spread, beyond this one's right edge.
+      textAt(700, 700, 'Wells of the south'),
+      textAt(700, 688, 'were dug after the war.'),
+      // A line that starts on the page and runs past its edge, word by word.
+      textAt(400, 600, 'The survey'),
+      textAt(455, 600, 'of the northern'),
+      textAt(531, 600, 'districts went on'),
+      textAt(615, 600, 'beyond'),
+      textAt(652, 600, 'the edge.'),
+      // A line under the page's foot.
+      textAt(72, -30, 'Under the foot of the page.'),
+    ].join('\n');
+    const result = await extract({ bytes: drawnPdf(content), filename: 'spread.pdf' });
+    expect(result.content).toContain('Wells of the north');
+    expect(result.content).toContain('The survey of the northern districts went on beyond the edge.');
+    expect(result.content).not.toMatch(/south|after the war|Under the foot/);
   });
 
   it('reads a table ruled only between its rows, and one whose rows are shaded in turn, with the columns no row\'s words cross', async () => {

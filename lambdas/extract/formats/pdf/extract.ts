@@ -14,6 +14,7 @@ import { annotationWords, placeAmong } from './annotations.ts';
 import { readOutline } from './outline.ts';
 import { pageTags } from './tags.ts';
 import { pageWords } from './words.ts';
+import { originOf, pageBox, visibleWords, type Origin } from './page-box.ts';
 import { MARK_ALPHABET, numberMarks } from './ocr-marks.ts';
 import { ocrWords } from './ocr-words.ts';
 import { layoutWords, round2 } from './page-layout.ts';
@@ -225,7 +226,7 @@ function openError(code: number): ExtractionError {
 function pageFrame(m: Pdfium, page: number): PageLayout {
   const width = m.FPDF_GetPageWidthF(page);
   const height = m.FPDF_GetPageHeightF(page);
-  return { width, height, blocks: [], tables: [], figures: figureBoxes(m, page, width, height) };
+  return { width, height, blocks: [], tables: [], figures: figureBoxes(m, page, width, height, originOf(pageBox(m, page))) };
 }
 
 /**
@@ -239,13 +240,18 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged:
   try {
     const count = m.FPDFText_CountChars(textPage);
     if (count <= 0) return layout;
-    const drawing = pageDrawing(m, page);
+    const box = pageBox(m, page);
+    const drawing = pageDrawing(m, page, originOf(box));
     // A chart drawn over a picture of itself is one figure.
     layout.drawings = drawingsOf(drawing.shapes, layout.width * layout.height)
       .map((d) => figureBox(d.x0, d.y0, d.x1, d.y1, layout.width, layout.height))
       .filter((c) => !layout.figures.some((f) => overlaps(c, f)));
     // Filled-in form fields and free-text notes are not in the content stream: their words go where their boxes stand.
-    const words = placeAmong(withDrawnBullets(pageWords(m, textPage, count, tagged), drawing.marks), annotationWords(m, page, count, form));
+    // Words, marks and annotations alike measured from the visible box's corner.
+    const words = placeAmong(
+      withDrawnBullets(visibleWords(pageWords(m, textPage, count, tagged), box), drawing.marks),
+      visibleWords(annotationWords(m, page, count, form), box),
+    );
     const tags = tagged ? pageTags(m, page) : null;
     if (tags) for (const w of words) w.tag = tags.get(w.mcid);
     layout.tagged = tags !== null;
@@ -264,7 +270,7 @@ interface ObjectExports {
 }
 
 /** Images large enough to be figures (not rules, bullets or logos in a corner), in page space with the origin top-left. */
-function figureBoxes(m: Pdfium, page: number, width: number, height: number): BBox[] {
+function figureBoxes(m: Pdfium, page: number, width: number, height: number, origin: Origin): BBox[] {
   const boxes: BBox[] = [];
   // Raw exports: a page of a chart can hold thousands of objects, and the wrapped calls convert every argument.
   const x = m.pdfium.wasmExports as unknown as ObjectExports;
@@ -276,7 +282,7 @@ function figureBoxes(m: Pdfium, page: number, width: number, height: number): BB
       if (x.FPDFPageObj_GetType(obj) !== PAGE_OBJECT.image) continue;
       if (!x.FPDFPageObj_GetBounds(obj, out, out + 4, out + 8, out + 12)) continue;
       const f32 = m.pdfium.HEAPF32;
-      const [left, bottom, right, top] = [f32[at]!, f32[at + 1]!, f32[at + 2]!, f32[at + 3]!];
+      const [left, bottom, right, top] = [f32[at]! - origin.x, f32[at + 1]! - origin.y, f32[at + 2]! - origin.x, f32[at + 3]! - origin.y];
       const [w, h] = [right - left, top - bottom];
       // A page-sized image is a scan or a background, not a figure in the text.
       if (w < 36 || h < 36 || w * h > width * height * 0.9) continue;

@@ -7,6 +7,7 @@
 // shapes drawn with slanted lines and curves, which charts are (charts.ts).
 
 import { PAGE_OBJECT, withBuffer, type Pdfium } from './pdfium.ts';
+import { NO_OFFSET, type Origin } from './page-box.ts';
 
 /** A horizontal ('h': y = at, x from..to) or vertical ('v': x = at, y from..to) line. */
 export interface Ruling {
@@ -95,7 +96,8 @@ function compose(outer: Matrix, inner: Matrix): Matrix {
 }
 
 /** The page's rulings and marks; a page that draws too much has neither. */
-export function pageDrawing(m: Pdfium, page: number): Drawing {
+/** `origin`: the corner of the page's visible box, which the drawing is measured from (page-box.ts). */
+export function pageDrawing(m: Pdfium, page: number, origin: Origin = NO_OFFSET): Drawing {
   const x = m.pdfium.wasmExports as unknown as PathExports;
   const rulings: Ruling[] = [];
   const marks: Mark[] = [];
@@ -185,6 +187,7 @@ export function pageDrawing(m: Pdfium, page: number): Drawing {
       return true;
     };
 
-    return walk(x.FPDFPage_CountObjects(page), (i) => x.FPDFPage_GetObject(page, i), IDENTITY, 0) ? { rulings, marks, shapes } : { rulings: null, marks: [], shapes };
+    const root: Matrix = [1, 0, 0, 1, -origin.x, -origin.y];
+    return walk(x.FPDFPage_CountObjects(page), (i) => x.FPDFPage_GetObject(page, i), root, 0) ? { rulings, marks, shapes } : { rulings: null, marks: [], shapes };
   });
 }
