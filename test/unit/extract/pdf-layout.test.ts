@@ -15,12 +15,12 @@ function lines(x: number, y: number, texts: string[], extra: Partial<PlacedText>
 }
 
 /** A one-page PDF of raw content: Helvetica as /F1, paths drawn as written; US Letter unless `box` says otherwise, cropped to `crop`. */
-function drawnPdf(content: string, box = '0 0 612 792', crop?: string): Uint8Array {
+function drawnPdf(content: string, box = '0 0 612 792', crop?: string, rotate = 0): Uint8Array {
   return assemblePdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [${box}]${crop ? ` /CropBox [${crop}]` : ''} /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>`,
+    `<< /Type /Page /Parent 2 0 R /MediaBox [${box}]${crop ? ` /CropBox [${crop}]` : ''}${rotate ? ` /Rotate ${rotate}` : ''} /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>`,
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
   ]);
 }
@@ -452,6 +452,58 @@ describe('PDF layout analysis', () => {
     const moved = `1 0 0 1 100 100 cm\n${content}`;
     expect(await read(drawnPdf(moved, '100 100 712 892'))).toEqual(atOrigin);
     expect(await read(drawnPdf(`${textAt(20, 20, 'Trimmed')}\n${moved}`, '0 0 812 992', '100 100 712 892'))).toEqual(atOrigin);
+  });
+
+  it('reads a page shown turned, its text set upright on the turned page (a landscape table), as the page it shows, and boxes its elements there', async () => {
+    const rows = [
+      ['District', 'Wells', 'Depth'],
+      ['North', '42', '120 m'],
+      ['East side', '17', '85 m'],
+      ['South', '28', '64 m'],
+    ];
+    // Landscape content, 792 by 612 points.
+    const landscape = [
+      textAt(72, 540, 'Wells by district, surveyed in the spring of the year after the drought'),
+      textAt(72, 526, 'when the committee asked every farmer of the province about his wells.'),
+      ...rows.flatMap((row, i) => row.map((cell, j) => textAt(72 + j * 150, 480 - i * 16, cell))),
+    ].join('\n');
+    const read = async (bytes: Uint8Array) => {
+      const result = await extract({ bytes, filename: 'landscape.pdf', config: markdown });
+      return { content: result.content, tables: result.tables, elements: result.elements, sizes: result.metadata.page_sizes };
+    };
+    const upright = await read(drawnPdf(landscape, '0 0 792 612'));
+    expect(upright.tables.map((t) => t.rows)).toEqual([rows]);
+    // Drawn turned on a portrait page that is shown turned back (as LaTeX's pdflscape sets a wide table), or upside down on one shown upside down.
+    const turned: Array<[number, string, string]> = [
+      [90, '0 0 612 792', '0 1 -1 0 612 0 cm'],
+      [180, '0 0 792 612', '-1 0 0 -1 792 612 cm'],
+      [270, '0 0 612 792', '0 -1 1 0 0 792 cm'],
+    ];
+    for (const [rotate, box, cm] of turned) expect(await read(drawnPdf(`${cm}\n${landscape}`, box, undefined, rotate))).toEqual(upright);
+  });
+
+  it('keeps a chart\'s tick label apart from the axis title set on end beside it', async () => {
+    // The title runs up the page at x 300 from y 250 to about 330; the tick label "70" stands level just right of it, inside its extent.
+    const content = [textAt(72, 700, LONG_1), textAt(72, 688, LONG_2), 'BT /F1 14 Tf 0 1 -1 0 306 250 Tm (Top-k accuracy) Tj ET', textAt(307, 280, '70')].join('\n');
+    const result = await extract({ bytes: drawnPdf(content), filename: 'axis.pdf' });
+    const texts = result.elements!.map((e) => e.text);
+    expect(texts).toContain('Top-k accuracy');
+    expect(texts).toContain('70');
+  });
+
+  it('keeps the lines of a page shown turned whose text is set level in its own space as they are set, and boxes them on the page as shown', async () => {
+    const lines3 = ['Rotated page fixture', 'Second line of text here', 'Hello World Test Text'];
+    const content = lines3.map((text, i) => textAt(85, 600 + i * 57, text)).join('\n');
+    const result = await extract({ bytes: drawnPdf(content, '0 0 595 842', undefined, 90), filename: 'on-end.pdf' });
+    const { width, height } = result.metadata.page_sizes![0]!;
+    expect([width, height]).toEqual([842, 595]);
+    // Three lines apart, not one line run up the page.
+    expect(result.elements!.map((e) => e.text).sort()).toEqual([...lines3].sort());
+    for (const e of result.elements!) {
+      const [x0, y0, x1, y1] = e.bbox!;
+      // Shown a quarter turn clockwise, the page's left margin is the shown page's top: each line runs down from near it.
+      expect(x0 >= 0 && x1 <= width && y0 >= 80 && y0 <= 90 && y1 <= height && y1 - y0 > x1 - x0).toBe(true);
+    }
   });
 
   it('leaves out text set wholly off the page, as a spread cut into pages keeps its neighbour, but keeps a line that runs over the edge whole', async () => {

@@ -14,7 +14,7 @@ import { annotationWords, placeAmong } from './annotations.ts';
 import { readOutline } from './outline.ts';
 import { pageTags } from './tags.ts';
 import { pageWords } from './words.ts';
-import { originOf, pageBox, visibleWords, type Origin } from './page-box.ts';
+import { readingFrame, shownFrame, shownRect, shownWords, turnedBox, type ShownFrame } from './page-box.ts';
 import { MARK_ALPHABET, numberMarks } from './ocr-marks.ts';
 import { ocrWords } from './ocr-words.ts';
 import { layoutWords, round2 } from './page-layout.ts';
@@ -72,6 +72,11 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
       const outline = readOutline(m, doc);
       wanted.forEach((n, i) => (layouts[i]!.outline = outline.get(n - 1)));
       const { pages, elements } = renderPdfPages(layouts, wanted, opts.output ?? 'text');
+      // A page read in its own space, its text set level there, is boxed as it is shown.
+      for (const e of elements) {
+        const layout = e.page === undefined ? undefined : layouts[e.page];
+        if (e.bbox && layout?.turn) e.bbox = turnedBox(e.bbox, layout.width, layout.height, layout.turn);
+      }
       return {
         pages,
         pageSeparator: '\n\n',
@@ -116,12 +121,18 @@ async function readPage(m: Pdfium, doc: number, n: number, ocrMode: OcrMode, tag
   try {
     // OCR on every page reads the picture, not the text layer beside it.
     const layout = ocrMode === 'always' ? pageFrame(m, page) : readLayout(m, page, n, tables, tagged, form);
-    const size = { page: n, width: round2(layout.width), height: round2(layout.height) };
+    const shown = shownSize(layout);
+    const size = { page: n, width: round2(shown.width), height: round2(shown.height) };
     const chars = layout.blocks.reduce((sum, b) => sum + b.lines.reduce((k, l) => k + l.words.reduce((w, word) => w + word.text.length, 0), 0), 0);
     if (!(ocrMode === 'always' || (ocrMode === 'auto' && chars < MIN_TEXT_LAYER_CHARS && layout.tables.length === 0 && hasImages(m, page)))) {
       return { layout, tables, size, ocr: false };
     }
     const { ocrImage, ocrSnippets } = await import('../../engine/ocr.ts');
+    // The picture is the page as shown: its words are read in that frame.
+    // (Charts found in a page's own space, when it was read there, stand elsewhere on it.)
+    if (layout.turn) layout.drawings = [];
+    Object.assign(layout, shown);
+    delete layout.turn;
     const scale = renderScale(m, page);
     // The picture outlives the engine's bitmap: its lines rule the scan's tables, its strokes tell bold lines.
     let picture: GrayImage | undefined;
@@ -222,35 +233,38 @@ function openError(code: number): ExtractionError {
   return new ExtractionError('corrupt_file', `The PDF could not be read: ${why}.`);
 }
 
-/** The page's size and figures, before any text is read. */
-function pageFrame(m: Pdfium, page: number): PageLayout {
-  const width = m.FPDF_GetPageWidthF(page);
-  const height = m.FPDF_GetPageHeightF(page);
-  return { width, height, blocks: [], tables: [], figures: figureBoxes(m, page, width, height, originOf(pageBox(m, page))) };
+/** The page's size in the frame it is read in and its figures, before any text is read. */
+function pageFrame(m: Pdfium, page: number, frame = shownFrame(m, page)): PageLayout {
+  return { width: frame.width, height: frame.height, ...(frame.after ? { turn: frame.after } : {}), blocks: [], tables: [], figures: figureBoxes(m, page, frame) };
 }
+
+/** The page's size as shown, whatever frame it was read in. */
+const shownSize = (layout: PageLayout) => (layout.turn === 1 || layout.turn === 3 ? { width: layout.height, height: layout.width } : { width: layout.width, height: layout.height });
 
 /**
  * The page's words read into lines and blocks, with the tables their layout
  * shows (added to `tables`, numbered `n`) and the boxes of its images.
  */
 function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged: boolean, form: number): PageLayout {
-  const layout = pageFrame(m, page);
+  const shown = shownFrame(m, page);
   const textPage = m.FPDFText_LoadPage(page);
-  if (!textPage) return layout;
+  if (!textPage) return pageFrame(m, page, shown);
   try {
     const count = m.FPDFText_CountChars(textPage);
-    if (count <= 0) return layout;
-    const box = pageBox(m, page);
-    const drawing = pageDrawing(m, page, originOf(box));
+    if (count <= 0) return pageFrame(m, page, shown);
+    const own = pageWords(m, textPage, count, tagged);
+    const frame = readingFrame(shown, own);
+    const layout = pageFrame(m, page, frame);
+    const drawing = pageDrawing(m, page, frame.matrix);
     // A chart drawn over a picture of itself is one figure.
     layout.drawings = drawingsOf(drawing.shapes, layout.width * layout.height)
       .map((d) => figureBox(d.x0, d.y0, d.x1, d.y1, layout.width, layout.height))
       .filter((c) => !layout.figures.some((f) => overlaps(c, f)));
     // Filled-in form fields and free-text notes are not in the content stream: their words go where their boxes stand.
-    // Words, marks and annotations alike measured from the visible box's corner.
+    // Words, marks and annotations alike in the frame the page is read in.
     const words = placeAmong(
-      withDrawnBullets(visibleWords(pageWords(m, textPage, count, tagged), box), drawing.marks),
-      visibleWords(annotationWords(m, page, count, form), box),
+      withDrawnBullets(shownWords(own, frame), drawing.marks),
+      shownWords(annotationWords(m, page, count, form), frame),
     );
     const tags = tagged ? pageTags(m, page) : null;
     if (tags) for (const w of words) w.tag = tags.get(w.mcid);
@@ -270,7 +284,8 @@ interface ObjectExports {
 }
 
 /** Images large enough to be figures (not rules, bullets or logos in a corner), in page space with the origin top-left. */
-function figureBoxes(m: Pdfium, page: number, width: number, height: number, origin: Origin): BBox[] {
+function figureBoxes(m: Pdfium, page: number, frame: ShownFrame): BBox[] {
+  const { width, height } = frame;
   const boxes: BBox[] = [];
   // Raw exports: a page of a chart can hold thousands of objects, and the wrapped calls convert every argument.
   const x = m.pdfium.wasmExports as unknown as ObjectExports;
@@ -282,7 +297,8 @@ function figureBoxes(m: Pdfium, page: number, width: number, height: number, ori
       if (x.FPDFPageObj_GetType(obj) !== PAGE_OBJECT.image) continue;
       if (!x.FPDFPageObj_GetBounds(obj, out, out + 4, out + 8, out + 12)) continue;
       const f32 = m.pdfium.HEAPF32;
-      const [left, bottom, right, top] = [f32[at]! - origin.x, f32[at + 1]! - origin.y, f32[at + 2]! - origin.x, f32[at + 3]! - origin.y];
+      const shown = shownRect(frame, f32[at]!, f32[at + 1]!, f32[at + 2]!, f32[at + 3]!);
+      const [left, bottom, right, top] = [shown.x0, shown.bottom, shown.x1, shown.top];
       const [w, h] = [right - left, top - bottom];
       // A page-sized image is a scan or a background, not a figure in the text.
       if (w < 36 || h < 36 || w * h > width * height * 0.9) continue;

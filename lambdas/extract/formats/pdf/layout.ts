@@ -209,6 +209,8 @@ function besideOnLine(marker: Word, line: Word[]): boolean {
 
 /** Whether `w` sits on the line `words` make, inside its extent. */
 function within(words: Word[], w: Word): boolean {
+  // A level mark belongs to a level line: a chart's tick label inside its turned axis title's extent does not.
+  if (words[0]!.rotated !== undefined) return false;
   const top = Math.max(...words.map((x) => x.top));
   const bottom = Math.min(...words.map((x) => x.bottom));
   const em = words[0]!.size;

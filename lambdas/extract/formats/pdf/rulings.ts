@@ -6,8 +6,8 @@
 // draws list bullets with instead of a glyph (drawn-bullets.ts); and the
 // shapes drawn with slanted lines and curves, which charts are (charts.ts).
 
+import type { Matrix } from './page-box.ts';
 import { PAGE_OBJECT, withBuffer, type Pdfium } from './pdfium.ts';
-import { NO_OFFSET, type Origin } from './page-box.ts';
 
 /** A horizontal ('h': y = at, x from..to) or vertical ('v': x = at, y from..to) line. */
 export interface Ruling {
@@ -84,8 +84,6 @@ interface PathExports {
   FPDFPathSegment_GetClose(segment: number): number;
 }
 
-/** [a, b, c, d, e, f]: x' = a x + c y + e, y' = b x + d y + f. */
-type Matrix = readonly [number, number, number, number, number, number];
 const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 
 /** `inner` first, then `outer`. */
@@ -96,8 +94,8 @@ function compose(outer: Matrix, inner: Matrix): Matrix {
 }
 
 /** The page's rulings and marks; a page that draws too much has neither. */
-/** `origin`: the corner of the page's visible box, which the drawing is measured from (page-box.ts). */
-export function pageDrawing(m: Pdfium, page: number, origin: Origin = NO_OFFSET): Drawing {
+/** `shown`: the map into the frame the page is read in (page-box.ts), which the drawing is measured in. */
+export function pageDrawing(m: Pdfium, page: number, shown: Matrix = IDENTITY): Drawing {
   const x = m.pdfium.wasmExports as unknown as PathExports;
   const rulings: Ruling[] = [];
   const marks: Mark[] = [];
@@ -187,7 +185,6 @@ export function pageDrawing(m: Pdfium, page: number, origin: Origin = NO_OFFSET)
       return true;
     };
 
-    const root: Matrix = [1, 0, 0, 1, -origin.x, -origin.y];
-    return walk(x.FPDFPage_CountObjects(page), (i) => x.FPDFPage_GetObject(page, i), root, 0) ? { rulings, marks, shapes } : { rulings: null, marks: [], shapes };
+    return walk(x.FPDFPage_CountObjects(page), (i) => x.FPDFPage_GetObject(page, i), shown, 0) ? { rulings, marks, shapes } : { rulings: null, marks: [], shapes };
   });
 }

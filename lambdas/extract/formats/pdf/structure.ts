@@ -25,8 +25,11 @@ export interface PageTable {
 }
 
 export interface PageLayout {
+  /** The frame the page is read in (page-box.ts): the page as shown, or its own space when its text is set level there. */
   width: number;
   height: number;
+  /** Quarter turns clockwise from the frame read in to the page as shown: its elements' boxes are turned by them. */
+  turn?: number;
   blocks: TextBlock[];
   tables: PageTable[];
   figures: BBox[];

@@ -204,7 +204,9 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
       }
       // The style of a word is its first character's.
       const object = x.FPDFText_GetTextObject(textPage, i);
-      const size = sizeOf(x.FPDFText_GetFontSize(textPage, i), object, height, rtl);
+      // Type turned a quarter stands as tall as its box is wide.
+      const across = turned !== undefined && Math.abs(Math.cos(angle)) < 0.5 ? Math.max(1, right - left) : height;
+      const size = sizeOf(x.FPDFText_GetFontSize(textPage, i), object, across, rtl);
       const style = styleAt(i, object);
       // A right-to-left letter boxed by its ink stands as high or low as its shape: the word is boxed as a
       // line of its type is, from the baseline, so a line's words, low letters or tall, share one band.
