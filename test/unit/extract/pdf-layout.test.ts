@@ -527,6 +527,21 @@ describe('PDF layout analysis', () => {
     expect(result.content).not.toMatch(/south|after the war|Under the foot/);
   });
 
+  it('leaves out a bullet with nothing after it, an empty list item', async () => {
+    // The bullet in the Symbol font, as a word processor writes an empty item's.
+    const content = [textAt(72, 700, 'Wells of the north'), 'BT /F2 10 Tf 1 0 0 1 72 680 Tm (\\267) Tj ET', textAt(72, 660, 'Wells of the south')].join('\n');
+    const bytes = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 6 0 R >> >> /Contents 5 0 R >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Symbol >>',
+    ]);
+    const result = await extract({ bytes, filename: 'empty-item.pdf' });
+    expect(result.elements!.map((e) => e.text)).toEqual(['Wells of the north', 'Wells of the south']);
+  });
+
   it('reads a table ruled only between its rows, and one whose rows are shaded in turn, with the columns no row\'s words cross', async () => {
     const rows = [
       ['District', 'Wells'],
@@ -1478,6 +1493,26 @@ describe('right-to-left PDFs', () => {
 });
 
 describe('tagged PDFs and outlines', () => {
+  it('opens a list item at each bullet where the tags take items or their bullets in with other text, and keeps an item whose bullet is tagged apart whole', async () => {
+    const items = (result: Awaited<ReturnType<typeof extract>>) => result.elements!.map((e) => [e.type, e.text]);
+    // A producer's list tagged as one paragraph, bullets and all.
+    const oneElement = taggedPdf([{ role: 'P', lines: ['·   Dig the new wells before the rains', '·   Repair the pumps of the northern districts'], x: 72, y: 700 }]);
+    expect(items(await extract({ bytes: oneElement, filename: 'one-element.pdf' }))).toEqual([
+      ['list_item', 'Dig the new wells before the rains'],
+      ['list_item', 'Repair the pumps of the northern districts'],
+    ]);
+    // Each bullet tagged with the text before it, the second item's text (two lines) as a list item of its own.
+    const apart = taggedPdf([
+      { role: 'P', lines: ['Dig the new wells before the rains'], x: 90, y: 700 },
+      { role: 'P', lines: ['·', '·'], x: 72, y: 700 },
+      { role: 'LI', lines: ['Repair the pumps of the northern districts, which the committee', 'found broken in the spring'], x: 90, y: 688 },
+    ]);
+    expect(items(await extract({ bytes: apart, filename: 'bullets-apart.pdf' })).map(([, text]) => text)).toEqual([
+      'Dig the new wells before the rains',
+      'Repair the pumps of the northern districts, which the committee found broken in the spring',
+    ]);
+  });
+
   it('takes headings, paragraphs and list items from the structure tree, and untagged running text for an artifact', async () => {
     const bytes = taggedPdf([
       { role: null, lines: ['Internal memo, not for circulation'], x: 72, y: 760 },

@@ -294,8 +294,18 @@ function makeLine(words: Word[], pageHeight: number): Line {
     hyphen: ordered.at(-1)!.hyphen || /[a-z\u00df-\u00ff]-$/.test(text),
     rtl,
     rotated: words[0]!.rotated !== undefined,
-    tag: ordered[0]!.tag ?? words[0]!.tag,
+    tag: lineTag(ordered),
   };
+}
+
+/**
+ * The structure element a line belongs to: its first word's, or, where that is a list's bullet alone, the next
+ * word's (a producer may tag a bullet apart from its item's text, even with the paragraph before it).
+ */
+function lineTag(words: Word[]): Tag | undefined {
+  const first = words[0]!;
+  const bullet = words.length > 1 && first.tag?.element !== words[1]!.tag?.element && words[1]!.tag !== undefined && BULLET.test(first.text);
+  return (bullet ? words[1]!.tag : first.tag) ?? first.tag;
 }
 
 /**
@@ -598,8 +608,9 @@ function continues(
 ): boolean {
   const prev = block.lines.at(-1)!;
   const em = Math.max(prev.size, line.size);
-  // A tagged PDF says which lines are one element: its tags part blocks, and join them.
-  if (prev.tag || line.tag) return prev.tag?.element === line.tag?.element && !line.rotated && !prev.rotated;
+  // A tagged PDF says which lines are one element: its tags part blocks, and join them. A bullet opening a line
+  // opens an item even so: a producer may tag a list's items, bullets and all, as one element.
+  if (prev.tag || line.tag) return prev.tag?.element === line.tag?.element && !line.rotated && !prev.rotated && !(marker && !marker.ordered);
   if (marker) return false;
   if (Math.abs(line.size - prev.size) > 0.12 * em || line.mono !== prev.mono || line.rotated || prev.rotated) return false;
   const rtl = prev.rtl;

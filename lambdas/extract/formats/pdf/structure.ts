@@ -72,6 +72,9 @@ interface Classified {
 
 const NUMBERED = /^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,5})\.?\s+\S/;
 
+/** A bullet alone: the round ones, and the Symbol and Wingdings fonts' (private-use code points). */
+const LONE_BULLET = /^[•◦▪‣∙\uf0a7\uf0b7\uf076\uf0d8\uf0fc]$/u;
+
 /** `numbers`: the page number of each layout, so only pages that follow each other are joined. */
 export function renderPdfPages(layouts: PageLayout[], numbers: number[], mode: 'text' | 'markdown'): { pages: string[]; elements: DraftElement[] } {
   const body = bodyStyle(layouts);
@@ -216,6 +219,8 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
   for (const [i, block] of layout.blocks.entries()) {
     const label = labels[i]!;
     const { bbox, text } = label;
+    // A bullet with nothing after it is an empty list item: it says nothing (a Symbol font's bullet is not even a character).
+    if (LONE_BULLET.test(text)) continue;
     const last = block.lines.at(-1)!;
     const room = block.lines.length < 2 ? Infinity : last.rtl ? last.x0 - block.x0 : block.x1 - last.x1;
     const first = block.lines[0]!.words[0]!;
