@@ -506,7 +506,7 @@ describe('PDF layout analysis', () => {
     }
   });
 
-  it('leaves out text set wholly off the page, as a spread cut into pages keeps its neighbour, but keeps a line that runs over the edge whole', async () => {
+  it('leaves out text set wholly off the page, as a spread cut into pages keeps its neighbour, but keeps a line or a paragraph that runs over the edge whole', async () => {
     const content = [
       textAt(72, 700, 'Wells of the north'),
       // The neighbouring page of the spread, beyond this one's right edge.
@@ -518,12 +518,18 @@ describe('PDF layout analysis', () => {
       textAt(531, 600, 'districts went on'),
       textAt(615, 600, 'beyond'),
       textAt(652, 600, 'the edge.'),
-      // A line under the page's foot.
-      textAt(72, -30, 'Under the foot of the page.'),
+      // A paragraph at the page's foot whose last line runs under it, as a slide's text box overflows.
+      textAt(72, 20, 'The last paragraph of the page runs'),
+      textAt(72, 8, 'on to its foot and'),
+      textAt(72, -4, 'past it, and on'),
+      textAt(72, -16, 'wholly under the edge.'),
+      // A line under the page's foot on its own.
+      textAt(72, -40, 'Under the foot of the page.'),
     ].join('\n');
     const result = await extract({ bytes: drawnPdf(content), filename: 'spread.pdf' });
     expect(result.content).toContain('Wells of the north');
     expect(result.content).toContain('The survey of the northern districts went on beyond the edge.');
+    expect(result.content).toContain('The last paragraph of the page runs on to its foot and past it, and on wholly under the edge.');
     expect(result.content).not.toMatch(/south|after the war|Under the foot/);
   });
 

@@ -97,8 +97,9 @@ const SLACK = 1;
 /**
  * The words, in content order, moved into the shown frame (a word's turn there
  * is its turn in the page's space less the page's), that stand at least in
- * part on the shown page, or carry such a word's line on past its edge (on its
- * baseline, a word space or two after it).
+ * part on the shown page, or carry the text on past its edge from such a word:
+ * along its line (on its baseline, a word space or two after it), or down its
+ * block (the next line, within a line's pitch under it, across the page).
  */
 export function shownWords(words: Word[], frame: ShownFrame): Word[] {
   const kept: Word[] = [];
@@ -115,11 +116,12 @@ export function shownWords(words: Word[], frame: ShownFrame): Word[] {
       }
     }
     const inside = w.x1 > -SLACK && w.x0 < frame.width + SLACK && w.top > -SLACK && w.bottom < frame.height + SLACK;
+    const across = w.x0 > -SLACK && w.x1 < frame.width + SLACK;
     const carries =
       last !== undefined &&
       w.rotated === last.rotated &&
-      Math.abs(w.bottom - last.bottom) < 0.3 * w.size &&
-      Math.max(w.x0 - last.x1, last.x0 - w.x1) < 2 * w.size;
+      ((Math.abs(w.bottom - last.bottom) < 0.3 * w.size && Math.max(w.x0 - last.x1, last.x0 - w.x1) < 2 * w.size) ||
+        (across && w.rotated === undefined && w.top <= last.bottom + 0.3 * w.size && last.bottom - w.bottom < 1.6 * Math.max(w.size, last.size)));
     last = inside || carries ? w : undefined;
     if (last) kept.push(w);
   }

@@ -93,8 +93,10 @@ function compose(outer: Matrix, inner: Matrix): Matrix {
   return [a * p + c * q, b * p + d * q, a * r + c * s, b * r + d * s, a * t + c * u + e, b * t + d * u + f];
 }
 
-/** The page's rulings and marks; a page that draws too much has neither. */
-/** `shown`: the map into the frame the page is read in (page-box.ts), which the drawing is measured in. */
+/**
+ * The page's rulings and marks; a page that draws too much has neither. `shown`: the map into the frame the page
+ * is read in (page-box.ts), which the drawing is measured in.
+ */
 export function pageDrawing(m: Pdfium, page: number, shown: Matrix = IDENTITY): Drawing {
   const x = m.pdfium.wasmExports as unknown as PathExports;
   const rulings: Ruling[] = [];
