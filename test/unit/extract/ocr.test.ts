@@ -1,6 +1,7 @@
 // OCR with the English model shipped as an npm package, on images of known
 // text (test/support/text-image.ts).
 
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/engine/extract.ts';
 import { DEFAULT_CONFIG } from '../../../lambdas/extract/engine/types.ts';
@@ -59,6 +60,19 @@ describe('OCR', () => {
     const [x0, , x1] = result.elements![0]!.bbox!;
     expect(Math.abs(x0 - 200)).toBeLessThan(10);
     expect(x1).toBeLessThanOrEqual(size!.width);
+  });
+
+  it('reads a photo taken on its side as its Exif orientation shows it, its size and boxes as shown', async () => {
+    // test/fixtures/README.md: three lines of text, stored turned a quarter anticlockwise, Exif orientation 6.
+    const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/sideways-exif6.jpg', import.meta.url)));
+    const result = await extract({ bytes, filename: 'photo.jpg', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
+    expect(result.content).toBe('# Field report of the northern wells\n\nMost wells were dry by the end of May.\n\nThe pumps of the eastern district failed.');
+    // Stored 556 pixels wide and 1167 high; shown 1167 wide.
+    expect(result.metadata.page_sizes).toEqual([{ page: 1, width: 1167, height: 556 }]);
+    for (const e of result.elements!) {
+      const [x0, y0, x1, y1] = e.bbox!;
+      expect(x1 - x0 > y1 - y0 && x1 <= 1167 && y1 <= 556).toBe(true);
+    }
   });
 
   it('reads a PDF page that has no text layer, and only with OCR allowed', async () => {

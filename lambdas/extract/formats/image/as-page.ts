@@ -17,7 +17,11 @@ const LONGER_SIDE = 792;
 /** Points per pixel of the picture on its page: boxes on the page divide by this to be the picture's pixels again. */
 export const pointsPerPixel = (size: { width: number; height: number }) => LONGER_SIDE / Math.max(size.width, size.height, 1);
 
-export function pictureAsPdf(bytes: Uint8Array, size: { width: number; height: number }): Uint8Array | null {
+/**
+ * `turn`: quarter turns clockwise the picture is shown at (a JPEG's Exif orientation): the page is turned so, and is
+ * read, and its elements boxed, as shown.
+ */
+export function pictureAsPdf(bytes: Uint8Array, size: { width: number; height: number }, turn = 0): Uint8Array | null {
   const image = pictureXObject(bytes, size);
   if (!image) return null;
   const scale = pointsPerPixel(size);
@@ -26,7 +30,7 @@ export function pictureAsPdf(bytes: Uint8Array, size: { width: number; height: n
   return assemblePdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>`,
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}]${turn ? ` /Rotate ${90 * turn}` : ''} /Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>`,
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
     `${image.dictionary} /Length ${image.data.length} >>\nstream\n${image.data}\nendstream`,
   ]);

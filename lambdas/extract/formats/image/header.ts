@@ -50,3 +50,36 @@ export function jpegFrame(b: Uint8Array): { width: number; height: number; compo
   }
   return null;
 }
+
+/**
+ * A JPEG's Exif orientation (1 to 8, 1 when it has none): how the stored picture is turned to be shown. A phone
+ * held on its side stores the page on its side and says so here (6: turn a quarter clockwise).
+ */
+export function jpegOrientation(b: Uint8Array): number {
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  for (let p = 2; p + 4 <= b.length && b[p] === 0xff; ) {
+    const marker = b[p + 1]!;
+    const length = view.getUint16(p + 2);
+    // The Exif segments come before the frame; the scan ends the headers.
+    if (marker === 0xda || (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)) return 1;
+    if (marker === 0xe1 && p + 10 <= b.length && String.fromCharCode(...b.subarray(p + 4, p + 10)) === 'Exif\0\0') return exifOrientation(view, p + 10, Math.min(p + 2 + length, b.length));
+    p += 2 + length;
+  }
+  return 1;
+}
+
+/** The orientation tag (274) of the TIFF structure at `tiff` (Exif's first directory), before `end`. */
+function exifOrientation(view: DataView, tiff: number, end: number): number {
+  if (tiff + 8 > end) return 1;
+  const le = view.getUint16(tiff) === 0x4949;
+  const ifd = tiff + view.getUint32(tiff + 4, le);
+  if (ifd + 2 > end) return 1;
+  const count = view.getUint16(ifd, le);
+  for (let i = 0; i < count && ifd + 2 + (i + 1) * 12 <= end; i++) {
+    const at = ifd + 2 + i * 12;
+    if (view.getUint16(at, le) !== 274) continue;
+    const value = view.getUint16(at + 8, le);
+    return value >= 1 && value <= 8 ? value : 1;
+  }
+  return 1;
+}

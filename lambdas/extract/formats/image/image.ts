@@ -6,7 +6,7 @@
 import { MAX_OCR_PIXELS, ocrImage, ocrPage } from '../../engine/ocr.ts';
 import { ExtractionError, type BBox, type DraftElement, type ExtractionResult, type FormatContext, type FormatOutput } from '../../engine/types.ts';
 import { pictureAsPdf, pointsPerPixel } from './as-page.ts';
-import { imageSize } from './header.ts';
+import { imageSize, jpegOrientation } from './header.ts';
 
 export async function extractImage(bytes: Uint8Array, ctx: FormatContext): Promise<FormatOutput> {
   const config = ctx.config;
@@ -41,8 +41,11 @@ export async function extractImage(bytes: Uint8Array, ctx: FormatContext): Promi
  * cannot hold as it is, or a document nested too deep to read one more level.
  */
 async function asScannedPage(bytes: Uint8Array, size: { width: number; height: number }, ctx: FormatContext): Promise<FormatOutput | null> {
-  const pdf = pictureAsPdf(bytes, size);
+  // A JPEG taken on its side says how to turn it to be shown (a mirrored picture's text is no text to read).
+  const turn = bytes[0] === 0xff && bytes[1] === 0xd8 ? (EXIF_TURNS[jpegOrientation(bytes)] ?? 0) : 0;
+  const pdf = pictureAsPdf(bytes, size, turn);
   if (!pdf) return null;
+  const shown = turn % 2 ? { width: size.height, height: size.width } : size;
   let read: ExtractionResult;
   try {
     read = await ctx.sub({ bytes: pdf, filename: 'picture.pdf', contentType: 'application/pdf', config: { ...ctx.config, ocr: 'always', pages: null } });
@@ -65,5 +68,8 @@ async function asScannedPage(bytes: Uint8Array, size: { width: number; height: n
     ...(e.table !== undefined ? { table: e.table } : {}),
     text: e.text,
   }));
-  return { pages: [read.content], pageSeparator: '', elements, tables: read.tables, metadata: { ocr_pages: [1], page_sizes: [{ page: 1, ...size }] } };
+  return { pages: [read.content], pageSeparator: '', elements, tables: read.tables, metadata: { ocr_pages: [1], page_sizes: [{ page: 1, ...shown }] } };
 }
+
+/** Quarter turns clockwise for the Exif orientations that only turn: 3 half a turn, 6 a quarter, 8 three quarters. */
+const EXIF_TURNS: Record<number, number> = { 3: 2, 6: 1, 8: 3 };
