@@ -14,14 +14,19 @@ function lines(x: number, y: number, texts: string[], extra: Partial<PlacedText>
   return texts.map((text, i) => ({ x, y: y - i * 12, text, ...extra }));
 }
 
-/** A one-page PDF of raw content: Helvetica as /F1, paths drawn as written; US Letter unless `box` says otherwise, cropped to `crop`. */
-function drawnPdf(content: string, box = '0 0 612 792', crop?: string, rotate = 0): Uint8Array {
+/**
+ * A one-page PDF of raw content: Helvetica as /F1 (and the Symbol font as /F2 with `symbol`), paths drawn as
+ * written; US Letter unless `box` says otherwise, cropped to `crop`, shown turned by `rotate`.
+ */
+function drawnPdf(content: string, box = '0 0 612 792', page: { crop?: string; rotate?: number; symbol?: boolean } = {}): Uint8Array {
+  const fonts = page.symbol ? '/F1 3 0 R /F2 6 0 R' : '/F1 3 0 R';
   return assemblePdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [${box}]${crop ? ` /CropBox [${crop}]` : ''}${rotate ? ` /Rotate ${rotate}` : ''} /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>`,
+    `<< /Type /Page /Parent 2 0 R /MediaBox [${box}]${page.crop ? ` /CropBox [${page.crop}]` : ''}${page.rotate ? ` /Rotate ${page.rotate}` : ''} /Resources << /Font << ${fonts} >> >> /Contents 5 0 R >>`,
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    ...(page.symbol ? ['<< /Type /Font /Subtype /Type1 /BaseFont /Symbol >>'] : []),
   ]);
 }
 
@@ -451,7 +456,7 @@ describe('PDF layout analysis', () => {
     // (with a word in the margin the crop cuts off).
     const moved = `1 0 0 1 100 100 cm\n${content}`;
     expect(await read(drawnPdf(moved, '100 100 712 892'))).toEqual(atOrigin);
-    expect(await read(drawnPdf(`${textAt(20, 20, 'Trimmed')}\n${moved}`, '0 0 812 992', '100 100 712 892'))).toEqual(atOrigin);
+    expect(await read(drawnPdf(`${textAt(20, 20, 'Trimmed')}\n${moved}`, '0 0 812 992', { crop: '100 100 712 892' }))).toEqual(atOrigin);
   });
 
   it('reads a page shown turned, its text set upright on the turned page (a landscape table), as the page it shows, and boxes its elements there', async () => {
@@ -479,7 +484,7 @@ describe('PDF layout analysis', () => {
       [180, '0 0 792 612', '-1 0 0 -1 792 612 cm'],
       [270, '0 0 612 792', '0 -1 1 0 0 792 cm'],
     ];
-    for (const [rotate, box, cm] of turned) expect(await read(drawnPdf(`${cm}\n${landscape}`, box, undefined, rotate))).toEqual(upright);
+    for (const [rotate, box, cm] of turned) expect(await read(drawnPdf(`${cm}\n${landscape}`, box, { rotate }))).toEqual(upright);
   });
 
   it('keeps a chart\'s tick label apart from the axis title set on end beside it', async () => {
@@ -494,7 +499,7 @@ describe('PDF layout analysis', () => {
   it('keeps the lines of a page shown turned whose text is set level in its own space as they are set, and boxes them on the page as shown', async () => {
     const lines3 = ['Rotated page fixture', 'Second line of text here', 'Hello World Test Text'];
     const content = lines3.map((text, i) => textAt(85, 600 + i * 57, text)).join('\n');
-    const result = await extract({ bytes: drawnPdf(content, '0 0 595 842', undefined, 90), filename: 'on-end.pdf' });
+    const result = await extract({ bytes: drawnPdf(content, '0 0 595 842', { rotate: 90 }), filename: 'on-end.pdf' });
     const { width, height } = result.metadata.page_sizes![0]!;
     expect([width, height]).toEqual([842, 595]);
     // Three lines apart, not one line run up the page.
@@ -536,15 +541,7 @@ describe('PDF layout analysis', () => {
   it('leaves out a bullet with nothing after it, an empty list item', async () => {
     // The bullet in the Symbol font, as a word processor writes an empty item's.
     const content = [textAt(72, 700, 'Wells of the north'), 'BT /F2 10 Tf 1 0 0 1 72 680 Tm (\\267) Tj ET', textAt(72, 660, 'Wells of the south')].join('\n');
-    const bytes = assemblePdf([
-      '<< /Type /Catalog /Pages 2 0 R >>',
-      '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
-      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 6 0 R >> >> /Contents 5 0 R >>',
-      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-      '<< /Type /Font /Subtype /Type1 /BaseFont /Symbol >>',
-    ]);
-    const result = await extract({ bytes, filename: 'empty-item.pdf' });
+    const result = await extract({ bytes: drawnPdf(content, undefined, { symbol: true }), filename: 'empty-item.pdf' });
     expect(result.elements!.map((e) => e.text)).toEqual(['Wells of the north', 'Wells of the south']);
   });
 
