@@ -536,6 +536,13 @@ describe('PDF layout analysis', () => {
     expect(result.content).toContain('The survey of the northern districts went on beyond the edge.');
     expect(result.content).toContain('The last paragraph of the page runs on to its foot and past it, and on wholly under the edge.');
     expect(result.content).not.toMatch(/south|after the war|Under the foot/);
+    // Boxed where they are seen: up to the page's edge.
+    const { width, height } = result.metadata.page_sizes![0]!;
+    for (const e of result.elements!) {
+      const [x0, y0, x1, y1] = e.bbox!;
+      expect(x0 >= 0 && y0 >= 0 && x1 <= width && y1 <= height && x0 <= x1 && y0 <= y1).toBe(true);
+    }
+    for (const chunk of result.chunks) for (const { bbox } of chunk.boxes ?? []) expect(bbox[2] <= width && bbox[3] <= height).toBe(true);
   });
 
   it('leaves out a bullet with nothing after it, an empty list item', async () => {

@@ -14,7 +14,7 @@ import { annotationWords, placeAmong } from './annotations.ts';
 import { readOutline } from './outline.ts';
 import { pageTags } from './tags.ts';
 import { pageWords } from './words.ts';
-import { readingFrame, shownFrame, shownRect, shownWords, turnedBox, type ShownFrame } from './page-box.ts';
+import { onPageBox, readingFrame, shownFrame, shownRect, shownWords, turnedBox, type ShownFrame } from './page-box.ts';
 import { MARK_ALPHABET, numberMarks } from './ocr-marks.ts';
 import { ocrWords } from './ocr-words.ts';
 import { layoutWords, round2 } from './page-layout.ts';
@@ -72,10 +72,13 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
       const outline = readOutline(m, doc);
       wanted.forEach((n, i) => (layouts[i]!.outline = outline.get(n - 1)));
       const { pages, elements } = renderPdfPages(layouts, wanted, opts.output ?? 'text');
-      // A page read in its own space, its text set level there, is boxed as it is shown.
+      // A page read in its own space, its text set level there, is boxed as it is shown; and every box lies on the page.
       for (const e of elements) {
         const layout = e.page === undefined ? undefined : layouts[e.page];
-        if (e.bbox && layout?.turn) e.bbox = turnedBox(e.bbox, layout.width, layout.height, layout.turn);
+        if (!e.bbox || !layout) continue;
+        const turned = layout.turn ? turnedBox(e.bbox, layout.width, layout.height, layout.turn) : e.bbox;
+        const { width, height } = shownSize(layout);
+        e.bbox = onPageBox(turned, width, height);
       }
       return {
         pages,

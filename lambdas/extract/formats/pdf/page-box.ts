@@ -127,3 +127,10 @@ export function shownWords(words: Word[], frame: ShownFrame): Word[] {
   }
   return kept;
 }
+
+/** A box kept inside the page as shown (`width` by `height`): text that runs over the page's edge is boxed where it is seen, up to the edge. */
+export function onPageBox(box: BBox, width: number, height: number): BBox {
+  const x = (v: number) => Math.min(Math.max(v, 0), Math.round(width * 100) / 100);
+  const y = (v: number) => Math.min(Math.max(v, 0), Math.round(height * 100) / 100);
+  return [x(box[0]), y(box[1]), x(box[2]), y(box[3])];
+}
