@@ -14,7 +14,7 @@ import { annotationWords, placeAmong } from './annotations.ts';
 import { readOutline } from './outline.ts';
 import { pageTags } from './tags.ts';
 import { pageWords } from './words.ts';
-import { onPageBox, readingFrame, shownFrame, shownRect, shownWords, turnedBox, type ShownFrame } from './page-box.ts';
+import { readingFrame, shownBox, shownFrame, shownRect, shownSize, shownWords, type ShownFrame } from './page-box.ts';
 import { MARK_ALPHABET, numberMarks } from './ocr-marks.ts';
 import { ocrWords } from './ocr-words.ts';
 import { layoutWords, round2 } from './page-layout.ts';
@@ -75,10 +75,7 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
       // A page read in its own space, its text set level there, is boxed as it is shown; and every box lies on the page.
       for (const e of elements) {
         const layout = e.page === undefined ? undefined : layouts[e.page];
-        if (!e.bbox || !layout) continue;
-        const turned = layout.turn ? turnedBox(e.bbox, layout.width, layout.height, layout.turn) : e.bbox;
-        const { width, height } = shownSize(layout);
-        e.bbox = onPageBox(turned, width, height);
+        if (e.bbox && layout) e.bbox = shownBox(e.bbox, layout);
       }
       return {
         pages,
@@ -241,8 +238,6 @@ function pageFrame(m: Pdfium, page: number, frame = shownFrame(m, page)): PageLa
   return { width: frame.width, height: frame.height, ...(frame.after ? { turn: frame.after } : {}), blocks: [], tables: [], figures: figureBoxes(m, page, frame) };
 }
 
-/** The page's size as shown, whatever frame it was read in. */
-const shownSize = (layout: PageLayout) => (layout.turn === 1 || layout.turn === 3 ? { width: layout.height, height: layout.width } : { width: layout.width, height: layout.height });
 
 /**
  * The page's words read into lines and blocks, with the tables their layout

@@ -294,18 +294,17 @@ function makeLine(words: Word[], pageHeight: number): Line {
     hyphen: ordered.at(-1)!.hyphen || /[a-z\u00df-\u00ff]-$/.test(text),
     rtl,
     rotated: words[0]!.rotated !== undefined,
-    tag: lineTag(ordered),
+    tag: lineTag(ordered) ?? words[0]!.tag,
   };
 }
 
 /**
- * The structure element a line belongs to: its first word's, or, where that is a list's bullet alone, the next
- * word's (a producer may tag a bullet apart from its item's text, even with the paragraph before it).
+ * The structure element a line belongs to: its first word's (left to right), or, where that is a list's bullet
+ * alone, the next word's (a producer may tag a bullet apart from its item's text, even with the paragraph before it).
  */
-function lineTag(words: Word[]): Tag | undefined {
-  const first = words[0]!;
-  const bullet = words.length > 1 && first.tag?.element !== words[1]!.tag?.element && words[1]!.tag !== undefined && BULLET.test(first.text);
-  return (bullet ? words[1]!.tag : first.tag) ?? first.tag;
+function lineTag(ordered: Word[]): Tag | undefined {
+  const [first, second] = ordered;
+  return second?.tag !== undefined && first!.tag?.element !== second.tag.element && BULLET.test(first!.text) ? second.tag : first!.tag;
 }
 
 /**

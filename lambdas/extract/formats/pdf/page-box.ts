@@ -10,6 +10,7 @@
 // it starts on the page, and its text is one.
 
 import type { BBox } from '../../engine/types.ts';
+import { round2 } from './page-layout.ts';
 import { withBuffer, type Pdfium } from './pdfium.ts';
 import type { Word } from './words.ts';
 
@@ -71,16 +72,31 @@ export function readingFrame(shown: ShownFrame, words: readonly Word[]): ShownFr
   return { matrix: [1, 0, 0, 1, -l, -b], width: w, height: h, turn: 0, after: shown.turn, box: shown.box };
 }
 
+/** A page as read: its size in the frame it was read in, and the quarter turns clockwise that show it (PageLayout's). */
+interface ReadPage {
+  width: number;
+  height: number;
+  turn?: number;
+}
+
+/** The size of a page as shown, whatever frame it was read in. */
+export const shownSize = (page: ReadPage) => (page.turn === 1 || page.turn === 3 ? { width: page.height, height: page.width } : { width: page.width, height: page.height });
+
 /**
- * A box measured from the top-left corner of a frame `width` by `height`, measured from the top-left corner of the
- * frame turned `turn` quarter turns clockwise: the frame's bottom-left corner comes to the top left at one turn, its
- * bottom-right at two, its top-right at three.
+ * A box measured from the top-left corner of the frame `page` was read in, measured from the top-left corner of
+ * the page as shown: turned with it (the frame's bottom-left corner comes to the top left at one quarter turn
+ * clockwise, its bottom right at two, its top right at three), and kept on it, up to its edge (text that runs over
+ * the edge is boxed where it is seen).
  */
-export function turnedBox(box: BBox, width: number, height: number, turn: number): BBox {
+export function shownBox(box: BBox, page: ReadPage): BBox {
+  const { width, height } = page;
   const [x0, y0, x1, y1] = box;
   const turned: BBox =
-    turn === 1 ? [height - y1, x0, height - y0, x1] : turn === 2 ? [width - x1, height - y1, width - x0, height - y0] : turn === 3 ? [y0, width - x1, y1, width - x0] : box;
-  return turned.map((v) => Math.round(v * 100) / 100) as unknown as BBox;
+    page.turn === 1 ? [height - y1, x0, height - y0, x1] : page.turn === 2 ? [width - x1, height - y1, width - x0, height - y0] : page.turn === 3 ? [y0, width - x1, y1, width - x0] : box;
+  const shown = shownSize(page);
+  const x = (v: number) => round2(Math.min(Math.max(v, 0), shown.width));
+  const y = (v: number) => round2(Math.min(Math.max(v, 0), shown.height));
+  return [x(turned[0]), y(turned[1]), x(turned[2]), y(turned[3])];
 }
 
 /** A rectangle of the page's own space (y up) in the shown frame. */
@@ -126,11 +142,4 @@ export function shownWords(words: Word[], frame: ShownFrame): Word[] {
     if (last) kept.push(w);
   }
   return kept;
-}
-
-/** A box kept inside the page as shown (`width` by `height`): text that runs over the page's edge is boxed where it is seen, up to the edge. */
-export function onPageBox(box: BBox, width: number, height: number): BBox {
-  const x = (v: number) => Math.min(Math.max(v, 0), Math.round(width * 100) / 100);
-  const y = (v: number) => Math.min(Math.max(v, 0), Math.round(height * 100) / 100);
-  return [x(box[0]), y(box[1]), x(box[2]), y(box[3])];
 }

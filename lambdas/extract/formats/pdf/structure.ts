@@ -128,33 +128,44 @@ function joinAcrossPages(before: Classified[], after: Classified[]): void {
 function leadRunsOn(last: Classified, next: Classified): boolean {
   if (last.type !== 'heading' || last.tagLevel || !last.bold || next.type !== 'paragraph' || next.bold) return false;
   if (Number.isFinite(last.room) || !Number.isFinite(next.room) || Math.abs(last.size - next.size) > 0.5) return false;
-  if (/[.!?:;。！？]["'”’)\]]?$/.test(last.text) || !/^[\p{Ps}\p{Pi}"']*\p{Ll}/u.test(next.text)) return false;
-  const width = (c: Classified) => c.bbox[2] - c.bbox[0];
-  const edge = last.rtl ? 2 : 0;
-  return Math.abs(last.bbox[edge] - next.bbox[edge]) <= last.size && width(last) + Math.max(1.5 * last.size, next.firstWord ?? 0) >= width(next);
+  if (STOPPED.test(last.text) || !OPENS_LOWER.test(next.text)) return false;
+  return sameMargin(last, next) && asWideAs(last, next);
 }
 
 const inFlow = (c: Classified) => !OUTSIDE_FLOW.has(c.type) && !c.aside;
 
+/** Ends a sentence or a clause: a stop, perhaps inside quotes or brackets. */
+const STOPPED = /[.!?:;。！？]["'”’)\]]?$/;
+
+/** Opens in lower case, past any bracket or quote: a sentence carried on. */
+const OPENS_LOWER = /^[\p{Ps}\p{Pi}"']*\p{Ll}/u;
+
+/** The room a line must lack for `next`'s first word to have been carried to the next line: a ragged edge still ends full lines. */
+const wordRoom = (last: Classified, next: Classified) => Math.max(1.5 * last.size, next.firstWord ?? 0);
+
+/** Set at one margin (the right one in right-to-left text), within an em. */
+const sameMargin = (last: Classified, next: Classified) => {
+  const edge = last.rtl ? 2 : 0;
+  return Math.abs(last.bbox[edge] - next.bbox[edge]) <= last.size;
+};
+
+/** `last`, one line, as wide as the lines of `next` less its first word: a full line, as far as one line can show. */
+const asWideAs = (last: Classified, next: Classified) => last.bbox[2] - last.bbox[0] + wordRoom(last, next) >= next.bbox[2] - next.bbox[0];
+
 /** Whether `next` carries on the paragraph `last` leaves unfinished. */
 function runsOn(last: Classified, next: Classified): boolean {
   // A line ends short of its edge when the next word would not fit: a ragged right edge still ends full lines.
-  const full = (last.room ?? Infinity) < Math.max(1.5 * last.size, next.firstWord ?? 0);
+  const full = (last.room ?? Infinity) < wordRoom(last, next);
   // A heading is told from text by its style: a block set as the unfinished paragraph above it is that paragraph's
   // tail (a paragraph set large, broken over a page), unless the outline or the tags name it a heading.
   const tail = next.type === 'paragraph' || (next.type === 'heading' && !next.tagLevel && next.bold === last.bold);
   // A paragraph's line ended short by hand (a document converted line by line) still runs on into a next page that
   // opens in lower case at the same margin. A block of one line shows no edge of its own: it runs on when it is as
   // wide as the lines of the next block, less its first word (an orphaned first line, not an index entry or a verse).
-  const width = (c: Classified) => c.bbox[2] - c.bbox[0];
-  const edge = last.rtl ? 2 : 0;
   const lower =
-    /^[\p{Ps}\p{Pi}"']*\p{Ll}/u.test(next.text) &&
-    !next.indented &&
-    Math.abs(last.bbox[edge] - next.bbox[edge]) <= last.size &&
-    (Number.isFinite(last.room) || (Number.isFinite(next.room) && width(last) + Math.max(1.5 * last.size, next.firstWord ?? 0) >= width(next)));
+    OPENS_LOWER.test(next.text) && !next.indented && sameMargin(last, next) && (Number.isFinite(last.room) || (Number.isFinite(next.room) && asWideAs(last, next)));
   if (last.type !== 'paragraph' || !tail || !(full || lower) || Math.abs(last.size - next.size) > 0.5) return false;
-  if (/[.!?:;。！？]["'”’)\]]?$/.test(last.text)) return false;
+  if (STOPPED.test(last.text)) return false;
   if (lower || /^[a-z\u00df-\u00ff]/.test(next.text) || /[a-z\u00df-\u00ff]-$/.test(last.text) || /,$/.test(last.text)) return true;
   // A sentence cut before a capital ("open-domain | QA datasets", "in | 2020"): prose (a table of
   // contents' entries and labels are short, or run on with leader dots) whose full last line has no
