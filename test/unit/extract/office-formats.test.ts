@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/engine/extract.ts';
 import { countPages } from '../../../lambdas/extract/engine/page-count.ts';
@@ -135,6 +136,38 @@ describe('PPTX', () => {
     expect(result.chunks[0]!.text).toContain('Say hello first.');
     expect(result.tables).toEqual([{ page: 2, rows: [['Q1', 'Q2'], ['10', '20']], markdown: '| Q1 | Q2 |\n| --- | --- |\n| 10 | 20 |' }]);
     expect(countPages({ bytes: pptx, filename: 'deck.pptx' })).toBe(3);
+  });
+
+  it("reads a slide's shapes in the order they are shown, not the order they were added", async () => {
+    // Made with python-pptx by test/fixtures/slide-reading-order.py (test/fixtures/README.md).
+    const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/slide-reading-order.pptx', import.meta.url)));
+    const result = await extract({ bytes, filename: 'order.pptx', config: markdown });
+    const slide = (page: number) => result.elements!.filter((e) => e.page === page).map((e) => e.text);
+    // A banner added last over the content added first.
+    expect(slide(1)).toEqual(['Field survey summary', 'Wells surveyed this season: forty-two in the northern field.']);
+    // Cards whose headings were added before their bodies, the last card first: card by card, left to right.
+    expect(slide(2)).toEqual(['Region A', 'Findings of region A in one sentence.', 'Region B', 'Findings of region B in one sentence.', 'Region C', 'Findings of region C in one sentence.']);
+    // A group moved after its shapes were drawn: its children are where the move put them, above the notes.
+    expect(slide(3)).toEqual(['Group heading', 'Group body text.', 'Notes under the group.']);
+    // The content placeholder has no place of its own on the slide; its layout puts it under the lead-in.
+    expect(slide(4)).toEqual(['Placement', 'Lead-in above the content.', 'A bullet in the content placeholder']);
+  });
+
+  it('keeps the stored order where shapes overlap or one has no place to be found', async () => {
+    const textBox = (text: string, x: number, y: number) =>
+      `<p:sp><p:nvSpPr><p:cNvPr id="9" name="Box"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="${x}" y="${y}"/><a:ext cx="4000000" cy="900000"/></a:xfrm></p:spPr><p:txBody><a:p><a:r><a:t>${text}</a:t></a:r></a:p></p:txBody></p:sp>`;
+    const deck = makePptx([
+      // Drawn over one another: nothing says which is read first but the order they were added in.
+      { title: 'Overlap', shapes: textBox('Lower box added first', 500000, 1500000) + textBox('Upper box over it', 700000, 1200000) },
+      // The body placeholder has no layout to place it: the slide keeps the order stored.
+      { title: 'Unplaced', bullets: ['Body bullet'], shapes: textBox('Box at the top', 500000, 100000) },
+      { title: 'Placed', shapes: textBox('Second by place', 500000, 3000000) + textBox('First by place', 500000, 1000000) },
+    ]);
+    const result = await extract({ bytes: deck, filename: 'deck.pptx', config: markdown });
+    const slide = (page: number) => result.elements!.filter((e) => e.page === page).map((e) => e.text);
+    expect(slide(1)).toEqual(['Overlap', 'Lower box added first', 'Upper box over it']);
+    expect(slide(2)).toEqual(['Unplaced', 'Body bullet', 'Box at the top']);
+    expect(slide(3)).toEqual(['Placed', 'First by place', 'Second by place']);
   });
 
   it('extracts only the selected slides and counts only those', async () => {

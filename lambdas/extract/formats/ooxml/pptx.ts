@@ -1,5 +1,6 @@
 // PPTX: one page per slide in presentation order. Each slide's title first
-// (a heading), then its shapes in shape order: body text as list items where
+// (a heading), then its shapes in reading order (slide-order.ts), groups
+// opened, a placeholder where its layout or master puts it: body text as list items where
 // the paragraph is bulleted (its own properties, else the shape's, the
 // layout's and master's placeholder, else the master's text styles),
 // paragraphs otherwise, tables, charts (title, series and categories),
@@ -12,6 +13,8 @@ import { chartBlocks, contentChildren, coreProperties, readDiagram, relationship
 import { child, descendants, elements, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
 import { checkUnitLimit, SLIDE_LIMIT } from '../../engine/limits.ts';
 import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
+import { readingOrder, type SlideBox } from './slide-order.ts';
+import { boxOf, ON_SLIDE, placedBox, within, xfrmOf, type Placement } from './shape-frames.ts';
 import { ExtractionError, type DraftElement, type FormatOutput, type Table } from '../../engine/types.ts';
 
 /** `pages`: 1-based slide numbers to read (config.pages); null for every slide. */
@@ -39,10 +42,11 @@ export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
     const ctx: SlideCtx = { zip, out, rels: slideRels, template: layoutPart ? template(zip, layoutPart, templates) : null, furniture };
     const tree = slide && child(child(slide, 'cSld') ?? slide, 'spTree');
     if (tree) {
-      const all = flatten(tree);
+      const all = placedShapes(tree, ctx.template);
       // The title leads the slide, wherever it sits in the shape tree.
-      const isTitle = (el: XmlElement) => ['title', 'ctrTitle'].includes(placeholder(el)?.type ?? '');
-      for (const el of [...all.filter(isTitle), ...all.filter((e) => !isTitle(e))]) shape(ctx, el);
+      const isTitle = (p: PlacedShape) => ['title', 'ctrTitle'].includes(placeholder(p.el)?.type ?? '');
+      const rest = readingOrder(all.filter((p) => !isTitle(p)), (p) => p.box);
+      for (const p of [...all.filter(isTitle), ...rest]) shape(ctx, p.el);
     }
     const notesPart = [...slideRels.values()].find((r) => r.type === 'notesSlide')?.target;
     const notes = notesPart ? readXml(zip, notesPart) : null;
@@ -88,6 +92,33 @@ function flatten(tree: XmlElement): XmlElement[] {
   for (const el of contentChildren(tree)) {
     if (el.name === 'grpSp') out.push(...flatten(el));
     else out.push(el);
+  }
+  return out;
+}
+
+interface PlacedShape {
+  el: XmlElement;
+  /** Where the slide shows it; null where neither it nor its placeholder says. */
+  box: SlideBox | null;
+}
+
+/** The shapes that can hold text, tables or pictures, in tree order, groups opened, each with its box on the slide. */
+function placedShapes(tree: XmlElement, template: Template | null, at: Placement = ON_SLIDE): PlacedShape[] {
+  const out: PlacedShape[] = [];
+  for (const el of contentChildren(tree)) {
+    const frame = xfrmOf(el);
+    if (el.name === 'grpSp') {
+      out.push(...placedShapes(el, template, frame ? within(at, frame) : at));
+      continue;
+    }
+    // A shape that shows nothing read (a frame drawn round others, an undescribed picture) takes no part in the order.
+    const body = el.name === 'sp' ? child(el, 'txBody') : undefined;
+    const shows = el.name === 'graphicFrame' || (el.name === 'pic' && pictureDescription(el) !== null) || (body !== undefined && textContent(body).trim() !== '');
+    if (!shows) continue;
+    const own = frame && boxOf(frame);
+    const ph = own ? null : placeholder(el);
+    const box = own ?? (ph && template ? inheritedBox(template, ph) : null);
+    out.push({ el, box: box && placedBox(at, box) });
   }
   return out;
 }
@@ -154,11 +185,16 @@ function shape(ctx: SlideCtx, el: XmlElement): void {
       if (target) for (const t of readDiagram(ctx.zip, target)) out.paragraph(t);
     }
   } else if (el.name === 'pic') {
-    const nv = child(el, 'nvPicPr');
-    const descr = nv && child(nv, 'cNvPr')?.attrs.descr;
-    // A file name is what tools write when nobody described the picture.
-    if (descr && !/^[^\s]+\.[a-z0-9]{2,4}$/i.test(descr.trim())) out.figure(descr);
+    const descr = pictureDescription(el);
+    if (descr !== null) out.figure(descr);
   }
+}
+
+/** A picture's description, null where it has none; a file name is what tools write when nobody described it. */
+function pictureDescription(pic: XmlElement): string | null {
+  const nv = child(pic, 'nvPicPr');
+  const descr = nv && child(nv, 'cNvPr')?.attrs.descr;
+  return descr && !/^[^\s]+\.[a-z0-9]{2,4}$/i.test(descr.trim()) ? descr : null;
 }
 
 // ---- Bullets -----------------------------------------------------------------
@@ -194,10 +230,17 @@ function levelStyles(lstStyle: XmlElement | undefined): (XmlElement | undefined)
   return Array.from({ length: 9 }, (_, i) => (lstStyle ? child(lstStyle, `lvl${i + 1}pPr`) : undefined));
 }
 
+interface TemplatePlaceholder {
+  type: string;
+  idx: string | undefined;
+  levels: (XmlElement | undefined)[];
+  box: SlideBox | null;
+}
+
 interface Template {
-  /** Placeholders of the layout and then of its master, each with its list style. */
-  layout: Array<{ type: string; idx: string | undefined; levels: (XmlElement | undefined)[] }>;
-  master: Array<{ type: string; idx: string | undefined; levels: (XmlElement | undefined)[] }>;
+  /** Placeholders of the layout and then of its master, each with its list style and box. */
+  layout: TemplatePlaceholder[];
+  master: TemplatePlaceholder[];
   body: (XmlElement | undefined)[] | null;
   other: (XmlElement | undefined)[] | null;
 }
@@ -210,7 +253,8 @@ function template(zip: SafeZip, layoutPart: string, cache: Map<string, Template>
     return (tree ? flatten(tree) : []).flatMap((el) => {
       const ph = el.name === 'sp' ? placeholder(el) : null;
       const body = child(el, 'txBody');
-      return ph ? [{ ...ph, levels: levelStyles(body ? child(body, 'lstStyle') : undefined) }] : [];
+      const frame = xfrmOf(el);
+      return ph ? [{ ...ph, levels: levelStyles(body ? child(body, 'lstStyle') : undefined), box: frame ? boxOf(frame) : null }] : [];
     });
   };
   const layout = readXml(zip, layoutPart);
@@ -243,15 +287,11 @@ function styleChain(ctx: SlideCtx, ph: { type: string; idx: string | undefined }
     if (t?.other) chain.push(t.other);
     return chain;
   }
-  const match = (list: Template['layout']) =>
-    (ph.idx !== undefined ? list.find((p) => p.idx === ph.idx) : undefined) ??
-    list.find((p) => p.type === ph.type || (BODY_TYPES.has(p.type) && BODY_TYPES.has(ph.type)));
   const bodyLike = BODY_TYPES.has(ph.type);
   if (t) {
-    const fromLayout = match(t.layout);
+    const { fromLayout, fromMaster } = templateMatches(t, ph);
     if (fromLayout) chain.push(fromLayout.levels);
     const type = fromLayout?.type ?? ph.type;
-    const fromMaster = t.master.find((p) => p.type === type || (BODY_TYPES.has(p.type) && BODY_TYPES.has(type)));
     if (fromMaster) chain.push(fromMaster.levels);
     if (!BODY_TYPES.has(type)) chain.push(NO_BULLETS);
     else if (t.body) chain.push(t.body);
@@ -259,6 +299,20 @@ function styleChain(ctx: SlideCtx, ph: { type: string; idx: string | undefined }
   // Without a master to ask, a content placeholder is bulleted as PowerPoint's default master has it.
   if (bodyLike) chain.push(DEFAULT_BULLETS);
   return chain;
+}
+
+/** The layout's placeholder a slide's placeholder takes after (by index, else by kind), and the master's the layout's takes after (by kind). */
+function templateMatches(t: Template, ph: { type: string; idx: string | undefined }): { fromLayout?: TemplatePlaceholder; fromMaster?: TemplatePlaceholder } {
+  const sameKind = (p: TemplatePlaceholder, type: string) => p.type === type || (BODY_TYPES.has(p.type) && BODY_TYPES.has(type));
+  const fromLayout = (ph.idx !== undefined ? t.layout.find((p) => p.idx === ph.idx) : undefined) ?? t.layout.find((p) => sameKind(p, ph.type));
+  const type = fromLayout?.type ?? ph.type;
+  return { fromLayout, fromMaster: t.master.find((p) => sameKind(p, type)) };
+}
+
+/** Where a placeholder without a transform of its own is shown: as its layout's placeholder, else its master's. */
+function inheritedBox(t: Template, ph: { type: string; idx: string | undefined }): SlideBox | null {
+  const { fromLayout, fromMaster } = templateMatches(t, ph);
+  return fromLayout?.box ?? fromMaster?.box ?? null;
 }
 
 const NO_BULLETS: (XmlElement | undefined)[] = Array.from({ length: 9 }, () => ({ name: 'lvlpPr', attrs: {}, children: [{ name: 'buNone', attrs: {}, children: [] }] }));
