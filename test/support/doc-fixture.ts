@@ -7,7 +7,7 @@
 // a table row, and text between DELETED_START and DELETED_END is a tracked
 // deletion.
 
-import { makeCfb } from './cfb-fixture.ts';
+import { type CfbStorage, makeCfb } from './cfb-fixture.ts';
 
 export const ROW_END = '\uE000';
 export const DELETED_START = '\uE001';
@@ -29,6 +29,8 @@ export interface DocOptions {
   nFib?: number;
   /** Replaces the piece table's bytes, to damage it. */
   clx?: Uint8Array;
+  /** The ObjectPool's object storages (each named for its object's id, "_1234"), as Word keeps inserted objects. */
+  objects?: CfbStorage[];
 }
 
 const CP1252_EXTRA: Record<string, number> = { '€': 0x80, '‘': 0x91, '’': 0x92, '“': 0x93, '”': 0x94, '–': 0x96, '—': 0x97 };
@@ -161,6 +163,7 @@ export function makeDoc(stories: DocStories, opts: DocOptions = {}): Uint8Array 
   return makeCfb([
     { name: 'WordDocument', data: word },
     { name: '1Table', data: Buffer.concat(table) },
+    ...(opts.objects ? [{ name: 'ObjectPool', children: opts.objects }] : []),
   ]);
 }
 

@@ -2,17 +2,21 @@
 // the headers (page headers, once each), the body, text boxes, footnotes and
 // endnotes (footnotes), comments, and the footers (page footers). Heading
 // styles are not read, so the body comes out as paragraphs, rows of cells as
-// tables and typed bullets ("• item") as list items.
+// tables and typed bullets ("• item") as list items. Files inserted as objects
+// (the ObjectPool storage: packaged files, PDFs, OOXML documents) follow as
+// sections of their own (engine/embedded.ts).
 
-import { Blocks, type OutputMode } from '../../engine/blocks.ts';
+import { Blocks } from '../../engine/blocks.ts';
 import { CompoundFile, summaryInformation } from '../../containers/compound-file.ts';
+import { withEmbedded } from '../../engine/embedded.ts';
+import { type EmbeddedFile, objectFile } from '../../containers/ole-objects.ts';
 import { readWordText } from './doc-text.ts';
-import type { FormatOutput } from '../../engine/types.ts';
+import type { FormatContext, FormatOutput } from '../../engine/types.ts';
 
-export async function extractDoc(bytes: Uint8Array, mode: OutputMode): Promise<FormatOutput> {
+export async function extractDoc(bytes: Uint8Array, ctx: FormatContext): Promise<FormatOutput> {
   const cfb = new CompoundFile(bytes, 'The Word document');
   const doc = readWordText(cfb);
-  const out = new Blocks(mode);
+  const out = new Blocks(ctx.config.output);
   const lines = (text: string) => text.replace(/\r\n?/g, '\n').split(/\n+/).filter((l) => l.trim() !== '');
   const add = (text: string) => {
     const all = lines(text);
@@ -49,5 +53,13 @@ export async function extractDoc(bytes: Uint8Array, mode: OutputMode): Promise<F
   for (const note of [...lines(doc.footnotes), ...lines(doc.endnotes)]) out.footnote(note);
   add(doc.annotations);
   furniture(doc.footers, 'footer');
-  return out.output(summaryInformation(cfb));
+  return withEmbedded(out.output(summaryInformation(cfb)), () => objectPool(cfb), ctx);
+}
+
+/** The files of the document's objects, in the order Word numbered them (each storage is named for its object's id). */
+function objectPool(cfb: CompoundFile): EmbeddedFile[] {
+  const pool = cfb.entriesOf().find((e) => e.storage && e.name === 'ObjectPool');
+  if (!pool) return [];
+  const objects = cfb.entriesOf(pool.id).filter((e) => e.storage).sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
+  return objects.map((o) => objectFile(cfb, o.id)).filter((f): f is EmbeddedFile => f !== null);
 }

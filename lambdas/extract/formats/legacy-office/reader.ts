@@ -5,7 +5,7 @@
 import type { FormatReaders } from '../../engine/readers.ts';
 
 export const readers: FormatReaders = {
-  doc: async (bytes, ctx) => (await import('./doc.ts')).extractDoc(bytes, ctx.config.output),
+  doc: async (bytes, ctx) => (await import('./doc.ts')).extractDoc(bytes, ctx),
   xls: async (bytes, ctx) => (await import('./xls.ts')).extractXls(bytes, ctx.config.output, ctx.config.pages),
   ppt: async (bytes, ctx) => (await import('./ppt.ts')).extractPpt(bytes, ctx.config.output, ctx.config.pages),
 };
