@@ -26,6 +26,10 @@ export async function withEmbedded(own: FormatOutput, files: () => EmbeddedFile[
   else out.addPages(own.pages, own.tables, own.elements);
   for (const [i, file] of found.entries()) {
     const name = `Embedded: ${file.name ?? `object ${i + 1}`}`;
+    if (file.error) {
+      out.fail(name, file.error);
+      continue;
+    }
     try {
       const result = await ctx.sub({ bytes: file.bytes, filename: file.name ?? `object-${i + 1}` });
       // A chart's empty data sheet says nothing but its name.

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/index.ts';
 import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/engine/types.ts';
-import { makeCfb } from '../../support/cfb-fixture.ts';
+import { biff, biffWorkbook, makeCfb } from '../../support/cfb-fixture.ts';
 import { makeDoc } from '../../support/doc-fixture.ts';
 import { makeDocx, makePptx, makeXlsx, rels, w } from '../../support/office-fixture.ts';
 
@@ -38,8 +38,10 @@ describe('objects in a Word 97-2003 document', () => {
         { name: '_101', children: [{ name: 'CONTENTS', data: Buffer.from('{\\rtf1\\ansi An RTF object inserted in the report.\\par}') }] },
         { name: '_102', children: [{ name: '\u0001Ole10Native', data: packaged('chime.wav', WAV) }] },
         { name: '_99', children: [{ name: 'Package', data: makeDocx({ body: w.p('A Word document inserted first.') }) }] },
-        // An object Word keeps as storages of its own (an Excel 97 workbook) holds no file to read.
-        { name: '_103', children: [{ name: 'Workbook', data: Buffer.alloc(64) }] },
+        // An Excel 97 workbook Word keeps as storages of its own: written out as a file and read as one.
+        { name: '_103', children: [{ name: 'Workbook', data: biffWorkbook(biff.sst(['Wells', 'North']), [{ name: 'Counts', records: [biff.labelSst(0, 0, 0), biff.labelSst(1, 0, 1), biff.rk(1, 1, 42)] }]) }] },
+        // A damaged one fails as that object alone.
+        { name: '_105', children: [{ name: 'Workbook', data: Buffer.alloc(64) }] },
         // A workbook whose one sheet is empty says nothing but the sheet's name.
         { name: '_104', children: [{ name: 'Package', data: makeXlsx([{ name: 'Empty', rows: [] }]) }] },
       ],
@@ -49,12 +51,12 @@ describe('objects in a Word 97-2003 document', () => {
   it('reads each inserted file after the text, as a section under its name, in the order Word numbered them', async () => {
     const result = await extract({ bytes: doc, filename: 'report.doc', config: markdown });
     expect(result.content).toBe(
-      'The survey report.\n\n## Embedded: object 1\n\nA Word document inserted first.\n\n## Embedded: notes.txt\n\nPackaged notes about the survey.\n\n## Embedded: object 3\n\nAn RTF object inserted in the report.',
+      'The survey report.\n\n## Embedded: object 1\n\nA Word document inserted first.\n\n## Embedded: notes.txt\n\nPackaged notes about the survey.\n\n## Embedded: object 3\n\nAn RTF object inserted in the report.\n\n## Embedded: object 5\n\n## Counts\n\n| Wells |  |\n| --- | --- |\n| North | 42 |',
     );
     // The sound and the empty sheet hold nothing to read: they are passed over, not failures.
-    expect(result.metadata.failed_sections).toEqual([]);
+    expect(result.metadata.failed_sections).toEqual([{ name: 'Embedded: object 7', error: expect.stringMatching(/Excel workbook could not be read/) }]);
     expect(result.metadata).toMatchObject({ format: 'doc', page_unit: 'text_page' });
-    expect(result.elements!.filter((e) => e.type === 'heading').map((e) => e.text)).toEqual(['Embedded: object 1', 'Embedded: notes.txt', 'Embedded: object 3']);
+    expect(result.elements!.filter((e) => e.type === 'heading').map((e) => e.text)).toEqual(['Embedded: object 1', 'Embedded: notes.txt', 'Embedded: object 3', 'Embedded: object 5', 'Counts']);
   });
 
   it('reads the document alone when pages are selected', async () => {
@@ -101,5 +103,24 @@ describe('objects in OOXML documents', () => {
     const result = await extract({ bytes: pptx, filename: 'budget.pptx', config: markdown });
     expect(result.content).toBe('## Budget\n\n## Embedded: Microsoft_Excel_Worksheet1.xlsx\n\n## Costs\n\n| Item | Cost |\n| --- | --- |\n| Pumps | 1200 |');
     expect(result.metadata).toMatchObject({ page_unit: 'slide', pages: 2 });
+  });
+});
+
+describe('objects in Excel and PowerPoint 97-2003 files', () => {
+  it("reads a workbook's objects, each in its MBD storage", async () => {
+    const xls = makeCfb([
+      { name: 'Workbook', data: biffWorkbook(biff.sst(['Totals']), [{ name: 'Sheet1', records: [biff.labelSst(0, 0, 0)] }]) },
+      { name: 'MBD00A1B2C3', children: [{ name: 'Package', data: makeDocx({ body: w.p('Terms inserted into the workbook.') }) }] },
+    ]);
+    const result = await extract({ bytes: xls, filename: 'book.xls', config: markdown });
+    expect(result.content).toBe('## Sheet1\n\n| Totals |\n| --- |\n\n## Embedded: object 1\n\nTerms inserted into the workbook.');
+  });
+
+  it("reads a presentation's objects, inflated from their records", async () => {
+    // Apache Tika's testPPT_oleWorkbook.ppt (test/fixtures/README.md): a slide with an Excel workbook inserted, stored compressed.
+    const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/testPPT_oleWorkbook.ppt', import.meta.url)));
+    const result = await extract({ bytes, filename: 'ole.ppt', config: markdown });
+    // Its first slide is empty, and keeps its place.
+    expect(result.content).toBe('\n\n## MFL\n\n## Embedded: object 1\n\n## Sheet1\n\n| 1 | 5 | 9 |\n| --- | --- | --- |\n| 2 | 6 | 0 |\n| 3 | 7 | A |\n| 4 | 8 | B |');
   });
 });

@@ -9,7 +9,7 @@
 import { Blocks } from '../../engine/blocks.ts';
 import { CompoundFile, summaryInformation } from '../../containers/compound-file.ts';
 import { withEmbedded } from '../../engine/embedded.ts';
-import { type EmbeddedFile, objectFile } from '../../containers/ole-objects.ts';
+import { type EmbeddedFile, objectFiles } from '../../containers/ole-objects.ts';
 import { readWordText } from './doc-text.ts';
 import type { FormatContext, FormatOutput } from '../../engine/types.ts';
 
@@ -56,10 +56,8 @@ export async function extractDoc(bytes: Uint8Array, ctx: FormatContext): Promise
   return withEmbedded(out.output(summaryInformation(cfb)), () => objectPool(cfb), ctx);
 }
 
-/** The files of the document's objects, in the order Word numbered them (each storage is named for its object's id). */
+/** The files of the document's objects, kept in its ObjectPool storage. */
 function objectPool(cfb: CompoundFile): EmbeddedFile[] {
   const pool = cfb.entriesOf().find((e) => e.storage && e.name === 'ObjectPool');
-  if (!pool) return [];
-  const objects = cfb.entriesOf(pool.id).filter((e) => e.storage).sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
-  return objects.map((o) => objectFile(cfb, o.id)).filter((f): f is EmbeddedFile => f !== null);
+  return pool ? objectFiles(cfb, cfb.entriesOf(pool.id).filter((e) => e.storage)) : [];
 }

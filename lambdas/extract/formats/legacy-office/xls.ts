@@ -4,6 +4,7 @@
 // Formulas give their cached results; nothing is recalculated.
 
 import { CompoundFile, decodeCodepage, summaryInformation } from '../../containers/compound-file.ts';
+import { type EmbeddedFile, objectFiles } from '../../containers/ole-objects.ts';
 import { BIFF, BIFF_VB_MODULE, workbookStream } from './biff.ts';
 import type { OutputMode } from '../../engine/blocks.ts';
 import { BUILTIN_FORMATS, formatGeneral, formatNumber } from '../../engine/number-formats.ts';
@@ -71,6 +72,12 @@ interface Workbook {
   xfFormats: number[];
   strings: string[];
   sheets: Array<{ name: string; offset: number }>;
+}
+
+/** The files of the workbook's objects: each in an MBD storage named for its id ("MBD0012A3F4"). */
+export function workbookObjects(bytes: Uint8Array): EmbeddedFile[] {
+  const cfb = new CompoundFile(bytes, WHAT);
+  return objectFiles(cfb, cfb.entriesOf().filter((e) => e.storage && /^MBD[0-9A-F]{8}$/i.test(e.name)));
 }
 
 /** `pages`: 1-based sheet numbers to read (config.pages); null for every sheet. */

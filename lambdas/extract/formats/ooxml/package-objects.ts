@@ -7,13 +7,11 @@
 // data are the chart's, related to from the chart part, and are not taken.
 
 import { posix } from 'node:path';
-import { CompoundFile } from '../../containers/compound-file.ts';
-import { type EmbeddedFile, objectFile } from '../../containers/ole-objects.ts';
+import { compoundObject, type EmbeddedFile, isCompoundFile } from '../../containers/ole-objects.ts';
 import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
 import { relationships } from './ooxml.ts';
 
 const OBJECT_TYPES = new Set(['oleObject', 'package']);
-const CFB_MAGIC = [0xd0, 0xcf, 0x11, 0xe0];
 
 export function packageObjects(bytes: Uint8Array, budget?: InflateBudget): EmbeddedFile[] {
   const zip = new SafeZip(bytes, budget);
@@ -27,13 +25,7 @@ export function packageObjects(bytes: Uint8Array, budget?: InflateBudget): Embed
   for (const target of [...targets].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))) {
     const data = zip.read(target);
     if (!data || data.length === 0) continue;
-    if (!CFB_MAGIC.every((b, i) => data[i] === b)) {
-      files.push({ name: posix.basename(target), bytes: data });
-      continue;
-    }
-    const held = objectFile(new CompoundFile(data, 'An embedded object'), 0);
-    // No file stream: the part is an Office 97-2003 document itself, which detection tells by its streams.
-    files.push(held ?? { name: null, bytes: data });
+    files.push(isCompoundFile(data) ? compoundObject(data) : { name: posix.basename(target), bytes: data });
   }
   return files;
 }
