@@ -4,7 +4,7 @@
 // may visit a sector twice: a damaged or hostile file fails with
 // corrupt_file instead of looping or reading past its end.
 
-import { decodeAs } from './text-decoding.ts';
+import { decodeCodepage } from './text-decoding.ts';
 import { ExtractionError } from '../engine/types.ts';
 
 const END_OF_CHAIN = 0xfffffffe;
@@ -301,23 +301,4 @@ export function summaryInformation(cfb: CompoundFile): SummaryInfo {
   return info;
 }
 
-/** Text in a Windows code page, as legacy Office writes byte strings; Windows-1252 when the page is unknown. */
-export function decodeCodepage(bytes: Uint8Array, codepage: number): string {
-  const label =
-    codepage === 65001 ? 'utf-8'
-    : codepage === 1200 ? 'utf-16le'
-    : codepage === 932 ? 'shift_jis'
-    : codepage === 936 ? 'gbk'
-    : codepage === 949 ? 'euc-kr'
-    : codepage === 950 ? 'big5'
-    : codepage === 10000 ? 'macintosh'
-    : codepage === 874 || (codepage >= 1250 && codepage <= 1258) ? `windows-${codepage}`
-    : null;
-  // Node's own windows-1252 decoder is Latin-1 (see text-decoding.ts), so that page is decoded there.
-  if (label === null || label === 'windows-1252') return decodeAs(bytes, 'windows-1252');
-  try {
-    return new TextDecoder(label).decode(bytes);
-  } catch {
-    return decodeAs(bytes, 'windows-1252');
-  }
-}
+export { decodeCodepage } from './text-decoding.ts';

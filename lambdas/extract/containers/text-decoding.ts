@@ -257,3 +257,24 @@ export function looksLikeText(bytes: Uint8Array, sampleBytes = 65536): boolean {
   }
   return controls <= text.length * 0.01 && replacements <= text.length * 0.01;
 }
+
+/** Text in a Windows code page, as legacy Office writes byte strings; Windows-1252 when the page is unknown. */
+export function decodeCodepage(bytes: Uint8Array, codepage: number): string {
+  const label =
+    codepage === 65001 ? 'utf-8'
+    : codepage === 1200 ? 'utf-16le'
+    : codepage === 932 ? 'shift_jis'
+    : codepage === 936 ? 'gbk'
+    : codepage === 949 ? 'euc-kr'
+    : codepage === 950 ? 'big5'
+    : codepage === 10000 ? 'macintosh'
+    : codepage === 874 || (codepage >= 1250 && codepage <= 1258) ? `windows-${codepage}`
+    : null;
+  // Node's own windows-1252 decoder is Latin-1 (see text-decoding.ts), so that page is decoded there.
+  if (label === null || label === 'windows-1252') return decodeAs(bytes, 'windows-1252');
+  try {
+    return new TextDecoder(label).decode(bytes);
+  } catch {
+    return decodeAs(bytes, 'windows-1252');
+  }
+}

@@ -160,6 +160,21 @@ describe('RTF', () => {
     ]);
     expect(result.metadata).toMatchObject({ format: 'rtf', title: 'The Title', author: 'Jo' });
   });
+
+  it("reads byte escapes in the code page of their font's character set", async () => {
+    // As Word and WordPad write them: a Western document (\ansicpg1252) whose Russian, Czech and Japanese runs are
+    // set in fonts of those character sets, the Japanese one's characters two bytes each; a font's \cpg outranks its set.
+    const rtf =
+      '{\\rtf1\\ansi\\ansicpg1252\\deff0{\\fonttbl{\\f0\\fswiss\\fcharset0 Arial;}{\\f1\\fswiss\\fcharset204 Arial;}' +
+      '{\\f2\\fcharset238 Calibri;}{\\f3\\fnil\\fcharset128 MS Gothic;}{\\f4\\fcharset0\\cpg1253 Greek;}}' +
+      "\\pard{\\f1 \\'d3\\'e2\\'e0\\'e6\\'e0\\'e5\\'ec\\'fb\\'e9 \\'ea\\'eb\\'e8\\'e5\\'ed\\'f2!}\\par" +
+      "\\f2 \\'c8l\\'e1nek t\\'fddne\\par" +
+      "\\f3 \\'82\\'b1\\'82\\'f1\\'82\\'c9\\'82\\'bf\\'82\\'cd\\par" +
+      "\\f4 \\'e1\\'e2\\'e3\\par" +
+      "\\f0 Caf\\'e9\\par}";
+    const result = await extract({ bytes: utf8(rtf), filename: 'letters.rtf' });
+    expect(result.content).toBe('Уважаемый клиент!\n\nČlánek týdne\n\nこんにちは\n\nαβγ\n\nCafé');
+  });
 });
 
 describe('ZIP archives', () => {

@@ -10,7 +10,8 @@
 // deletions left out. Untrusted input: every offset is checked against its
 // stream, and every loop is bounded by the bytes it reads.
 
-import { type CompoundFile, decodeCodepage } from '../../containers/compound-file.ts';
+import type { CompoundFile } from '../../containers/compound-file.ts';
+import { decodeCodepage } from '../../containers/text-decoding.ts';
 import { ExtractionError } from '../../engine/types.ts';
 import { firstNotBefore } from '../../engine/binary-search.ts';
 

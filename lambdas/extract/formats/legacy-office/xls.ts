@@ -3,7 +3,8 @@
 // and a table, with numbers and dates shown through their number formats.
 // Formulas give their cached results; nothing is recalculated.
 
-import { CompoundFile, decodeCodepage, summaryInformation } from '../../containers/compound-file.ts';
+import { CompoundFile, summaryInformation } from '../../containers/compound-file.ts';
+import { decodeCodepage } from '../../containers/text-decoding.ts';
 import { type EmbeddedFile, objectFiles } from '../../containers/ole-objects.ts';
 import { BIFF, BIFF_VB_MODULE, workbookStream } from './biff.ts';
 import type { OutputMode } from '../../engine/blocks.ts';

@@ -4,7 +4,8 @@
 // entries of __properties_version1.0, and recipients, attachments and
 // embedded messages are storages of their own with the same layout.
 
-import { type CfbEntry, type CompoundFile, decodeCodepage } from '../../containers/compound-file.ts';
+import { type CfbEntry, type CompoundFile } from '../../containers/compound-file.ts';
+import { decodeCodepage } from '../../containers/text-decoding.ts';
 
 const PT_LONG = 0x0003;
 const PT_BOOLEAN = 0x000b;

@@ -6,7 +6,8 @@
 // become sections too.
 
 import { Blocks } from '../../engine/blocks.ts';
-import { CompoundFile, decodeCodepage } from '../../containers/compound-file.ts';
+import { CompoundFile } from '../../containers/compound-file.ts';
+import { decodeCodepage } from '../../containers/text-decoding.ts';
 import { Compound } from '../../engine/compound.ts';
 import { htmlInto, textParagraphs } from '../../containers/html.ts';
 import type { FormatContext } from '../../engine/types.ts';

@@ -1,11 +1,13 @@
 // RTF: the document body as blocks (headings from outline levels and
 // heading styles, list items from list paragraphs, footnotes, paragraphs),
-// with its code page and \u escapes decoded, tables as tables, and the \info
-// group as metadata. Font tables, pictures, embedded objects and field
-// instructions are skipped.
+// with \u escapes and byte escapes decoded, tables as tables, and the \info
+// group as metadata. A byte escape (\'xx) is in the code page of the font it
+// is set in (its \fcharset or \cpg in the font table: a Russian font's
+// bytes are Windows-1251, a Japanese font's Shift-JIS), else the document's
+// \ansicpg. Pictures, embedded objects and field instructions are skipped.
 
 import { Blocks, type OutputMode } from '../../engine/blocks.ts';
-import { decodeAs } from '../../containers/text-decoding.ts';
+import { decodeCodepage } from '../../containers/text-decoding.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 
 const SKIP_DESTINATIONS = new Set([
@@ -14,6 +16,10 @@ const SKIP_DESTINATIONS = new Set([
   'nonshppict', 'bkmkstart', 'bkmkend', 'objdata', 'mmathPr', 'wgrffmtfilter', 'xe', 'tc', 'pn', 'fontemb',
   'docvar', 'private', 'userprops', 'template', 'passwordhash', 'blipuid', 'sp', 'sn', 'sv',
 ]);
+/** The Windows code page of each font character set (\fcharset) that has one of its own; ANSI (0), default (1) and symbol (2) fonts take the document's. */
+const CHARSET_CODEPAGES: Record<number, number> = {
+  77: 10000, 128: 932, 129: 949, 134: 936, 136: 950, 161: 1253, 162: 1254, 163: 1258, 177: 1255, 178: 1256, 186: 1257, 204: 1251, 222: 874, 238: 1250,
+};
 const INFO_FIELDS = new Set(['title', 'author', 'subject', 'keywords', 'operator', 'doccomm', 'company']);
 const SYMBOLS: Record<string, string> = {
   par: '\n', line: '\n', sect: '\n\n', page: '\n\n', tab: '\t', emdash: '\u2014', endash: '\u2013', bullet: '\u2022',
@@ -22,6 +28,10 @@ const SYMBOLS: Record<string, string> = {
 
 interface State {
   skip: boolean;
+  /** Inside the font table: its font entries' numbers and character sets are read, not shown. */
+  fonttbl: boolean;
+  /** The font the text is set in (\f), null for the document's default (\deff). */
+  font: number | null;
   uc: number;
   info: string | null;
   /** Inside the style sheet: the number of the style whose name is being read. */
@@ -46,6 +56,10 @@ export function extractRtf(bytes: Uint8Array, mode: OutputMode): FormatOutput {
   const src = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   if (!src.startsWith('{\\rtf')) throw new ExtractionError('corrupt_file', 'The RTF could not be read: it does not start with {\\rtf.');
   let codepage = 1252;
+  let defaultFont = 0;
+  // The font table's entry being read, and each font's own code page.
+  let defining = -1;
+  const fontCodepages = new Map<number, number>();
   // The body's blocks, written once the headers (which may come anywhere) are known.
   const ops: Array<(out: Blocks) => void> = [];
   const info: Record<string, string> = {};
@@ -61,7 +75,7 @@ export function extractRtf(bytes: Uint8Array, mode: OutputMode): FormatOutput {
   let inRow = false;
   let rows: string[][] = [];
   const stack: State[] = [];
-  let state: State = { skip: false, uc: 1, info: null, style: null, listText: false, footnote: false, furniture: null };
+  let state: State = { skip: false, fonttbl: false, font: null, uc: 1, info: null, style: null, listText: false, footnote: false, furniture: null };
   let pendingBytes: number[] = [];
   let skipChars = 0;
 
@@ -117,7 +131,7 @@ export function extractRtf(bytes: Uint8Array, mode: OutputMode): FormatOutput {
     if (pendingBytes.length === 0) return;
     const data = Uint8Array.from(pendingBytes);
     pendingBytes = [];
-    emit(decodeCodepage(data, codepage));
+    emit(decodeCodepage(data, fontCodepages.get(state.font ?? defaultFont) ?? codepage));
   };
 
   let i = 0;
@@ -201,6 +215,7 @@ export function extractRtf(bytes: Uint8Array, mode: OutputMode): FormatOutput {
     if (word !== 'u' && word !== 'uc') flushBytes();
     if (SKIP_DESTINATIONS.has(word)) {
       state.skip = true;
+      if (word === 'fonttbl') state.fonttbl = true;
       continue;
     }
     if (word === 'stylesheet') {
@@ -218,6 +233,20 @@ export function extractRtf(bytes: Uint8Array, mode: OutputMode): FormatOutput {
     switch (word) {
       case 'ansicpg':
         if (param) codepage = param;
+        break;
+      case 'deff':
+        defaultFont = param ?? 0;
+        break;
+      case 'f':
+        if (state.fonttbl) defining = param ?? 0;
+        else state.font = param ?? 0;
+        break;
+      case 'fcharset':
+        if (state.fonttbl && param !== null && CHARSET_CODEPAGES[param] && !fontCodepages.has(defining)) fontCodepages.set(defining, CHARSET_CODEPAGES[param]);
+        break;
+      case 'cpg':
+        // A font's own code page outranks the one its character set implies.
+        if (state.fonttbl && param) fontCodepages.set(defining, param);
         break;
       case 'uc':
         state.uc = param ?? 1;
@@ -309,18 +338,4 @@ export function extractRtf(bytes: Uint8Array, mode: OutputMode): FormatOutput {
   for (const f of footnotes) final.footnote(f);
   for (const f of furniture) if (f.kind === 'footer') final.pageFooter(f.text);
   return final.output({ title: get('title'), author: get('author'), subject: get('subject') ?? get('doccomm'), keywords: get('keywords') });
-}
-
-function decodeCodepage(data: Uint8Array, codepage: number): string {
-  if (codepage === 1252 || codepage === 0) return decodeAs(data, 'windows-1252');
-  if (codepage === 65001) return new TextDecoder('utf-8').decode(data);
-  try {
-    return new TextDecoder(codepage === 10000 ? 'macintosh' : `windows-${codepage}`).decode(data);
-  } catch {
-    try {
-      return new TextDecoder(`cp${codepage}`).decode(data);
-    } catch {
-      return decodeAs(data, 'windows-1252');
-    }
-  }
 }
