@@ -2,7 +2,7 @@
 // order detection asks them within each of its steps: the ZIP packages'
 // main parts (DOCX, XLSX, PPTX before EPUB's container), the names that
 // decide text (Markdown, CSV, TSV before HTML and e-mail), the text
-// sniffers (flat ODT before HTML before e-mail). A new format is a folder
+// sniffers (flat ODT before HTML before e-mail before other XML). A new format is a folder
 // under formats/ (its descriptor in index.ts, naming the folder as its
 // family, and its reader in reader.ts) and its descriptor's line here.
 
@@ -14,11 +14,11 @@ import { ods, odt } from '../formats/odf/index.ts';
 import { docx, pptx, xlsx } from '../formats/ooxml/index.ts';
 import { pdf } from '../formats/pdf/index.ts';
 import { csv, markdown, rtf, text, tsv } from '../formats/text/index.ts';
-import { epub, html } from '../formats/web/index.ts';
+import { epub, html, xml } from '../formats/web/index.ts';
 import type { FormatDescriptor, SplitCapability } from './format.ts';
 import { hasHeader, hasMagic } from './signatures.ts';
 
-export const FORMATS = [pdf, docx, xlsx, pptx, odt, ods, epub, zip, markdown, csv, tsv, html, eml, msg, doc, xls, ppt, rtf, text, png, jpeg, tiff] as const;
+export const FORMATS = [pdf, docx, xlsx, pptx, odt, ods, epub, zip, markdown, csv, tsv, html, eml, xml, msg, doc, xls, ppt, rtf, text, png, jpeg, tiff] as const;
 
 export type Format = (typeof FORMATS)[number]['name'];
 

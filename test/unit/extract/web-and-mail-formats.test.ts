@@ -177,6 +177,52 @@ describe('RTF', () => {
   });
 });
 
+describe('XML', () => {
+  it("reads an element's text as a block, its inline children's within it, not the markup", async () => {
+    const xml =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<!-- exported -->\n<!DOCTYPE catalog [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]>\n' +
+      '<catalog><book id="b1"><title>River &amp; Stone</title><price currency="EUR">12.50</price></book>' +
+      '<note>Ships in <em>two</em> days &lol2;.</note><empty/></catalog>';
+    const result = await extract({ bytes: utf8(xml), filename: 'export' });
+    expect(result.metadata).toMatchObject({ format: 'xml', mime_type: 'application/xml' });
+    // The DOCTYPE is passed over: its entities are never expanded.
+    expect(result.content).toBe('River & Stone\n\n12.50\n\nShips in two days &lol2;.');
+  });
+
+  it('reads Word 2003 XML as its paragraphs, headings, tables and footnotes, without reviewers\' comments', async () => {
+    const w = 'xmlns:w="http://schemas.microsoft.com/office/word/2003/wordml" xmlns:aml="http://schemas.microsoft.com/aml/2001/core"';
+    const xml =
+      `<?xml version="1.0"?><?mso-application progid="Word.Document"?><w:wordDocument ${w}><w:body><w:sect>` +
+      '<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Survey</w:t></w:r></w:p>' +
+      '<w:p><w:r><w:t>Forty </w:t></w:r><w:r><w:t>wells</w:t></w:r><w:r><w:footnote><w:p><w:r><w:t>Counted in May.</w:t></w:r></w:p></w:footnote></w:r>' +
+      '<aml:annotation w:type="Word.Comment"><aml:content><w:p><w:r><w:t>Check this</w:t></w:r></w:p></aml:content></aml:annotation><w:r><w:t>.</w:t></w:r></w:p>' +
+      '<w:tbl><w:tr><w:tc><w:p><w:r><w:t>Well</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>Depth</w:t></w:r></w:p></w:tc></w:tr>' +
+      '<w:tr><w:tc><w:p><w:r><w:t>N-1</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>40 m</w:t></w:r></w:p></w:tc></w:tr></w:tbl>' +
+      '</w:sect></w:body></w:wordDocument>';
+    const result = await extract({ bytes: utf8(xml), filename: 'report.xml', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
+    expect(result.content).toBe('# Survey\n\nForty wells.\n\n| Well | Depth |\n| --- | --- |\n| N-1 | 40 m |\n\nCounted in May.');
+    expect(result.elements!.map((e) => e.type)).toEqual(['heading', 'paragraph', 'table', 'footnote']);
+  });
+
+  it('reads Excel 2003 XML as a table per worksheet, cells where their indexes put them, numbers in General form', async () => {
+    const ss = 'xmlns="urn:schemas-microsoft-com:office:spreadsheet" xmlns:ss="urn:schemas-microsoft-com:office:spreadsheet"';
+    const xml =
+      `<?xml version="1.0"?><Workbook ${ss}><Worksheet ss:Name="Wells"><Table>` +
+      '<Row><Cell><Data ss:Type="String">Well</Data></Cell><Cell><Data ss:Type="String">Depth</Data></Cell><Cell><Data ss:Type="String">Dug</Data></Cell></Row>' +
+      '<Row ss:Index="3"><Cell><Data ss:Type="String">N-1</Data></Cell><Cell ss:Index="3"><Data ss:Type="DateTime">2016-04-27T00:00:00.000</Data></Cell></Row>' +
+      '<Row><Cell ss:MergeAcross="1"><Data ss:Type="String">N-2</Data></Cell><Cell><Data ss:Type="Number">1.1000000000000001</Data></Cell></Row>' +
+      '</Table></Worksheet></Workbook>';
+    const result = await extract({ bytes: utf8(xml), filename: 'wells.xml', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
+    expect(result.content).toBe('## Wells\n\n| Well | Depth | Dug |\n| --- | --- | --- |\n| N-1 |  | 2016-04-27 |\n| N-2 |  | 1.1 |');
+  });
+
+  it('reads a file named .xml that does not parse as its text between tags', async () => {
+    const result = await extract({ bytes: utf8('<log><entry>Disk full</entry><entry>Retry at 5 <unclosed></log>'), filename: 'broken.xml' });
+    expect(result.metadata.format).toBe('xml');
+    expect(result.content).toBe('Disk full\n\nRetry at 5');
+  });
+});
+
 describe('ZIP archives', () => {
   it('extracts each member as its own section and names the members that failed', async () => {
     const zip = makeZip([

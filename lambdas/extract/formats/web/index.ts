@@ -1,6 +1,6 @@
 // Web documents: HTML, sniffed from its first markup (or hinted by its name),
-// and EPUB, a ZIP package of XHTML chapters. Both flow, so their pages are
-// estimated from their text.
+// EPUB, a ZIP package of XHTML chapters, and XML, markup of any other
+// vocabulary. All flow, so their pages are estimated from their text.
 
 import type { FormatDescriptor } from '../../engine/format.ts';
 import { DOCUMENT_ADVICE } from '../../engine/limits.ts';
@@ -37,4 +37,24 @@ export const html: FormatDescriptor<'html'> = {
 function looksLikeHtml(head: string): boolean {
   const start = head.replace(/^\uFEFF?\s*(<!--[\s\S]*?-->\s*)*/, '');
   return /^<!doctype\s+html|^<html[\s>]/i.test(start) || /<(html|head|body)[\s>]/i.test(head.slice(0, 1024));
+}
+
+export const xml: FormatDescriptor<'xml'> = {
+  name: 'xml',
+  family: 'web',
+  mime_type: 'application/xml',
+  unit: 'text_page',
+  signature: {
+    names: { extensions: ['xml'], contentTypes: ['application/xml', 'text/xml'] },
+    // After HTML's and the flat ODT's sniffers: an XML declaration, or a document that opens with an element.
+    sniff: (head, hinted) => looksLikeXml(head) || (hinted && /<[a-z_]/i.test(head)),
+  },
+  countPages: ({ text }) => textPages(markupTextLength(text())),
+  // Our XML reader holds the document as a tree: about as much memory per MB as HTML's.
+  readLimit: { bytes: 40_000_000, advice: DOCUMENT_ADVICE },
+};
+
+function looksLikeXml(head: string): boolean {
+  const start = head.replace(/^\uFEFF?\s*/, '');
+  return /^<\?xml[\s?]/.test(start) || /^(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?<[A-Za-z_][\w.:-]*[\s>\/]/.test(start);
 }

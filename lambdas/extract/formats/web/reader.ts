@@ -7,4 +7,5 @@ import type { FormatReaders } from '../../engine/readers.ts';
 export const readers: FormatReaders = {
   epub: async (bytes, ctx) => (await import('./epub.ts')).extractEpub(bytes, ctx.config.output, ctx.budget),
   html: async (bytes, ctx) => (await import('./html.ts')).extractHtml(bytes, ctx.config.output),
+  xml: async (bytes, ctx) => (await import('./xml.ts')).extractXml(bytes, ctx.config.output),
 };
