@@ -55,6 +55,17 @@ export const biff = {
   format: (id: number, code: string) => biffRecord(0x041e, Buffer.concat([u16(id), xlString(code)])),
   xf: (formatId: number) => biffRecord(0x00e0, Buffer.concat([u16(0), u16(formatId), Buffer.alloc(16)])),
   labelSst: (row: number, col: number, index: number, xf = 15) => biffRecord(0x00fd, Buffer.concat([cell(row, col, xf), u32(index)])),
+  /** An OBJ record: its ftCmo subrecord (object type and id) and the ftEnd after it. */
+  obj: (type: number, id: number) => biffRecord(0x005d, Buffer.concat([u16(0x15), u16(0x12), u16(type), u16(id), u16(0x6011), Buffer.alloc(12), u16(0), u16(0)])),
+  /** A TXO record and its CONTINUE records: the text (8-bit, cut into `cut`-character records, each with its option byte), then the formatting runs. */
+  txo: (text: string, cut = Infinity): Buffer[] => {
+    const parts: Buffer[] = [biffRecord(0x01b6, Buffer.concat([u16(0x0212), u16(0), Buffer.alloc(6), u16(text.length), u16(16), u32(0)]))];
+    for (let i = 0; i < text.length; i += cut) parts.push(biffRecord(0x003c, Buffer.concat([Buffer.from([0]), Buffer.from(text.slice(i, i + cut), 'latin1')])));
+    parts.push(biffRecord(0x003c, Buffer.alloc(16)));
+    return parts;
+  },
+  /** A NOTE record: the cell a comment is on, the id of the object holding its text, its author. */
+  note: (row: number, col: number, id: number, author: string) => biffRecord(0x001c, Buffer.concat([u16(row), u16(col), u16(0), u16(id), u16(author.length), chars(author), Buffer.from([0])])),
   label: (row: number, col: number, text: string, xf = 15) => biffRecord(0x0204, Buffer.concat([cell(row, col, xf), xlString(text)])),
   number: (row: number, col: number, n: number, xf = 15) => biffRecord(0x0203, Buffer.concat([cell(row, col, xf), f64(n)])),
   rk: (row: number, col: number, n: number, xf = 15) => biffRecord(0x027e, Buffer.concat([cell(row, col, xf), u32(rkValue(n))])),

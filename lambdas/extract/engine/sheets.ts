@@ -17,6 +17,13 @@ export interface Sheet {
 
 export type Drawing = { kind: 'chart'; chart: ChartText } | { kind: 'text'; text: string } | { kind: 'figure'; text: string };
 
+/** Spreadsheet column name of a 0-based index: A, B, ..., Z, AA. */
+export function columnName(i: number): string {
+  let s = '';
+  for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
+
 /** The sheet (or slide) numbers a selection keeps: those that exist, in order; every one without a selection. */
 export const selectedNumbers = (total: number, pages: number[] | null) =>
   pages ? pages.filter((n) => n >= 1 && n <= total) : Array.from({ length: total }, (_, i) => i + 1);

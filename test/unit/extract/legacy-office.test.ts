@@ -85,6 +85,27 @@ describe('XLS', () => {
     ]);
   });
 
+  it("reads a sheet's text boxes and cell comments (TXO records) after its table", async () => {
+    const book = makeXls(biff.sst(['Well', 'N-1']), [
+      {
+        name: 'Survey',
+        records: [
+          biff.labelSst(0, 0, 0),
+          biff.labelSst(1, 0, 1),
+          biff.obj(0x19, 1),
+          ...biff.txo('Measured twice\r\nin May', 8),
+          biff.obj(0x06, 2),
+          ...biff.txo('Depths in metres'),
+          // A shape without text leaves nothing.
+          biff.obj(0x01, 3),
+          biff.note(1, 0, 1, 'Ada'),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes: book, filename: 'survey.xls', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
+    expect(result.content).toBe('## Survey\n\n| Well |\n| --- |\n| N-1 |\n\nDepths in metres\n\nA2: Measured twice\nin May');
+  });
+
   it('reads only the selected sheets', async () => {
     const result = await extract({ bytes: xls, filename: 'book.xls', config: { ...DEFAULT_CONFIG, pages: [2] } });
     expect(result.content.startsWith('Formulas\n\nLabel cell\tcached text')).toBe(true);

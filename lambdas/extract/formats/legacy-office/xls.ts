@@ -1,6 +1,7 @@
 // XLS (Excel 97-2003, BIFF8; Excel 5/95 BIFF5 too): the Workbook stream of a
 // compound file read record by record. Like XLSX, every sheet becomes a page
-// and a table, with numbers and dates shown through their number formats.
+// and a table, with numbers and dates shown through their number formats,
+// then its text boxes' text and its cell comments (BIFF8's TXO records).
 // Formulas give their cached results; nothing is recalculated.
 
 import { CompoundFile, summaryInformation } from '../../containers/compound-file.ts';
@@ -9,7 +10,7 @@ import { type EmbeddedFile, objectFiles } from '../../containers/ole-objects.ts'
 import { BIFF, BIFF_VB_MODULE, workbookStream } from './biff.ts';
 import type { OutputMode } from '../../engine/blocks.ts';
 import { BUILTIN_FORMATS, formatGeneral, formatNumber } from '../../engine/number-formats.ts';
-import { selectedNumbers, sheetsOutput, type Sheet } from '../../engine/sheets.ts';
+import { columnName, type Drawing, selectedNumbers, sheetsOutput, type Sheet } from '../../engine/sheets.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 import { checkUnitLimit, MAX_CELLS, SHEET_LIMIT, tooManyCells } from '../../engine/limits.ts';
 
@@ -38,7 +39,13 @@ const R = {
   SHRFMLA: 0x04bc,
   ARRAY: 0x0221,
   TABLE: 0x0236,
+  NOTE: 0x001c,
+  OBJ: 0x005d,
+  TXO: 0x01b6,
 } as const;
+
+/** OBJ record object types (ftCmo.ot) whose text a TXO record holds. */
+const OBJ_NOTE = 0x19;
 
 /** Formula results and BOOLERR cells that hold an error. */
 const ERRORS: Record<number, string> = {
@@ -91,7 +98,7 @@ export function extractXls(bytes: Uint8Array, mode: OutputMode, pages: number[] 
   checkUnitLimit(SHEET_LIMIT, book.sheets.length);
   const budget = { cells: MAX_CELLS, chars: MAX_CELL_TEXT, scanned: 0 };
   const kept = selectedNumbers(book.sheets.length, pages);
-  const sheets = kept.map((n): Sheet => ({ name: book.sheets[n - 1]!.name, rows: reader.sheet(book.sheets[n - 1]!.offset, book, budget) }));
+  const sheets = kept.map((n): Sheet => ({ name: book.sheets[n - 1]!.name, ...reader.sheet(book.sheets[n - 1]!.offset, book, budget) }));
   return sheetsOutput(sheets, mode, summaryInformation(cfb), { names: book.sheets.map((s) => s.name), kept, selected: pages !== null });
 }
 
@@ -173,8 +180,16 @@ class BiffReader {
   }
 
   /** A worksheet's cells, from its BOF at `offset` to its EOF; charts and other substreams inside it are skipped. */
-  sheet(offset: number, book: Workbook, budget: { cells: number; chars: number; scanned: number }): string[][] {
+  /**
+   * A sheet's cells, its cell comments (NOTE records naming the object whose TXO holds the text) and the text of
+   * its other text objects (text boxes, shapes with text), in the sheet's order.
+   */
+  sheet(offset: number, book: Workbook, budget: { cells: number; chars: number; scanned: number }): Pick<Sheet, 'rows' | 'comments' | 'drawings'> {
     const rows: string[][] = [];
+    // Each text object's text by its object id, its kind from the OBJ record before it; the notes' cells and ids.
+    const texts = new Map<number, { text: string; note: boolean }>();
+    const notes: Array<{ row: number; col: number; id: number }> = [];
+    let lastObj: { id: number; type: number } | null = null;
     const put = (row: number, col: number, text: string) => {
       if (text === '' || col > MAX_COLUMN) return;
       if (--budget.cells < 0) throw tooManyCells('workbook');
@@ -207,6 +222,26 @@ class BiffReader {
         continue;
       }
       if (depth !== 1) continue;
+      if (book.biff8 && r.type === R.OBJ && bytes.length >= 8 && data.getUint16(0, true) === 0x15) {
+        lastObj = { type: data.getUint16(4, true), id: data.getUint16(6, true) };
+        continue;
+      }
+      if (book.biff8 && r.type === R.TXO && bytes.length >= 14) {
+        // The text follows in CONTINUE records, each opening with its own option byte; the formatting runs after it.
+        const { pieces, next } = this.continued(r);
+        const length = data.getUint16(10, true);
+        const text = length > 0 && pieces.length > 1 ? new Pieces(pieces.slice(1), 0).unicode(length) : '';
+        budget.chars -= text.length;
+        if (lastObj && text.trim()) texts.set(lastObj.id, { text: text.replace(/\r\n?/g, '\n').trim(), note: lastObj.type === OBJ_NOTE });
+        budget.scanned += next - pos;
+        pos = next;
+        lastObj = null;
+        continue;
+      }
+      if (book.biff8 && r.type === R.NOTE && bytes.length >= 8) {
+        notes.push({ row: data.getUint16(0, true), col: data.getUint16(2, true), id: data.getUint16(6, true) });
+        continue;
+      }
       if (r.type === R.STRING) {
         if (pendingString) {
           const { pieces, next } = this.continued(r);
@@ -259,7 +294,12 @@ class BiffReader {
       }
     }
     for (let i = 0; i < rows.length; i++) rows[i] = Array.from(rows[i] ?? [], (c) => c ?? '');
-    return rows;
+    const comments = notes.flatMap((n) => {
+      const t = texts.get(n.id);
+      return t ? [{ ref: `${columnName(n.col)}${n.row + 1}`, text: t.text }] : [];
+    });
+    const drawings = [...texts.values()].filter((t) => !t.note).map((t): Drawing => ({ kind: 'text', text: t.text }));
+    return { rows, ...(comments.length > 0 ? { comments } : {}), ...(drawings.length > 0 ? { drawings } : {}) };
   }
 
   /** A number as its cell's format shows it. */

@@ -9,7 +9,7 @@ import { isoDate } from '../../engine/iso-date.ts';
 import { MAX_CELLS, tooManyCells } from '../../engine/limits.ts';
 import { decodeText } from '../../containers/text-decoding.ts';
 import { odsSheetSpans } from './ods-sheets.ts';
-import { sheetsOutput, selectedNumbers, type Drawing, type Sheet } from '../../engine/sheets.ts';
+import { columnName, sheetsOutput, selectedNumbers, type Drawing, type Sheet } from '../../engine/sheets.ts';
 import { child, descendants, elements, parseXml, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
 import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
@@ -397,13 +397,6 @@ class TableRows {
       this.rows.push(cells);
     }
   }
-}
-
-/** Spreadsheet column name of a 0-based index: A, B, ..., Z, AA. */
-function columnName(i: number): string {
-  let s = '';
-  for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
 }
 
 /** The charts of a sheet's embedded chart objects: their titles. */
