@@ -189,7 +189,7 @@ describe('XML', () => {
     expect(result.content).toBe('River & Stone\n\n12.50\n\nShips in two days &lol2;.');
   });
 
-  it('reads Word 2003 XML as its paragraphs, headings, tables and footnotes, without reviewers\' comments', async () => {
+  it('reads Word 2003 XML as its paragraphs, headings, tables and footnotes, its header as furniture, without reviewers\' comments', async () => {
     const w = 'xmlns:w="http://schemas.microsoft.com/office/word/2003/wordml" xmlns:aml="http://schemas.microsoft.com/aml/2001/core"';
     const xml =
       `<?xml version="1.0"?><?mso-application progid="Word.Document"?><w:wordDocument ${w}><w:body><w:sect>` +
@@ -198,10 +198,11 @@ describe('XML', () => {
       '<aml:annotation w:type="Word.Comment"><aml:content><w:p><w:r><w:t>Check this</w:t></w:r></w:p></aml:content></aml:annotation><w:r><w:t>.</w:t></w:r></w:p>' +
       '<w:tbl><w:tr><w:tc><w:p><w:r><w:t>Well</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>Depth</w:t></w:r></w:p></w:tc></w:tr>' +
       '<w:tr><w:tc><w:p><w:r><w:t>N-1</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>40 m</w:t></w:r></w:p></w:tc></w:tr></w:tbl>' +
-      '</w:sect></w:body></w:wordDocument>';
+      '<w:sectPr><w:hdr w:type="odd"><w:p><w:r><w:t>Field notes</w:t></w:r></w:p></w:hdr></w:sectPr></w:sect></w:body></w:wordDocument>';
     const result = await extract({ bytes: utf8(xml), filename: 'report.xml', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
     expect(result.content).toBe('# Survey\n\nForty wells.\n\n| Well | Depth |\n| --- | --- |\n| N-1 | 40 m |\n\nCounted in May.');
-    expect(result.elements!.map((e) => e.type)).toEqual(['heading', 'paragraph', 'table', 'footnote']);
+    // The header is page furniture: an element, out of the content.
+    expect(result.elements!.map((e) => e.type)).toEqual(['page_header', 'heading', 'paragraph', 'table', 'footnote']);
   });
 
   it('reads Excel 2003 XML as a table per worksheet, cells where their indexes put them, numbers in General form', async () => {

@@ -3,7 +3,8 @@
 // (a DocBook or XHTML paragraph with emphasis inside, a record's field);
 // other elements are walked into. Office's 2003 XML formats read as their
 // documents do: Word's paragraphs (headings from their Heading styles) and
-// tables, with footnotes after the body and reviewers' comments left out;
+// tables, with footnotes after the body, headers and footers once as page
+// furniture and reviewers' comments left out;
 // Excel's worksheets as headings and tables, numbers in General form. Attributes, comments and processing instructions are not text. A
 // DOCTYPE is passed over unread, so its entities are never expanded; a file
 // that does not parse as XML is read as its text between tags.
@@ -11,7 +12,7 @@
 import { Blocks, type OutputMode } from '../../engine/blocks.ts';
 import { formatGeneral } from '../../engine/number-formats.ts';
 import { decodeText } from '../../containers/text-decoding.ts';
-import { parseXml, textContent, type XmlElement } from '../../containers/xml.ts';
+import { descendants, parseXml, textContent, type XmlElement } from '../../containers/xml.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 
 /** A DOCTYPE and its internal subset, whose entity declarations may hold further markup. */
@@ -51,6 +52,9 @@ function blocks(el: XmlElement, out: Blocks): void {
 
 function wordDocument(doc: XmlElement, out: Blocks): void {
   const notes: string[] = [];
+  // Each section's headers and footers (in its sectPr), once each: page furniture, as DOCX's are.
+  const furniture = (name: 'hdr' | 'ftr') => [...new Set(descendants(doc, name).map((el) => squeeze(runText(el, []))).filter(Boolean))];
+  for (const t of furniture('hdr')) out.pageHeader(t);
   const walk = (el: XmlElement) => {
     for (const c of el.children) {
       if (typeof c === 'string') continue;
@@ -68,6 +72,7 @@ function wordDocument(doc: XmlElement, out: Blocks): void {
   };
   walk(doc);
   for (const n of notes) out.footnote(n);
+  for (const t of furniture('ftr')) out.pageFooter(t);
 }
 
 /** A paragraph's (or cell's) text: its runs' text, tabs and breaks; a footnote's or endnote's text is set aside in `notes`. */
