@@ -5,6 +5,7 @@
 //   DOCX/PPTX  the raw text runs (<w:t>, <a:t>) of the parts, read with `unzip -p`
 //   XLSX       the shared strings and inline cell values, read with `unzip -p`
 //   CSV/TSV/Markdown/text  the source text (BOM-aware UTF-8/16/32, else Latin-1)
+//   XML        the text nodes, as htmlparser2's XML mode parses the source (not docex's XML reader)
 // Formats without a reference report completion only. Words are runs of
 // letters and digits, lower-cased, compared as multisets.
 //
@@ -13,6 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { DomUtils, parseDocument } from 'htmlparser2';
 import { createExtractorPool } from '../lambdas/extract/engine/pool.ts';
 
 const corpus = process.argv[2] ?? join(import.meta.dirname, '..', '..', 'shared', 'corpus');
@@ -110,6 +112,8 @@ function reference(file: string, ext: string): string | null {
           )
           .join(' ');
       }
+      case 'xml':
+        return DomUtils.textContent(parseDocument(sourceText(readFileSync(file)), { xmlMode: true }));
       case 'csv':
       case 'tsv':
       case 'md':
