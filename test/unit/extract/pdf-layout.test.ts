@@ -917,6 +917,27 @@ describe('PDF layout analysis', () => {
     expect(result.content.split('\n\n')).toEqual(['ANNUAL REPORT', LONG_1, 'A B C D E F']);
   });
 
+  it('reads text set slightly letter-spaced as its words where PDFium keeps some letters together', async () => {
+    // Apache Tika's testExtraSpaces.pdf (test/fixtures/README.md): each glyph drawn on its own, 1.7 points
+    // apart and 6 between words; PDFium reads "H e re i s so me fo rma tte d te xt".
+    const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/testExtraSpaces.pdf', import.meta.url)));
+    const result = await extract({ bytes, filename: 'spaces.pdf' });
+    expect(result.content).toBe('Here is some formatted text');
+  });
+
+  it('keeps the spaces of a line of short words that has a wide gap in it', async () => {
+    // Word spaces a quarter of the type's size, and one gap of 40 points: not letter spacing.
+    const widths: Record<string, number> = { I: 278, a: 556, m: 833, b: 556, o: 556, x: 500, f: 278, k: 500, i: 222, n: 556, d: 556 };
+    let x = 72;
+    const placed = ['I', 'am', 'a', 'box', 'of', 'a', 'kind'].map((word, k) => {
+      const at = x;
+      x += [...word].reduce((w, c) => w + (widths[c]! * 10) / 1000, 0) + (k === 3 ? 40 : 2.5);
+      return textAt(at, 700, word);
+    });
+    const result = await extract({ bytes: drawnPdf(placed.join('\n')), filename: 'short.pdf' });
+    expect(result.content.replace(/\s+/g, ' ')).toBe('I am a box of a kind');
+  });
+
   it('reads Chinese and Japanese without spaces between their characters, even set letter-spaced', async () => {
     // Made by LibreOffice from cjk-spacing.html (test/fixtures/README.md).
     const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/cjk-spacing.pdf', import.meta.url)));

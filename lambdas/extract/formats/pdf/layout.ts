@@ -346,16 +346,25 @@ function lineText(ordered: Word[], rtl: boolean): string {
 /**
  * The gap between the letters of a line set letter-spaced ("S t e e l J I S"), which PDFium reads as
  * one-letter words: most of its words single letters, at least six, and wider gaps between its real
- * words. Null for any other line (a row of answer choices "A B C D" has no wider gaps).
+ * words. Null for any other line (a row of answer choices "A B C D" has no wider gaps). Where the
+ * spacing is slight, PDFium keeps some letters together ("H e re i s so me"): then nearly every word is
+ * a piece of three letters or fewer, a third of them single letters, the gap between them a fifth of
+ * the type's size or less (a word space is wider) and the gaps between real words 2.5 times as wide.
  */
 function letterGap(words: Word[]): number | null {
-  const single = words.filter((w) => /^\p{L}$/u.test(w.text));
-  if (single.length < 6 || single.length < 0.7 * words.length) return null;
+  const single = words.filter((w) => /^\p{L}$/u.test(w.text)).length;
+  const pieces = words.filter((w) => /^\p{L}{1,3}$/u.test(w.text)).length;
+  const spaced = single >= 6 && single >= 0.7 * words.length;
+  const slightly = pieces >= 6 && pieces >= 0.8 * words.length && single >= 0.3 * words.length;
+  if (!spaced && !slightly) return null;
   const gaps: number[] = [];
   for (let i = 1; i < words.length; i++) gaps.push(words[i]!.x0 - words[i - 1]!.x1);
   const sorted = [...gaps].sort((a, b) => a - b);
   const letter = sorted[Math.floor(sorted.length / 2)]!;
-  return letter > 0 && sorted.at(-1)! >= 2 * letter ? letter : null;
+  if (!(letter > 0)) return null;
+  if (spaced) return sorted.at(-1)! >= 2 * letter ? letter : null;
+  const size = words.map((w) => w.size).sort((a, b) => a - b)[Math.floor(words.length / 2)]!;
+  return letter <= 0.2 * size && sorted.at(-1)! >= 2.5 * letter ? letter : null;
 }
 
 /** How far the `i`th word stands from the nearest of the words before it in `words`, on either side. */
