@@ -56,8 +56,8 @@ export function detect(input: ExtractInput): Detected {
 
 function zipFormat(bytes: Uint8Array): FormatDescriptor<Format> {
   const zip = new SafeZip(bytes);
-  // ODF and EPUB name themselves in a first, stored "mimetype" member.
-  const mimetype = zip.entries.find((e) => e.name === 'mimetype' && e.method === 0 && e.compressedSize < 200);
+  // ODF and EPUB name themselves in a first, stored "mimetype" member (some writers store it compressed, or later).
+  const mimetype = zip.entries.find((e) => e.name === 'mimetype' && (e.method === 0 || e.method === 8) && e.compressedSize < 200);
   if (mimetype) {
     const type = Buffer.from(zip.readEntry(mimetype)).toString('latin1').trim();
     const named = FORMATS.find((d) => d.signature.zipMimetype === type);

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/engine/extract.ts';
 import { countPages } from '../../../lambdas/extract/engine/page-count.ts';
 import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/engine/types.ts';
-import { makeDocx, makeEpub, makeOdf, makePptx, makeXlsx, w, XML } from '../../support/office-fixture.ts';
+import { SafeZip } from '../../../lambdas/extract/containers/zip.ts';
+import { makeDocx, makeEpub, makeOdf, makePptx, makeXlsx, makeZip, w, XML } from '../../support/office-fixture.ts';
 
 const markdown: ExtractionConfig = { ...DEFAULT_CONFIG, output: 'markdown' };
 
@@ -190,6 +191,24 @@ describe('OpenDocument', () => {
     const result = await extract({ bytes: odt, filename: 'a.odt', config: markdown });
     expect(result.content).toBe('# Intro\n\nPlain  words.\n\n- alpha\n- beta\n\n| a | b |\n| --- | --- |');
     expect(result.metadata).toMatchObject({ format: 'odt', title: 'An ODT' });
+  });
+
+  it('fails a password-protected ODT or ODS as encrypted, saying so', async () => {
+    // LibreOffice encrypts the parts and says so in the manifest; content.xml is then no XML to read.
+    const manifest = `<?xml version="1.0"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"><manifest:encryption-data manifest:checksum-type="SHA1/1K" manifest:checksum="x"/></manifest:file-entry></manifest:manifest>`;
+    for (const [kind, name] of [['text', 'a.odt'], ['spreadsheet', 'a.ods']] as const) {
+      const locked = makeOdf(kind, '', undefined, { 'META-INF/manifest.xml': manifest, 'content.xml': '\u0001\u0002 ciphertext' });
+      await expect(extract({ bytes: locked, filename: name })).rejects.toMatchObject({ code: 'encrypted_file', message: expect.stringMatching(/password-protected/) });
+    }
+  });
+
+  it('recognises an ODT whose mimetype member is stored compressed', async () => {
+    const odt = makeOdf('text', '<text:p>Compressed name.</text:p>');
+    const zip = new SafeZip(odt);
+    const members = zip.entries.map((e) => ({ name: e.name, data: zip.readEntry(e), method: 8 as const }));
+    const result = await extract({ bytes: makeZip(members), filename: 'upload' });
+    expect(result.metadata.format).toBe('odt');
+    expect(result.content).toBe('Compressed name.');
   });
 
   it('adds ODT review comments (annotations) after the body only when asked', async () => {

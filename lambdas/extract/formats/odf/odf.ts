@@ -16,7 +16,7 @@ import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 
 export function extractOdt(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget, withComments = false): FormatOutput {
   const flat = isFlatXml(bytes);
-  const zip = flat ? null : new SafeZip(bytes, budget);
+  const zip = flat ? null : openPackage(bytes, budget);
   // A flat OpenDocument file (.fodt) is one XML document holding what a package keeps in parts.
   const flatDoc = flat ? parseXml(decodeText(bytes).text, 'the flat OpenDocument file') : null;
   const content = flatDoc ?? (zip && readXml(zip, 'content.xml'));
@@ -67,7 +67,7 @@ function isFlatXml(bytes: Uint8Array): boolean {
 
 /** `pages`: 1-based sheet numbers to read (config.pages); null for every sheet. */
 export function extractOds(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget, pages: number[] | null = null): FormatOutput {
-  const zip = new SafeZip(bytes, budget);
+  const zip = openPackage(bytes, budget);
   const part = 'the part content.xml';
   const content = zip.readText('content.xml');
   if (content === null || !/<([\w.-]+:)?spreadsheet[\s/>]/.test(content)) {
@@ -101,6 +101,15 @@ export function extractOds(bytes: Uint8Array, mode: OutputMode, budget?: Inflate
     return { name: names[n - 1]!, rows: rows.rows, comments, drawings: odsCharts(zip, [...descendants(table, 'object'), ...objects]) };
   });
   return sheetsOutput(sheets, mode, odfMeta(zip), { names, kept, selected: pages !== null });
+}
+
+/** The package, refused as encrypted where its manifest says its parts are (a password set in LibreOffice). */
+function openPackage(bytes: Uint8Array, budget?: InflateBudget): SafeZip {
+  const zip = new SafeZip(bytes, budget);
+  if (/<([\w.-]+:)?encryption-data[\s/>]/.test(zip.readText('META-INF/manifest.xml') ?? '')) {
+    throw new ExtractionError('encrypted_file', 'The OpenDocument file is password-protected; remove the password and resubmit.');
+  }
+  return zip;
 }
 
 function officeBody(zip: SafeZip, kind: string): XmlElement {
