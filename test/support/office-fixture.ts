@@ -287,7 +287,7 @@ export function makePptx(slides: SlideSpec[], overrides: PartOverrides = {}): Ui
 const ODF_NS =
   'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/"';
 
-export function makeOdf(kind: 'text' | 'spreadsheet', bodyXml: string, title?: string, overrides: PartOverrides = {}): Uint8Array {
+export function makeOdf(kind: 'text' | 'spreadsheet' | 'presentation', bodyXml: string, title?: string, overrides: PartOverrides = {}): Uint8Array {
   return makeZip(withOverrides([
     { name: 'mimetype', data: `application/vnd.oasis.opendocument.${kind}`, method: 0 },
     { name: 'content.xml', data: XML + `<office:document-content ${ODF_NS}><office:body><office:${kind}>${bodyXml}</office:${kind}></office:body></office:document-content>` },

@@ -21,7 +21,7 @@ export interface Detected {
 }
 
 export const SUPPORTED_FORMATS =
-  'PDF, DOCX, DOC, XLSX, XLS, PPTX, PPT, ODT, ODS, EPUB, RTF, HTML, XML, CSV, TSV, EML and MSG (e-mail), Markdown, plain text, PNG/JPEG/TIFF images (by OCR), and ZIP archives of these';
+  'PDF, DOCX, DOC, XLSX, XLS, PPTX, PPT, ODT, ODS, ODP, EPUB, RTF, HTML, XML, CSV, TSV, EML and MSG (e-mail), Markdown, plain text, PNG/JPEG/TIFF images (by OCR), and ZIP archives of these';
 
 /** Formats recognised only to say what the file is when refusing it. */
 const KNOWN_BINARY: Array<{ magic: number[]; name: string }> = [
@@ -31,7 +31,7 @@ const KNOWN_BINARY: Array<{ magic: number[]; name: string }> = [
   { magic: [0x37, 0x7a, 0xbc, 0xaf], name: 'a 7-Zip archive' },
 ];
 
-/** Packages that name themselves OpenDocument but are of a kind not read (drawings, presentations). */
+/** Packages that name themselves OpenDocument but are of a kind not read (drawings, formulas, charts). */
 const OPENDOCUMENT = 'application/vnd.oasis.opendocument.';
 
 const CFB_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];

@@ -10,7 +10,7 @@ import { zip } from '../formats/archive/index.ts';
 import { png, jpeg, tiff } from '../formats/image/index.ts';
 import { doc, ppt, xls } from '../formats/legacy-office/index.ts';
 import { eml, msg } from '../formats/mail/index.ts';
-import { ods, odt } from '../formats/odf/index.ts';
+import { odp, ods, odt } from '../formats/odf/index.ts';
 import { docx, pptx, xlsx } from '../formats/ooxml/index.ts';
 import { pdf } from '../formats/pdf/index.ts';
 import { csv, markdown, rtf, text, tsv } from '../formats/text/index.ts';
@@ -18,7 +18,7 @@ import { epub, html, xml } from '../formats/web/index.ts';
 import type { FormatDescriptor, SplitCapability } from './format.ts';
 import { hasHeader, hasMagic } from './signatures.ts';
 
-export const FORMATS = [pdf, docx, xlsx, pptx, odt, ods, epub, zip, markdown, csv, tsv, html, eml, xml, msg, doc, xls, ppt, rtf, text, png, jpeg, tiff] as const;
+export const FORMATS = [pdf, docx, xlsx, pptx, odt, ods, odp, epub, zip, markdown, csv, tsv, html, eml, xml, msg, doc, xls, ppt, rtf, text, png, jpeg, tiff] as const;
 
 export type Format = (typeof FORMATS)[number]['name'];
 

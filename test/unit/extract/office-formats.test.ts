@@ -193,6 +193,41 @@ describe('OpenDocument', () => {
     expect(result.metadata).toMatchObject({ format: 'odt', title: 'An ODT' });
   });
 
+  it('reads ODP slides: titles as headings, shapes in reading order, outlines as lists, tables, notes, not the furniture', async () => {
+    const frame = (cls: string | null, x: number, y: number, inner: string) =>
+      `<draw:frame ${cls ? `presentation:class="${cls}" ` : ''}svg:x="${x}cm" svg:y="${y}cm" svg:width="20cm" svg:height="2cm">${inner}</draw:frame>`;
+    const box = (...paras: string[]) => `<draw:text-box>${paras.map((p) => `<text:p>${p}</text:p>`).join('')}</draw:text-box>`;
+    const odp = makeOdf(
+      'presentation',
+      '<draw:page draw:name="p1">' +
+        frame('subtitle', 2, 5, box('Field season 2024')) +
+        frame('title', 2, 1, '<draw:text-box><text:list><text:list-header><text:p>Well survey</text:p></text:list-header></text:list></draw:text-box>') +
+        frame('page-number', 20, 18, box('1')) +
+        '</draw:page>' +
+        '<draw:page draw:name="p2">' +
+        frame('title', 2, 1, box('Findings')) +
+        frame('outline', 2, 8, '<draw:text-box><text:list><text:list-item><text:p>Forty wells</text:p><text:list><text:list-item><text:p>Ten dry</text:p></text:list-item></text:list></text:list-item></text:list></draw:text-box>') +
+        // Drawn after the outline, above it: read before it.
+        '<draw:custom-shape svg:x="2cm" svg:y="4cm" svg:width="20cm" svg:height="2cm"><text:p>Summary first</text:p></draw:custom-shape>' +
+        frame(null, 2, 12, '<table:table><table:table-row><table:table-cell><text:p>Well</text:p></table:table-cell><table:table-cell><text:p>Depth</text:p></table:table-cell></table:table-row></table:table>') +
+        frame(null, 2, 15, '<draw:image/><svg:desc>Map of the northern wells</svg:desc>') +
+        '<presentation:notes><draw:frame presentation:class="notes" svg:x="1cm" svg:y="10cm" svg:width="15cm" svg:height="10cm"><draw:text-box><text:p>Mention the dry wells.</text:p></draw:text-box></draw:frame></presentation:notes>' +
+        '</draw:page>',
+      'Survey deck',
+    );
+    const result = await extract({ bytes: odp, filename: 'deck.odp', config: markdown });
+    expect(result.metadata).toMatchObject({ format: 'odp', pages: 2, page_unit: 'slide', title: 'Survey deck' });
+    expect(result.content).toBe(
+      '## Well survey\n\nField season 2024\n\n## Findings\n\nSummary first\n\n- Forty wells\n  - Ten dry\n\n| Well | Depth |\n| --- | --- |\n\n**Notes:** Mention the dry wells.',
+    );
+    // A picture is a figure element, by its description; its text is no part of the content.
+    expect(result.elements!.filter((e) => e.type === 'figure').map((e) => [e.text, e.page])).toEqual([['Map of the northern wells', 2]]);
+    expect(result.tables).toEqual([expect.objectContaining({ page: 2, rows: [['Well', 'Depth']] })]);
+    const second = await extract({ bytes: odp, filename: 'deck.odp', config: { ...markdown, pages: [2] } });
+    expect(second.content.startsWith('## Findings')).toBe(true);
+    expect(second.metadata).toMatchObject({ pages: 1, pages_total: 2 });
+  });
+
   it('fails a password-protected ODT or ODS as encrypted, saying so', async () => {
     // LibreOffice encrypts the parts and says so in the manifest; content.xml is then no XML to read.
     const manifest = `<?xml version="1.0"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"><manifest:encryption-data manifest:checksum-type="SHA1/1K" manifest:checksum="x"/></manifest:file-entry></manifest:manifest>`;

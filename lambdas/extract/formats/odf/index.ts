@@ -1,9 +1,10 @@
-// OpenDocument text and spreadsheets: ZIP packages that name themselves in a
-// stored mimetype member, or (ODT) one flat XML document. A spreadsheet's
-// sheets are found by a scan of content.xml, as the reader finds them.
+// OpenDocument text, spreadsheets and presentations: ZIP packages that name
+// themselves in a mimetype member, or (ODT) one flat XML document. A
+// spreadsheet's sheets and a presentation's slides are found by a scan of
+// content.xml, as the readers find them.
 
 import type { FormatDescriptor } from '../../engine/format.ts';
-import { DOCUMENT_ADVICE, WORKBOOK_ADVICE } from '../../engine/limits.ts';
+import { DOCUMENT_ADVICE, PRESENTATION_ADVICE, SLIDE_LIMIT, WORKBOOK_ADVICE } from '../../engine/limits.ts';
 import { partsTextPages } from '../../engine/text-pages.ts';
 import { odsSheetSpans } from './ods-sheets.ts';
 
@@ -31,4 +32,15 @@ export const ods: FormatDescriptor<'ods'> = {
   countPages: ({ zip }) => Math.max(1, odsSheetSpans(zip().readText('content.xml') ?? '').length),
   readLimit: { bytes: 70_000_000, advice: WORKBOOK_ADVICE },
   split: { chunks: 'pages', separator: '\n\n' },
+};
+
+export const odp: FormatDescriptor<'odp'> = {
+  name: 'odp',
+  family: 'odf',
+  mime_type: 'application/vnd.oasis.opendocument.presentation',
+  unit: 'slide',
+  signature: { zipMimetype: 'application/vnd.oasis.opendocument.presentation' },
+  countPages: ({ zip }) => Math.max(1, zip().readText('content.xml')?.match(/<(?:[\w.-]+:)?page[\s/>]/g)?.length ?? 0),
+  readLimit: { bytes: 230_000_000, advice: PRESENTATION_ADVICE },
+  limit: SLIDE_LIMIT,
 };

@@ -104,7 +104,7 @@ export function extractOds(bytes: Uint8Array, mode: OutputMode, budget?: Inflate
 }
 
 /** The package, refused as encrypted where its manifest says its parts are (a password set in LibreOffice). */
-function openPackage(bytes: Uint8Array, budget?: InflateBudget): SafeZip {
+export function openPackage(bytes: Uint8Array, budget?: InflateBudget): SafeZip {
   const zip = new SafeZip(bytes, budget);
   if (/<([\w.-]+:)?encryption-data[\s/>]/.test(zip.readText('META-INF/manifest.xml') ?? '')) {
     throw new ExtractionError('encrypted_file', 'The OpenDocument file is password-protected; remove the password and resubmit.');
@@ -112,7 +112,7 @@ function openPackage(bytes: Uint8Array, budget?: InflateBudget): SafeZip {
   return zip;
 }
 
-function officeBody(zip: SafeZip, kind: string): XmlElement {
+export function officeBody(zip: SafeZip, kind: string): XmlElement {
   const content = readXml(zip, 'content.xml');
   const body = content && child(content, 'body');
   const office = body && child(body, kind);
@@ -120,7 +120,7 @@ function officeBody(zip: SafeZip, kind: string): XmlElement {
   return office;
 }
 
-function odfMeta(zip: SafeZip): FormatOutput['metadata'] {
+export function odfMeta(zip: SafeZip): FormatOutput['metadata'] {
   const doc = readXml(zip, 'meta.xml');
   return metaOf(doc && child(doc, 'meta'));
 }
@@ -142,7 +142,7 @@ function metaOf(meta: XmlElement | null | undefined): FormatOutput['metadata'] {
   };
 }
 
-interface OdtCtx {
+export interface OdtCtx {
   out: Blocks;
   styles: Map<string, OdtStyle>;
   /** Note bodies met in the text, written after it as footnotes. */
@@ -163,7 +163,7 @@ interface OdtStyle {
 }
 
 /** Paragraph and list styles of content.xml (automatic) and styles.xml (named). */
-function odtStyles(roots: Array<XmlElement | null | undefined>): Map<string, OdtStyle> {
+export function odtStyles(roots: Array<XmlElement | null | undefined>): Map<string, OdtStyle> {
   const out = new Map<string, OdtStyle>();
   for (const root of roots) {
     if (!root) continue;
@@ -202,7 +202,7 @@ function paragraphKind(ctx: OdtCtx, name: string | undefined): 'title' | 'captio
   return null;
 }
 
-function flow(ctx: OdtCtx, el: XmlElement, listLevel: number): void {
+export function flow(ctx: OdtCtx, el: XmlElement, listLevel: number): void {
   const { out } = ctx;
   for (const c of el.children) {
     if (typeof c === 'string') continue;
@@ -308,7 +308,7 @@ function frame(ctx: OdtCtx, f: XmlElement): void {
  * (text:s), tabs and line breaks; a note's body is kept for the footnotes
  * and its citation left in place; frames and comments are not line text.
  */
-function inline(ctx: OdtCtx | null, el: XmlElement): string {
+export function inline(ctx: OdtCtx | null, el: XmlElement): string {
   let s = '';
   for (const c of el.children) {
     if (typeof c === 'string') s += c;
@@ -354,7 +354,7 @@ function tableRowElements(el: XmlElement): XmlElement[] {
 }
 
 /** A table's rows as cell texts; see TableRows. */
-function tableRows(table: XmlElement, budget: { cells: number }, paragraphText?: (p: XmlElement) => string): string[][] {
+export function tableRows(table: XmlElement, budget: { cells: number }, paragraphText?: (p: XmlElement) => string): string[][] {
   const rows = new TableRows(budget, paragraphText);
   for (const row of tableRowElements(table)) rows.add(row);
   return rows.rows;

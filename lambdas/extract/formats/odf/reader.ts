@@ -7,4 +7,5 @@ import type { FormatReaders } from '../../engine/readers.ts';
 export const readers: FormatReaders = {
   odt: async (bytes, ctx) => (await import('./odf.ts')).extractOdt(bytes, ctx.config.output, ctx.budget, ctx.config.comments),
   ods: async (bytes, ctx) => (await import('./odf.ts')).extractOds(bytes, ctx.config.output, ctx.budget, ctx.config.pages),
+  odp: async (bytes, ctx) => (await import('./odp.ts')).extractOdp(bytes, ctx.config.output, ctx.budget, ctx.config.pages),
 };

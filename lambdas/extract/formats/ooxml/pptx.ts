@@ -13,7 +13,7 @@ import { chartBlocks, contentChildren, coreProperties, readDiagram, relationship
 import { child, descendants, elements, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
 import { checkUnitLimit, SLIDE_LIMIT } from '../../engine/limits.ts';
 import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
-import { readingOrder, type SlideBox } from './slide-order.ts';
+import { readingOrder, type SlideBox } from '../../engine/slide-order.ts';
 import { boxOf, ON_SLIDE, placedBox, within, xfrmOf, type Placement } from './shape-frames.ts';
 import { ExtractionError, type DraftElement, type FormatOutput, type Table } from '../../engine/types.ts';
 

@@ -3,7 +3,7 @@
 // group's own child frame onto the slide.
 
 import { child, type XmlElement } from '../../containers/xml.ts';
-import type { SlideBox } from './slide-order.ts';
+import type { SlideBox } from '../../engine/slide-order.ts';
 
 /** Maps a group's child coordinates onto the slide: slide = child * scale + offset, per axis. */
 export interface Placement {

@@ -11,7 +11,7 @@
 // that overlap everywhere keep the stored order, as do all of a slide's
 // where one shape's place cannot be found.
 
-/** A shape's box on the slide, in EMU, top-left origin. */
+/** A shape's box on the slide, in EMU (914,400 an inch), top-left origin. */
 export interface SlideBox {
   x0: number;
   y0: number;
