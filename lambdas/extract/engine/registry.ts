@@ -2,14 +2,16 @@
 // order detection asks them within each of its steps: the ZIP packages'
 // main parts (DOCX, XLSX, PPTX before EPUB's container), the names that
 // decide text (Markdown, CSV, TSV before HTML and e-mail), the text
-// sniffers (flat ODT before HTML before e-mail before other XML). A new format is a folder
-// under formats/ (its descriptor in index.ts, naming the folder as its
-// family, and its reader in reader.ts) and its descriptor's line here.
+// sniffers (flat ODT, then a mailbox and an e-mail, whose header fields
+// come before any HTML body they hold, then HTML, then other XML). A new
+// format is a folder under formats/ (its descriptor in index.ts, naming the
+// folder as its family, and its reader in reader.ts) and its descriptor's
+// line here.
 
 import { zip } from '../formats/archive/index.ts';
 import { png, jpeg, tiff } from '../formats/image/index.ts';
 import { doc, ppt, xls } from '../formats/legacy-office/index.ts';
-import { eml, msg } from '../formats/mail/index.ts';
+import { eml, mbox, msg } from '../formats/mail/index.ts';
 import { odp, ods, odt } from '../formats/odf/index.ts';
 import { docx, pptx, xlsx } from '../formats/ooxml/index.ts';
 import { pdf } from '../formats/pdf/index.ts';
@@ -18,7 +20,7 @@ import { epub, html, xml } from '../formats/web/index.ts';
 import type { FormatDescriptor, SplitCapability } from './format.ts';
 import { hasHeader, hasMagic } from './signatures.ts';
 
-export const FORMATS = [pdf, docx, xlsx, pptx, odt, ods, odp, epub, zip, markdown, csv, tsv, html, eml, xml, msg, doc, xls, ppt, rtf, text, png, jpeg, tiff] as const;
+export const FORMATS = [pdf, docx, xlsx, pptx, odt, ods, odp, epub, zip, markdown, csv, tsv, mbox, eml, html, xml, msg, doc, xls, ppt, rtf, text, png, jpeg, tiff] as const;
 
 export type Format = (typeof FORMATS)[number]['name'];
 

@@ -146,6 +146,29 @@ describe('EML', () => {
   });
 });
 
+describe('mbox', () => {
+  it('reads each message of a mailbox as a section, a quoted "From " line as its message wrote it', async () => {
+    const mbox =
+      'From ada@example.com Mon Jun  1 10:00:00 2009\n' +
+      'From: Ada <ada@example.com>\nTo: team@example.com\nSubject: Survey dates\nContent-Type: text/html; charset=utf-8\n\n' +
+      '<html><body><p>We start on <b>Monday</b>.</p></body></html>\n\n' +
+      'From bob@example.com Tue Jun  2 09:30:00 2009\n' +
+      'From: Bob <bob@example.com>\nSubject: Re: Survey dates\n\nAgreed.\n>From the office, Bob\n';
+    const result = await extract({ bytes: utf8(mbox), filename: 'archive' });
+    expect(result.metadata).toMatchObject({ format: 'mbox', mime_type: 'application/mbox', page_unit: 'text_page', failed_sections: [] });
+    expect(result.elements!.filter((e) => e.type === 'heading').map((e) => e.text)).toEqual(['Message 1: Survey dates', 'Message 2: Re: Survey dates']);
+    expect(result.content).toContain('We start on Monday.');
+    expect(result.content).toContain('Agreed.\nFrom the office, Bob');
+  });
+
+  it('reads a message named .eml as e-mail even where its HTML body opens early', async () => {
+    const eml = 'From: a@example.com\nSubject: Hi\nContent-Type: text/html\n\n<html><body><p>Body text</p></body></html>\n';
+    const result = await extract({ bytes: utf8(eml), filename: 'note.eml' });
+    expect(result.metadata.format).toBe('eml');
+    expect(result.content).toContain('Body text');
+  });
+});
+
 describe('RTF', () => {
   it('reads the body with code-page and Unicode escapes, tables and the info group', async () => {
     const rtf =

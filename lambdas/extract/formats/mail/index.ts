@@ -1,5 +1,6 @@
 // E-mail: an RFC 822 message (sniffed from its header fields, or hinted by
-// its name) and an Outlook MSG (a compound file of "__substg1.0_" property
+// its name), a Unix mailbox of them (mbox: each message after a "From "
+// line) and an Outlook MSG (a compound file of "__substg1.0_" property
 // streams). An MSG's pages need its parser to count: one is reserved, the
 // rest settled when the job finishes.
 
@@ -15,6 +16,22 @@ export const eml: FormatDescriptor<'eml'> = {
   signature: {
     names: { extensions: ['eml'], contentTypes: ['message/rfc822'] },
     sniff: (head, hinted) => looksLikeEmail(head) || (hinted && /^[\w-]+:/m.test(head)),
+  },
+  countPages: ({ codePoints }) => textPages(codePoints()),
+  readLimit: { bytes: 60_000_000, advice: MAIL_ADVICE },
+};
+
+export const mbox: FormatDescriptor<'mbox'> = {
+  name: 'mbox',
+  family: 'mail',
+  mime_type: 'application/mbox',
+  unit: 'text_page',
+  signature: {
+    names: { extensions: ['mbox', 'mbx'], contentTypes: ['application/mbox'] },
+    // A "From " line: its sender and a date as ctime writes it ("Mon Jun  1 10:00:00 2009"), or any date followed
+    // by the first message's header fields.
+    sniff: (head) =>
+      /^From \S+ +[A-Z][a-z]{2} [A-Z][a-z]{2} +\d{1,2} \d{1,2}:\d{2}/.test(head) || /^From \S+ [^\r\n]*\d{4}[^\r\n]*\r?\n[\x21-\x39\x3b-\x7e]+:/.test(head),
   },
   countPages: ({ codePoints }) => textPages(codePoints()),
   readLimit: { bytes: 60_000_000, advice: MAIL_ADVICE },

@@ -6,5 +6,6 @@ import type { FormatReaders } from '../../engine/readers.ts';
 
 export const readers: FormatReaders = {
   eml: async (bytes, ctx) => (await import('./eml.ts')).extractEml(bytes, ctx),
+  mbox: async (bytes, ctx) => (await import('./mbox.ts')).extractMbox(bytes, ctx),
   msg: async (bytes, ctx) => (await import('./msg.ts')).extractMsg(bytes, ctx),
 };
