@@ -160,10 +160,15 @@ export function isZip(bytes: Uint8Array): boolean {
 function readCentralDirectory(bytes: Uint8Array): ZipEntry[] {
   const eocd = findEocd(bytes);
   if (eocd < 0) throw corrupt('the end of the ZIP directory is missing (the file is truncated or not a ZIP archive)');
-  const count = readU16(bytes, eocd + 10);
-  const size = readU32(bytes, eocd + 12);
-  const offset = readU32(bytes, eocd + 16);
-  if (count === 0xffff || offset === 0xffffffff) throw corrupt('ZIP64 archives are not supported');
+  let count = readU16(bytes, eocd + 10);
+  let size = readU32(bytes, eocd + 12);
+  let offset = readU32(bytes, eocd + 16);
+  // A field at its maximum says the ZIP64 end record holds it: some writers (Windows' XPS, .NET packaging) use it for any archive.
+  if (count === 0xffff || size === 0xffffffff || offset === 0xffffffff) {
+    const zip64 = zip64End(bytes, eocd);
+    if (!zip64) throw corrupt('its ZIP64 end record is missing');
+    ({ count, size, offset } = zip64);
+  }
   if (count > ZIP_LIMITS.maxEntries) {
     throw new ExtractionError('refused_file', `Refused: the archive has ${count} entries; the limit is ${ZIP_LIMITS.maxEntries}.`);
   }
@@ -180,13 +185,14 @@ function readCentralDirectory(bytes: Uint8Array): ZipEntry[] {
     const nameBytes = bytes.subarray(p + 46, p + 46 + nameLength);
     // Bit 11 marks UTF-8 names; older tools wrote CP437, of which ASCII is the common part.
     const name = flags & 0x800 ? decoder.decode(nameBytes) : Buffer.from(nameBytes).toString('latin1');
+    const wide = zip64Fields(bytes.subarray(p + 46 + nameLength, p + 46 + nameLength + extraLength), readU32(bytes, p + 24), readU32(bytes, p + 20), readU32(bytes, p + 42));
     entries.push({
       name,
       method: readU16(bytes, p + 10),
       encrypted: (flags & 1) === 1,
-      compressedSize: readU32(bytes, p + 20),
-      declaredSize: readU32(bytes, p + 24),
-      localHeaderOffset: readU32(bytes, p + 42),
+      compressedSize: wide.compressed,
+      declaredSize: wide.declared,
+      localHeaderOffset: wide.offset,
       isDirectory: name.endsWith('/'),
     });
     p += 46 + nameLength + extraLength + commentLength;
@@ -200,6 +206,44 @@ function findEocd(bytes: Uint8Array): number {
     if (bytes[i] === 0x50 && bytes[i + 1] === 0x4b && bytes[i + 2] === 0x05 && bytes[i + 3] === 0x06) return i;
   }
   return -1;
+}
+
+/** The ZIP64 end record's entry count, directory size and offset, found by its locator just before the end record; null without one. */
+function zip64End(bytes: Uint8Array, eocd: number): { count: number; size: number; offset: number } | null {
+  const locator = eocd - 20;
+  if (locator < 0 || readU32(bytes, locator) !== 0x07064b50) return null;
+  const at = readU64(bytes, locator + 8);
+  if (at + 56 > bytes.length || readU32(bytes, at) !== 0x06064b50) return null;
+  return { count: readU64(bytes, at + 32), size: readU64(bytes, at + 40), offset: readU64(bytes, at + 48) };
+}
+
+/**
+ * An entry's sizes and local header offset: where the directory entry holds 0xffffffff, the value is in its
+ * ZIP64 extra field (id 1), in this order, each present only where its field overflowed.
+ */
+function zip64Fields(extra: Uint8Array, declared: number, compressed: number, offset: number): { declared: number; compressed: number; offset: number } {
+  const out = { declared, compressed, offset };
+  for (let q = 0; q + 4 <= extra.length; ) {
+    const id = readU16(extra, q);
+    const length = readU16(extra, q + 2);
+    if (id === 1) {
+      let at = q + 4;
+      const end = Math.min(extra.length, at + length);
+      for (const key of ['declared', 'compressed', 'offset'] as const) {
+        if (out[key] !== 0xffffffff || at + 8 > end) continue;
+        out[key] = readU64(extra, at);
+        at += 8;
+      }
+      break;
+    }
+    q += 4 + length;
+  }
+  return out;
+}
+
+/** A little-endian 64-bit field, as a number: past 2^53 it is no offset into a file held in memory anyway. */
+function readU64(b: Uint8Array, at: number): number {
+  return readU32(b, at) + readU32(b, at + 4) * 2 ** 32;
 }
 
 function readU16(b: Uint8Array, at: number): number {

@@ -64,6 +64,8 @@ function zipFormat(bytes: Uint8Array): FormatDescriptor<Format> {
     if (named) return named;
     if (type.startsWith(OPENDOCUMENT)) throw unsupported(`the file is an OpenDocument file of type ${type}`);
   }
+  // An XPS document is a package of pages of positioned glyphs, not an archive of documents: its parts read as one would be junk.
+  if (zip.entries.some((e) => /(^|\/)[^/]+\.fdseq$/i.test(e.name))) throw unsupported('the file is an XPS document (XML Paper Specification); print it to PDF and submit the PDF');
   const claimed = FORMATS.find((d) => d.signature.zipMembers?.(zip)) ?? FORMATS.find((d) => d.signature.anyZip);
   if (!claimed) throw unsupported('the file is a ZIP archive');
   return claimed;

@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/engine/extract.ts';
 import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/engine/types.ts';
@@ -260,6 +261,52 @@ describe('ZIP archives', () => {
     expect(result.content).toBe('notes/readme.txt\n\nPlain notes here.\n\nreport.docx\n\nReport body');
     expect(result.metadata.failed_sections).toEqual([{ name: 'broken.docx', error: expect.stringMatching(/archive could not be read/) }]);
     expect(result.metadata.pages).toBe(2);
+  });
+
+  it('reads a ZIP64 archive: its end record and its members\' sizes and offsets in ZIP64 fields', async () => {
+    // As Windows' packaging writes every archive: the classic fields at their maximum, the values in ZIP64 records.
+    const members = [
+      { name: 'a.txt', data: Buffer.from('First member text.') },
+      { name: 'b.txt', data: Buffer.from('Second member text.') },
+    ];
+    const u16 = (n: number) => Buffer.from([n & 0xff, n >> 8]);
+    const u32 = (n: number) => {
+      const b = Buffer.alloc(4);
+      b.writeUInt32LE(n >>> 0);
+      return b;
+    };
+    const u64 = (n: number) => {
+      const b = Buffer.alloc(8);
+      b.writeBigUInt64LE(BigInt(n));
+      return b;
+    };
+    const locals: Buffer[] = [];
+    const central: Buffer[] = [];
+    let offset = 0;
+    for (const m of members) {
+      const name = Buffer.from(m.name);
+      const crc = crc32(m.data);
+      const local = Buffer.concat([u32(0x04034b50), u16(45), u16(0), u16(0), u32(0), u32(crc), u32(m.data.length), u32(m.data.length), u16(name.length), u16(0), name, m.data]);
+      const extra = Buffer.concat([u16(1), u16(24), u64(m.data.length), u64(m.data.length), u64(offset)]);
+      central.push(Buffer.concat([u32(0x02014b50), u16(45), u16(45), u16(0), u16(0), u32(0), u32(crc), u32(0xffffffff), u32(0xffffffff), u16(name.length), u16(extra.length), u16(0), u16(0), u16(0), u32(0), u32(0xffffffff), name, extra]));
+      locals.push(local);
+      offset += local.length;
+    }
+    const directory = Buffer.concat(central);
+    const zip64End = Buffer.concat([u32(0x06064b50), u64(44), u16(45), u16(45), u32(0), u32(0), u64(members.length), u64(members.length), u64(directory.length), u64(offset)]);
+    const locator = Buffer.concat([u32(0x07064b50), u32(0), u64(offset + directory.length), u32(1)]);
+    const end = Buffer.concat([u32(0x06054b50), u16(0), u16(0), u16(0xffff), u16(0xffff), u32(0xffffffff), u32(0xffffffff), u16(0)]);
+    const bytes = new Uint8Array(Buffer.concat([...locals, directory, zip64End, locator, end]));
+    const result = await extract({ bytes, filename: 'bundle.zip' });
+    expect(result.content).toBe('a.txt\n\nFirst member text.\n\nb.txt\n\nSecond member text.');
+  });
+
+  it('refuses an XPS document as such, not as an archive of its parts', async () => {
+    const xps = makeZip([
+      { name: 'FixedDocSeq.fdseq', data: '<FixedDocumentSequence/>' },
+      { name: 'Documents/1/Pages/1.fpage', data: '<FixedPage><Glyphs UnicodeString="Hello"/></FixedPage>' },
+    ]);
+    await expect(extract({ bytes: xps, filename: 'print.xps' })).rejects.toMatchObject({ code: 'unsupported_format', message: expect.stringMatching(/XPS document .*print it to PDF/) });
   });
 
   it('fails when no member can be read', async () => {
