@@ -6,6 +6,8 @@
 //   XLSX       the shared strings and inline cell values, read with `unzip -p`
 //   CSV/TSV/Markdown/text  the source text (BOM-aware UTF-8/16/32, else Latin-1)
 //   XML        the text nodes, as htmlparser2's XML mode parses the source (not docex's XML reader)
+//   HTML       the text nodes outside script, style, template, noscript and head, as htmlparser2 parses the
+//              source (docex reads HTML with parse5)
 // Formats without a reference report completion only. Words are runs of
 // letters and digits, lower-cased, compared as multisets.
 //
@@ -114,6 +116,11 @@ function reference(file: string, ext: string): string | null {
       }
       case 'xml':
         return DomUtils.textContent(parseDocument(sourceText(readFileSync(file)), { xmlMode: true }));
+      case 'html': {
+        const dom = parseDocument(sourceText(readFileSync(file)));
+        for (const hidden of DomUtils.findAll((el) => ['script', 'style', 'template', 'noscript', 'head'].includes(el.name), dom.children)) DomUtils.removeElement(hidden);
+        return DomUtils.textContent(dom);
+      }
       case 'csv':
       case 'tsv':
       case 'md':
