@@ -13,7 +13,8 @@ import type { InflateBudget } from '../../containers/zip.ts';
 import { checkUnitLimit, MAX_CELLS, SLIDE_LIMIT } from '../../engine/limits.ts';
 import { readingOrder, type SlideBox } from '../../engine/slide-order.ts';
 import { selectedNumbers } from '../../engine/sheets.ts';
-import type { DraftElement, FormatOutput, Table } from '../../engine/types.ts';
+import type { FormatOutput } from '../../engine/types.ts';
+import { SlideDeck, speakerNotes } from '../../engine/slide-deck.ts';
 import { flow, inline, odfMeta, officeBody, odtStyles, openPackage, tableRows, type OdtCtx } from './odf.ts';
 
 /** Placeholder classes of the slide's furniture. */
@@ -30,9 +31,7 @@ export function extractOdp(bytes: Uint8Array, mode: OutputMode, budget?: Inflate
   const slides = elements(presentation, 'page');
   checkUnitLimit(SLIDE_LIMIT, slides.length);
   const kept = selectedNumbers(slides.length, pages);
-  const texts: string[] = [];
-  const tables: Table[] = [];
-  const drafts: DraftElement[] = [];
+  const deck = new SlideDeck();
   for (const number of kept) {
     const out = new Blocks(mode);
     const ctx: OdtCtx = { out, styles, notes: [], counters: [], comments: null };
@@ -44,20 +43,9 @@ export function extractOdp(bytes: Uint8Array, mode: OutputMode, budget?: Inflate
     }
     for (const s of readingOrder(shapes.filter((s) => !isTitle(s)), (s) => s.box)) shape(ctx, s.el);
     notes(slides[number - 1]!, ctx, mode);
-    const page = texts.length;
-    for (const e of out.elements) drafts.push({ ...e, page, ...(e.table !== undefined ? { table: e.table + tables.length } : {}) });
-    for (const t of out.tables) tables.push({ page: number, rows: t.rows, markdown: t.markdown });
-    texts.push(out.text());
+    deck.add(number, out);
   }
-  return {
-    pages: texts,
-    pageSeparator: '\n\n',
-    unit: 'slide',
-    tables,
-    elements: drafts,
-    ...(pages ? { pagesSelected: { total: slides.length, kept } } : {}),
-    metadata: odfMeta(zip),
-  };
+  return deck.output(slides.length, kept, pages !== null, odfMeta(zip));
 }
 
 interface Placed {
@@ -101,8 +89,7 @@ function notes(page: XmlElement, ctx: OdtCtx, mode: OutputMode): void {
   if (!notesPage) return;
   const sub = new Blocks('text');
   for (const s of placed(notesPage)) if (s.kind === 'notes') shape({ ...ctx, out: sub }, s.el);
-  const paras = sub.text().split(/\n{2,}/).map((t) => t.trim()).filter(Boolean);
-  paras.forEach((t, i) => ctx.out.paragraph(i === 0 ? (mode === 'markdown' ? `**Notes:** ${t}` : `Notes: ${t}`) : t));
+  speakerNotes(ctx.out, sub.text().split(/\n{2,}/).map((t) => t.trim()).filter(Boolean), mode);
 }
 
 /** EMU per unit of an ODF length (slide-order.ts measures in EMU). */

@@ -15,7 +15,8 @@ import { checkUnitLimit, SLIDE_LIMIT } from '../../engine/limits.ts';
 import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
 import { readingOrder, type SlideBox } from '../../engine/slide-order.ts';
 import { boxOf, ON_SLIDE, placedBox, within, xfrmOf, type Placement } from './shape-frames.ts';
-import { ExtractionError, type DraftElement, type FormatOutput, type Table } from '../../engine/types.ts';
+import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
+import { SlideDeck, speakerNotes } from '../../engine/slide-deck.ts';
 
 /** `pages`: 1-based slide numbers to read (config.pages); null for every slide. */
 export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget, pages: number[] | null = null): FormatOutput {
@@ -28,9 +29,7 @@ export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
   const slideParts = (list ? elements(list, 'sldId') : []).map((s) => rels.get(s.attrs.id ?? '')?.target).filter((t): t is string => !!t);
   checkUnitLimit(SLIDE_LIMIT, slideParts.length);
   const kept = pages ? pages.filter((n) => n >= 1 && n <= slideParts.length) : slideParts.map((_, i) => i + 1);
-  const texts: string[] = [];
-  const tables: Table[] = [];
-  const drafts: DraftElement[] = [];
+  const deck = new SlideDeck();
   const templates = new Map<string, Template>();
   const furniture = new Set<string>();
   for (const number of kept) {
@@ -56,23 +55,12 @@ export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
         .filter((el) => el.name === 'sp' && !NOTES_FURNITURE.has(placeholder(el)?.type ?? ''))
         .flatMap((el) => elements(child(el, 'txBody') ?? el, 'p').map(paragraphText))
         .filter((t) => t.trim() !== '');
-      paras.forEach((t, i) => out.paragraph(i === 0 ? (mode === 'markdown' ? `**Notes:** ${t}` : `Notes: ${t}`) : t));
+      speakerNotes(out, paras, mode);
     }
     for (const c of comments(zip, slideRels)) out.paragraph(mode === 'markdown' ? `**Comment:** ${c}` : `Comment: ${c}`);
-    const page = texts.length;
-    for (const e of out.elements) drafts.push({ ...e, page, ...(e.table !== undefined ? { table: e.table + tables.length } : {}) });
-    for (const t of out.tables) tables.push({ page: number, rows: t.rows, markdown: t.markdown });
-    texts.push(out.text());
+    deck.add(number, out);
   }
-  return {
-    pages: texts,
-    pageSeparator: '\n\n',
-    unit: 'slide',
-    tables,
-    elements: drafts,
-    ...(pages ? { pagesSelected: { total: slideParts.length, kept } } : {}),
-    metadata: coreProperties(zip),
-  };
+  return deck.output(slideParts.length, kept, pages !== null, coreProperties(zip));
 }
 
 const NOTES_FURNITURE = new Set(['sldImg', 'sldNum', 'hdr', 'ftr', 'dt']);
