@@ -66,6 +66,7 @@ function zipFormat(bytes: Uint8Array): FormatDescriptor<Format> {
   }
   // An XPS document is a package of pages of positioned glyphs, not an archive of documents: its parts read as one would be junk.
   if (zip.entries.some((e) => /(^|\/)[^/]+\.fdseq$/i.test(e.name))) throw unsupported('the file is an XPS document (XML Paper Specification); print it to PDF and submit the PDF');
+  if (zip.has('xl/workbook.bin')) throw unsupported('the file is an Excel binary workbook (.xlsb); save it as .xlsx and submit that');
   const claimed = FORMATS.find((d) => d.signature.zipMembers?.(zip)) ?? FORMATS.find((d) => d.signature.anyZip);
   if (!claimed) throw unsupported('the file is a ZIP archive');
   return claimed;

@@ -7,7 +7,7 @@
 // furniture and reviewers' comments left out;
 // Excel's worksheets as headings and tables, numbers in General form. Attributes, comments and processing instructions are not text. A
 // DOCTYPE is passed over unread, so its entities are never expanded; a file
-// that does not parse as XML is read as its text between tags.
+// that does not parse as XML is read as plain text is, markup and all.
 
 import { Blocks, type OutputMode } from '../../engine/blocks.ts';
 import { formatGeneral } from '../../engine/number-formats.ts';
@@ -26,7 +26,8 @@ export function extractXml(bytes: Uint8Array, mode: OutputMode): FormatOutput {
     root = parseXml(text.replace(DOCTYPE, ''), 'The XML document');
   } catch (err) {
     if (!(err instanceof ExtractionError)) throw err;
-    for (const line of text.replace(/<[^>]*>/g, '\n').split(/\n\s*\n|\n/)) if (line.trim()) out.paragraph(line.replace(/\s+/g, ' ').trim());
+    // Markup that only looks like XML (FrameMaker's MIF holds its text inside its tags): its text as it stands, as plain text reads.
+    for (const para of text.split(/\r?\n\s*\r?\n/)) if (para.trim()) out.paragraph(para.trim());
     return out.output();
   }
   // parseXml gives the document element.
