@@ -579,6 +579,55 @@ describe('PDF layout analysis', () => {
     expect(result.content).toContain(`${LONG_1} ${LONG_2}`);
   });
 
+  it('keeps a ruled cell whole where its paragraph is shaded only as far as its first line, and a row whole where a box to tick stands by its border', async () => {
+    const grid = '0 G 0.5 w 72 600 360 120 re S 232 600 m 232 720 l S 72 680 m 432 680 l S 72 640 m 432 640 l S';
+    const content = [
+      grid,
+      // Word shades a cell's paragraph in from the cell's borders and only as far down as its text goes.
+      '0.85 g 76 703 152 16.5 re f 0 g',
+      textAt(80, 706, 'Standard name'),
+      textAt(236, 706, 'Steel bars cast in one'),
+      textAt(236, 694, 'piece for structures'),
+      textAt(80, 666, 'Grade'),
+      textAt(236, 666, 'B500'),
+      textAt(80, 626, 'Has the maker'),
+      textAt(80, 614, 'obtained it?'),
+      // A box to tick, drawn a point and a half over the row's bottom border.
+      '236 601.5 10 10 re S',
+      textAt(250, 604, 'Yes'),
+    ].join('\n');
+    const result = await extract({ bytes: drawnPdf(content), filename: 'form.pdf', config: markdown });
+    expect(result.tables.map((t) => t.rows)).toEqual([
+      [
+        ['Standard name', 'Steel bars cast in one piece for structures'],
+        ['Grade', 'B500'],
+        ['Has the maker obtained it?', 'Yes'],
+      ],
+    ]);
+  });
+
+  it('reads a shaded row whose cell is shaded a line at a time as one row: the seam between two fills of one colour is no line', async () => {
+    const rows = [
+      ['District', 'Wells'],
+      ['North', '42'],
+      ['South coast', '28'],
+    ];
+    const content = [
+      '0.85 g 72 681 120 20 re f 192 681 80 20 re f 0 g',
+      textAt(76, 688, 'District'),
+      textAt(196, 688, 'Wells'),
+      textAt(76, 668, 'North'),
+      textAt(196, 668, '42'),
+      // The last row two lines tall, its first cell shaded line by line, its second in one piece.
+      '0.85 g 72 633 120 12 re f 72 621 120 12 re f 192 621 80 24 re f 0 g',
+      textAt(76, 636, 'South'),
+      textAt(76, 624, 'coast'),
+      textAt(196, 636, '28'),
+    ].join('\n');
+    const result = await extract({ bytes: drawnPdf(content), filename: 'shaded.pdf', config: markdown });
+    expect(result.tables.map((t) => t.rows)).toEqual([rows]);
+  });
+
   it('keeps a ruled table\'s wrapped row whole where rules part its rows, but reads figures stacked in one ruled row as rows of their own', async () => {
     // Columns at 72, 172, 272, 372; rules under each row. The second row's first and last cells wrap onto a second line.
     const grid = (rows: number[]) => [
@@ -1407,6 +1456,21 @@ describe('PDF layout analysis', () => {
     const result = await extract({ bytes, filename: 'shuffled.pdf', config: markdown });
     expect(result.content).toBe(['# Water in the North: a Survey of Wells', A.join(' '), B.join(' '), C.join(' ')].join('\n\n'));
     expect(result.elements!.find((e) => e.type === 'page_footer')?.text).toBe('7');
+  });
+
+  it('reads a title block the stream draws after the two columns under it first, but keeps a right column that starts higher after the left one', async () => {
+    const A = ['The left column opens the argument of the', 'report and closes it on this line here.'];
+    const B = ['The right column carries the conclusion of', 'the report, and the last line ends it.'];
+    const title = { x: 72, y: 740, text: 'Water in the North: a Survey of Wells', size: 16, bold: true };
+    const byline = { x: 72, y: 716, text: 'Prepared by the survey office for the council' };
+    // An office template's body drawn first and its banner after: only the banner is out of place.
+    const banner = layoutPdf([{ texts: [...lines(72, 660, A), ...lines(300, 660, B), title, byline] }]);
+    const read = await extract({ bytes: banner, filename: 'banner-last.pdf', config: markdown });
+    expect(read.content).toBe(['# Water in the North: a Survey of Wells', byline.text, A.join(' '), B.join(' ')].join('\n\n'));
+    // The right column starts above the left one's first line, but beside it, not over it: the stream's order stands.
+    const columns = layoutPdf([{ texts: [...lines(72, 600, A), ...lines(300, 690, B)] }]);
+    const kept = await extract({ bytes: columns, filename: 'columns.pdf', config: markdown });
+    expect(kept.content).toBe([A.join(' '), B.join(' ')].join('\n\n'));
   });
 
   it('takes a page number set a tab apart from a running title, on the page\'s first line, for furniture even on a one-page document', async () => {

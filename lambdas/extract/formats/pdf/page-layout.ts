@@ -5,7 +5,7 @@
 import { normaliseRows, tableMarkdown } from '../../engine/blocks.ts';
 import type { Table } from '../../engine/types.ts';
 import { toBlocks, toLines } from './layout.ts';
-import { inReadingOrder, outOfOrder } from './reading-order.ts';
+import { inReadingOrder, outOfOrder, raisedAbove } from './reading-order.ts';
 import { findRuledTables } from './ruled-tables.ts';
 import type { Ruling } from './rulings.ts';
 import { withColumnRules } from './row-rules.ts';
@@ -40,7 +40,8 @@ export function layoutWords(n: number, tables: Table[], layout: PageLayout, word
   }
   const lines = toLines(words.filter((w) => !inTables.has(w)), height);
   // A tagged PDF's structure says the order; otherwise a stream that keeps going back up the page is read by position.
-  layout.blocks = toBlocks(!layout.tagged && outOfOrder(lines) ? inReadingOrder(lines, layout.tables) : lines);
+  const ordered = layout.tagged ? lines : outOfOrder(lines) ? inReadingOrder(lines, layout.tables) : (raisedAbove(lines, layout.tables) ?? lines);
+  layout.blocks = toBlocks(ordered);
 }
 
 /** Ruled tables first, then tables in the words they leave, top of the page first. */

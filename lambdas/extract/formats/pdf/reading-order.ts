@@ -51,6 +51,7 @@ interface Item {
   table?: PageTable;
   /** How many gutters lie left of it. */
   column?: number;
+  order?: number;
 }
 
 /**
@@ -81,6 +82,65 @@ export function inReadingOrder(lines: readonly Line[], tables: readonly PageTabl
     } else run.push(it);
   }
   flush();
+  const out: Line[] = [];
+  ordered.forEach((it, rank) => {
+    if (it.line) {
+      it.line.order = rank;
+      out.push(it.line);
+    } else it.table!.order = rank;
+  });
+  for (const line of lines) {
+    if (!line.rotated) continue;
+    line.order = ordered.length + out.length;
+    out.push(line);
+  }
+  return out;
+}
+
+/**
+ * The page's lines in the stream's order, except that a run of lines the
+ * stream draws after others, and which stands wholly above everything drawn
+ * before it, is read before them: a producer that draws a page's body first
+ * and its masthead, title block or top banner after (an office template's
+ * fixed parts, a report cover laid over its page) leaves those last in the
+ * stream, where no reader takes them. A run that only partly overlaps what
+ * came before (the next column, a sidebar beside the text) keeps its place.
+ * Returns null when nothing moves, so the stream's own order stays untouched;
+ * else every line's and table's `order` is its rank, as inReadingOrder sets it.
+ */
+export function raisedAbove(lines: readonly Line[], tables: readonly PageTable[]): Line[] | null {
+  const items: Item[] = [
+    ...lines.filter((l) => !l.rotated).map((line) => ({ x0: line.x0, y0: line.y0, x1: line.x1, y1: line.y1, line, order: line.order })),
+    ...tables.map((table) => ({ x0: table.bbox[0], y0: table.bbox[1], x1: table.bbox[2], y1: table.bbox[3], table, order: table.order })),
+  ].sort((a, b) => a.order - b.order);
+  // Each run that stands above all before it goes ahead of them: runs raised later stand higher still, so they lead.
+  let ordered: Item[] = [];
+  let [top, left, right] = [Infinity, Infinity, -Infinity];
+  let moved = false;
+  const take = (it: Item) => {
+    top = Math.min(top, it.y0);
+    left = Math.min(left, it.x0);
+    right = Math.max(right, it.x1);
+  };
+  for (let i = 0; i < items.length; ) {
+    let end = i;
+    while (ordered.length > 0 && end < items.length && items[end]!.y1 <= top + 0.5) end++;
+    const run = items.slice(i, end);
+    const x0 = Math.min(...run.map((it) => it.x0));
+    const x1 = Math.max(...run.map((it) => it.x1));
+    // Over what came before, not beside it: the top of a column that starts higher than the one before it stays after it.
+    if (run.length > 0 && Math.min(x1, right) - Math.max(x0, left) >= 0.5 * (x1 - x0)) {
+      ordered = [...run, ...ordered];
+      run.forEach(take);
+      moved = true;
+      i = end;
+      continue;
+    }
+    ordered.push(items[i]!);
+    take(items[i]!);
+    i++;
+  }
+  if (!moved) return null;
   const out: Line[] = [];
   ordered.forEach((it, rank) => {
     if (it.line) {

@@ -31,7 +31,8 @@ const MAX_SPLIT_WORDS = 5;
 /** Collinear pieces this close end to end are one line; lines this close to crossing cross. */
 const JOIN = 3;
 
-export function findRuledTables(rulings: readonly Ruling[], runs: readonly TextRun[]): { tables: PlacedTable[]; rest: TextRun[] } {
+export function findRuledTables(drawn: readonly Ruling[], runs: readonly TextRun[]): { tables: PlacedTable[]; rest: TextRun[] } {
+  const rulings = withoutCellShading(drawn);
   const h = rulings.filter((r) => r.dir === 'h');
   const v = rulings.filter((r) => r.dir === 'v');
   // Underlines and rules alone (most pages that draw lines at all) make no grid.
@@ -46,6 +47,26 @@ export function findRuledTables(rulings: readonly Ruling[], runs: readonly TextR
     tables.push({ top: table.top, rows: table.rows, runs: table.runs });
   }
   return { tables, rest: runs.filter((r) => !taken.has(r)) };
+}
+
+/**
+ * The rulings less the edges of shading set inside a cell of a grid drawn
+ * with lines: Word shades a cell's paragraph, not the cell, in from the cell's
+ * borders and only as far down as its text, so its edges would cut the cell
+ * (its other lines, the cell beside it) into rows and columns of their own.
+ * Shading that fills its cell, border to border, or shades rows where no
+ * lines are drawn, keeps its edges: there they part the rows.
+ */
+function withoutCellShading(rulings: readonly Ruling[]): readonly Ruling[] {
+  if (!rulings.some((r) => r.shade)) return rulings;
+  const solid = rulings.filter((r) => !r.shade);
+  const verticals = solid.filter((r) => r.dir === 'v');
+  const frames = grids([...merged(solid.filter((r) => r.dir === 'h')), ...merged(verticals)]).map(({ xs, ys }) => ({ x0: xs[0]!, x1: xs.at(-1)!, y0: ys.at(-1)!, y1: ys[0]! }));
+  if (frames.length === 0) return rulings;
+  const bordered = (x: number, box: { y0: number; y1: number }) => verticals.some((v) => Math.abs(v.at - x) <= SNAP && v.from <= box.y1 && v.to >= box.y0);
+  const inset = (box: NonNullable<Ruling['shade']>) =>
+    frames.some((f) => box.x0 >= f.x0 - SNAP && box.x1 <= f.x1 + SNAP && box.y0 >= f.y0 - SNAP && box.y1 <= f.y1 + SNAP) && !bordered(box.x0, box) && !bordered(box.x1, box);
+  return rulings.filter((r) => !r.shade || !inset(r.shade));
 }
 
 /** One direction's rulings with near-equal positions snapped together and touching pieces joined. */

@@ -15,7 +15,14 @@ export interface Ruling {
   at: number;
   from: number;
   to: number;
+  /** An edge of a shaded area (a rectangle filled, not stroked, and no thin bar): the area's box. */
+  shade?: { x0: number; y0: number; x1: number; y1: number };
 }
+
+/** Points: a filled rectangle thinner than this is a line drawn as a bar, not a shaded area. */
+const BAR = 3;
+/** Points: a rectangle no wider and no taller than this is a checkbox or a drawn glyph, not a table's cell. */
+const BOX_MAX = 14;
 
 /**
  * More path segments than this on one page is a drawing (a chart, a map), not
@@ -82,6 +89,48 @@ interface PathExports {
   FPDFPathSegment_GetPoint(segment: number, x: number, y: number): number;
   FPDFPathSegment_GetType(segment: number): number;
   FPDFPathSegment_GetClose(segment: number): number;
+  FPDFPageObj_GetFillColor(object: number, r: number, g: number, b: number, a: number): number;
+}
+
+/** A rectangle filled and not stroked, and the four rulings its edges gave. */
+interface Fill {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  colour: number;
+  edges: Ruling[];
+}
+
+/** Points within which two fills' edges meet or match. */
+const ABUT = 0.5;
+
+/**
+ * The edges where two fills of one colour meet with the same extent: no line
+ * a reader sees, only the seam of a shading drawn in pieces (Word shades a
+ * table cell's paragraph a line at a time, which would cut its lines into rows).
+ */
+function seams(fills: readonly Fill[]): Set<Ruling> {
+  const out = new Set<Ruling>();
+  const same = (a: number, b: number) => Math.abs(a - b) <= ABUT;
+  const byColour = new Map<number, Fill[]>();
+  for (const f of fills) byColour.set(f.colour, [...(byColour.get(f.colour) ?? []), f]);
+  for (const group of byColour.values()) {
+    group.sort((a, b) => a.y0 - b.y0);
+    for (let i = 0; i < group.length; i++) {
+      for (let j = i + 1; j < group.length && group[j]!.y0 <= group[i]!.y1 + ABUT; j++) {
+        const [a, b] = [group[i]!, group[j]!];
+        const stacked = same(a.y1, b.y0) && same(a.x0, b.x0) && same(a.x1, b.x1);
+        const beside = same(a.y0, b.y0) && same(a.y1, b.y1) && (same(a.x1, b.x0) || same(b.x1, a.x0));
+        if (!stacked && !beside) continue;
+        for (const e of [...a.edges, ...b.edges]) {
+          if (stacked && e.dir === 'h' && same(e.at, a.y1)) out.add(e);
+          if (beside && e.dir === 'v' && (same(e.at, a.x1) ? same(a.x1, b.x0) : same(e.at, a.x0) && same(b.x1, a.x0))) out.add(e);
+        }
+      }
+    }
+  }
+  return out;
 }
 
 const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
@@ -102,12 +151,19 @@ export function pageDrawing(m: Pdfium, page: number, shown: Matrix = IDENTITY): 
   const rulings: Ruling[] = [];
   const marks: Mark[] = [];
   const shapes: Box[] = [];
+  const fills: Fill[] = [];
   let segments = 0;
-  // 6 floats of matrix, 2 floats of point, 2 ints of draw mode.
-  return withBuffer(m, 40, (buf) => {
+  // 6 floats of matrix, 2 floats of point, 2 ints of draw mode, 4 of colour.
+  return withBuffer(m, 56, (buf) => {
     const f32 = () => m.pdfium.HEAPF32;
     const i32 = () => m.pdfium.HEAP32;
-    const [matrixAt, pointAt, modeAt] = [buf, buf + 24, buf + 32];
+    const [matrixAt, pointAt, modeAt, colourAt] = [buf, buf + 24, buf + 32, buf + 40];
+    const colourOf = (object: number): number => {
+      if (!x.FPDFPageObj_GetFillColor(object, colourAt, colourAt + 4, colourAt + 8, colourAt + 12)) return -1;
+      const c = i32();
+      const i = colourAt >> 2;
+      return ((c[i]! & 255) << 24) + ((c[i + 1]! & 255) << 16) + ((c[i + 2]! & 255) << 8) + (c[i + 3]! & 255);
+    };
 
     const matrixOf = (object: number): Matrix => {
       if (!x.FPDFPageObj_GetMatrix(object, matrixAt)) return IDENTITY;
@@ -126,7 +182,8 @@ export function pageDrawing(m: Pdfium, page: number, shown: Matrix = IDENTITY): 
       if (!x.FPDFPath_GetDrawMode(path, modeAt, modeAt + 4)) return true;
       const i = modeAt >> 2;
       const filled = i32()[i] !== 0;
-      if (!filled && i32()[i + 1] === 0) return true;
+      const stroked = i32()[i + 1] !== 0;
+      if (!filled && !stroked) return true;
       const count = x.FPDFPath_CountSegments(path);
       segments += Math.max(0, count);
       if (segments > MAX_SEGMENTS) return false;
@@ -164,6 +221,15 @@ export function pageDrawing(m: Pdfium, page: number, shown: Matrix = IDENTITY): 
         }
       }
       const [w, h] = [x1 - x0, y1 - y0];
+      const edges = rulings.slice(before);
+      const rectangle = edges.length === 4 && edges.filter((r) => r.dir === 'h').length === 2 && slanted === 0 && curvePoints === 0;
+      if (rectangle && w <= BOX_MAX && h <= BOX_MAX) {
+        // A box to tick or a glyph drawn as a square is no table's cell, though it stand by a cell's border.
+        rulings.length = before;
+      } else if (rectangle && filled && !stroked) {
+        fills.push({ x0, y0, x1, y1, colour: colourOf(path), edges });
+        if (w >= BAR && h >= BAR) for (const e of edges) e.shade = { x0, y0, x1, y1 };
+      }
       if (w >= MARK_MIN && h >= MARK_MIN && w <= MARK_MAX && h <= MARK_MAX && w < 1.6 * h && h < 1.6 * w) {
         // A square bullet's sides are no table's lines.
         rulings.length = before;
@@ -187,6 +253,8 @@ export function pageDrawing(m: Pdfium, page: number, shown: Matrix = IDENTITY): 
       return true;
     };
 
-    return walk(x.FPDFPage_CountObjects(page), (i) => x.FPDFPage_GetObject(page, i), shown, 0) ? { rulings, marks, shapes } : { rulings: null, marks: [], shapes };
+    if (!walk(x.FPDFPage_CountObjects(page), (i) => x.FPDFPage_GetObject(page, i), shown, 0)) return { rulings: null, marks: [], shapes };
+    const seam = seams(fills);
+    return { rulings: seam.size > 0 ? rulings.filter((r) => !seam.has(r)) : rulings, marks, shapes };
   });
 }
