@@ -338,10 +338,18 @@ function lineText(ordered: Word[], rtl: boolean): string {
     else if (spacedOut !== null && gap < 1.5 * spacedOut) text += w.text;
     // Chinese and Japanese set no spaces between words: a gap between their characters is spacing, not a space.
     else if (HAN_KANA_END.test(prev.text) && HAN_KANA_START.test(w.text) && gap < Math.max(prev.size, w.size)) text += w.text;
-    else text += (gap > 0.1 * Math.max(prev.size, w.size) || (w.spaced && w.first > prev.last) ? ' ' : '') + read(w);
+    else text += (gap > 0.1 * Math.max(prev.size, w.size) || (w.spaced && w.first > prev.last) || (rtl && scriptsMeet(prev.text, w.text)) ? ' ' : '') + read(w);
   }
   return text;
 }
+
+/**
+ * Whether a Latin (or other left-to-right) word meets a right-to-left one: no word is written in both, so
+ * they are two words, though a producer that draws the space of a left-to-right run on its far side
+ * ("و Python" then "من" touching "Python") leaves no gap between them.
+ */
+const scriptsMeet = (before: string, after: string) =>
+  (LTR_LETTER.test(before.slice(-1)) && RTL_CHAR.test(after[0] ?? '')) || (RTL_CHAR.test(before.slice(-1)) && LTR_LETTER.test(after[0] ?? ''));
 
 /**
  * The gap between the letters of a line set letter-spaced ("S t e e l J I S"), which PDFium reads as
@@ -768,7 +776,8 @@ export function joinLines(lines: Line[]): string {
     }
     const prev = lines[i - 1]!;
     if (prev.hyphen && /^[a-z\u00df-\u00ff]/.test(line.text) && text.endsWith('-')) text = text.slice(0, -1) + line.text;
-    else if (/[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]$/.test(text) && /^[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]/.test(line.text)) text += line.text;
+    // Chinese and Japanese run on without spaces; Korean, whose words stand apart, is mostly set to wrap between them.
+    else if (HAN_KANA_END.test(text) && HAN_KANA_START.test(line.text)) text += line.text;
     else text += ' ' + line.text;
   });
   return text.replace(/\s+/g, ' ').trim();
