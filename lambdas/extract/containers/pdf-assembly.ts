@@ -48,30 +48,33 @@ export interface PlacedText {
   bold?: boolean;
   /** Courier instead of Helvetica. */
   mono?: boolean;
+  /** Helvetica Oblique. */
+  italic?: boolean;
 }
 
 /**
  * A US Letter PDF with text placed where a layout says (Helvetica, Helvetica
- * Bold and Courier) and, optionally, gray images: what layout analysis reads.
+ * Bold, Helvetica Oblique and Courier) and, optionally, gray images: what layout analysis reads.
  */
 export function layoutPdf(pages: Array<{ texts: PlacedText[]; images?: Array<{ x: number; y: number; width: number; height: number }> }>): Uint8Array {
-  // 1 Catalog, 2 Pages, 3-5 fonts, 6 an image, then (Page, Contents) per page.
-  const pageIds = pages.map((_, i) => 7 + i * 2);
+  // 1 Catalog, 2 Pages, 3-6 fonts, 7 an image, then (Page, Contents) per page.
+  const pageIds = pages.map((_, i) => 8 + i * 2);
   const objects: string[] = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>',
     '<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Oblique /Encoding /WinAnsiEncoding >>',
     '<< /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length 4 >>\nstream\n\x80\x40\x40\x80\nendstream',
   ];
   for (const page of pages) {
     const images = (page.images ?? []).map((im) => `q ${im.width} 0 0 ${im.height} ${im.x} ${im.y} cm /Im1 Do Q`);
-    const texts = page.texts.map((t) => `BT /${t.mono ? 'F3' : t.bold ? 'F2' : 'F1'} ${t.size ?? 10} Tf 1 0 0 1 ${t.x} ${t.y} Tm ${pdfString(t.text)} Tj ET`);
+    const texts = page.texts.map((t) => `BT /${t.mono ? 'F3' : t.bold ? 'F2' : t.italic ? 'F4' : 'F1'} ${t.size ?? 10} Tf 1 0 0 1 ${t.x} ${t.y} Tm ${pdfString(t.text)} Tj ET`);
     const ops = [...images, ...texts].join('\n');
     const id = objects.length + 1;
     objects.push(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R /F3 5 0 R >> /XObject << /Im1 6 0 R >> >> /Contents ${id + 1} 0 R >>`,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R /F3 5 0 R /F4 6 0 R >> /XObject << /Im1 7 0 R >> >> /Contents ${id + 1} 0 R >>`,
       `<< /Length ${ops.length} >>\nstream\n${ops}\nendstream`,
     );
   }

@@ -1240,6 +1240,40 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('takes a short italic line on its own, nearer the text under it, for the lowest heading where the body is upright, but not an italic sentence, a numbered example\'s caption or a signature line', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 720, text: 'Self-Locking Nuts', bold: true },
+          ...lines(72, 700, [LONG_1, LONG_2, LONG_3]),
+          { x: 72, y: 654, text: 'Boots Self-Locking Nut', italic: true },
+          ...lines(72, 642, [LONG_1, LONG_2, LONG_3]),
+          { x: 72, y: 596, text: 'Tighten each nut by hand first.', italic: true },
+          ...lines(72, 584, [LONG_1, LONG_2, LONG_3]),
+          { x: 72, y: 538, text: 'Example 3-10 Locking a nut', italic: true },
+          ...lines(72, 526, [LONG_1, LONG_2, 'at all costs.']),
+          // Set under the letter it signs a little apart from it, with a blank line under it.
+          { x: 72, y: 486, text: 'Warden of the Northern Wells', italic: true },
+          ...lines(72, 466, [LONG_1, LONG_2, LONG_3]),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'handbook.pdf', config: markdown });
+    const paragraph = `${LONG_1} ${LONG_2} ${LONG_3}`;
+    expect(result.elements!.map((e) => [e.type, e.text, e.level])).toEqual([
+      ['heading', 'Self-Locking Nuts', 1],
+      ['paragraph', paragraph, undefined],
+      ['heading', 'Boots Self-Locking Nut', 2],
+      ['paragraph', paragraph, undefined],
+      ['paragraph', 'Tighten each nut by hand first.', undefined],
+      ['paragraph', paragraph, undefined],
+      ['caption', 'Example 3-10 Locking a nut', undefined],
+      ['paragraph', `${LONG_1} ${LONG_2} at all costs.`, undefined],
+      ['paragraph', 'Warden of the Northern Wells', undefined],
+      ['paragraph', paragraph, undefined],
+    ]);
+  });
+
   it('keeps a paragraph that opens with a bold sentence whole, where the bold runs into plain text on its second line or ends with its first', async () => {
     const lead = ['Most of the wells in the northern districts will have run dry within a decade unless', 'the water table'];
     const rest = 'stops falling. The survey found that the oldest wells fail first.';

@@ -2,7 +2,7 @@
 // Portuguese, Dutch, Russian, Hebrew, Arabic, Chinese and Japanese.
 
 const TABLE_WORDS = 'table|tab|tabelle|tableau|tabla|cuadro|tabella|tabela|tabel|таблица|טבלה|جدول|الجدول|表';
-const OTHER_WORDS = 'fig(?:ure)?|chart|exhibit|plate|listing|scheme|graph|diagram|abbildung|abb|figura|gráfico|quadro|figuur|рис(?:унок)?|איור|תרשים|شكل|الشكل|图|圖|図';
+const OTHER_WORDS = 'fig(?:ure)?|chart|exhibit|plate|listing|example|algorithm|scheme|graph|diagram|abbildung|abb|figura|gráfico|quadro|figuur|рис(?:унок)?|איור|תרשים|شكل|الشكل|图|圖|図';
 
 /** A label, its number, and a stop, a colon, a dash or the end of the line. */
 const labelled = (words: string) => new RegExp(`^(?:${words})\\.?\\s*[\\dIVX]+(?:[.-]\\d+)*[a-z]?\\s*(?:[.:：—–-]|$|\\s)`, 'iu');

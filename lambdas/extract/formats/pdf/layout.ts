@@ -19,6 +19,8 @@ interface Placement {
   /** Font size of most of its characters. */
   size: number;
   bold: boolean;
+  /** Set in an italic or oblique face (most of its letters): a heading style where the body is upright. */
+  italic?: boolean;
   mono: boolean;
   /** Index of its first character in the page's content order. */
   order: number;
@@ -247,6 +249,7 @@ function makeLine(words: Word[], pageHeight: number): Line {
   let letters = 0;
   let rtlChars = 0;
   let boldChars = 0;
+  let italicChars = 0;
   let monoChars = 0;
   let sorted = true;
   let longest = 0;
@@ -263,6 +266,7 @@ function makeLine(words: Word[], pageHeight: number): Line {
     const n = w.text.length;
     letters += n;
     if (w.bold) boldChars += n;
+    if (w.italic) italicChars += n;
     if (w.mono) monoChars += n;
     rtlChars += w.rtlChars;
     const size = Math.round(w.size * 2) / 2;
@@ -287,6 +291,7 @@ function makeLine(words: Word[], pageHeight: number): Line {
     foot: pageHeight - foot,
     size,
     bold: boldChars > letters * 0.6,
+    italic: italicChars > letters * 0.6,
     mono: monoChars > letters * 0.8,
     text,
     words: ordered,
@@ -518,7 +523,7 @@ export function blockOf(lines: Line[]): TextBlock {
 }
 
 function newBlock(line: Line, marker: ListMarker | null): TextBlock {
-  return { lines: [line], x0: line.x0, x1: line.x1, y0: line.y0, y1: line.y1, size: line.size, bold: line.bold, mono: line.mono, order: line.order, marker };
+  return { lines: [line], x0: line.x0, x1: line.x1, y0: line.y0, y1: line.y1, size: line.size, bold: line.bold, italic: line.italic, mono: line.mono, order: line.order, marker };
 }
 
 /**
@@ -760,6 +765,7 @@ function addLine(block: TextBlock, line: Line): void {
   block.lines.push(line);
   // A bold lead run on into plain text leaves a plain paragraph.
   block.bold &&= line.bold;
+  block.italic &&= line.italic;
   block.x0 = Math.min(block.x0, line.x0);
   block.x1 = Math.max(block.x1, line.x1);
   block.y0 = Math.min(block.y0, line.y0);

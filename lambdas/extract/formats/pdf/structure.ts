@@ -50,6 +50,7 @@ interface Classified {
   page: number;
   size: number;
   bold: boolean;
+  italic?: boolean;
   /** Free space after its last line, to the block's far edge: less than the next word needs says the paragraph goes on. Infinity for one line. */
   room?: number;
   /** Width of its first word, with the space before it: what a line above needed free to take it. */
@@ -204,9 +205,10 @@ function indentedFirstLine(block: TextBlock): boolean {
 }
 
 /** The size and weight most of the document's characters are set in. */
-function bodyStyle(layouts: PageLayout[]): { size: number; bold: boolean } {
+function bodyStyle(layouts: PageLayout[]): Body {
   const bySize = new Map<number, number>();
   let bold = 0;
+  let italic = 0;
   let all = 0;
   for (const layout of layouts) {
     for (const block of layout.blocks) {
@@ -215,14 +217,22 @@ function bodyStyle(layouts: PageLayout[]): { size: number; bold: boolean } {
         bySize.set(line.size, (bySize.get(line.size) ?? 0) + line.text.length);
         all += line.text.length;
         if (line.bold) bold += line.text.length;
+        if (line.italic) italic += line.text.length;
       }
     }
   }
   const size = [...bySize.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 10;
-  return { size, bold: bold > all * 0.5 };
+  return { size, bold: bold > all * 0.5, italic: italic > all * 0.5 };
 }
 
-function classifyPage(layout: PageLayout, page: number, body: { size: number; bold: boolean }, furniture: Map<TextBlock, Zone>): Classified[] {
+/** The style most of a document's text is set in. */
+interface Body {
+  size: number;
+  bold: boolean;
+  italic: boolean;
+}
+
+function classifyPage(layout: PageLayout, page: number, body: Body, furniture: Map<TextBlock, Zone>): Classified[] {
   const out: Classified[] = [];
   const title = slideTitleSize(layout, body, furniture);
   const labels = layout.blocks.map((b): Label => ({ bbox: [round(b.x0), round(b.y0), round(b.x1), round(b.y1)], text: joinLines(b.lines), lines: b.lines.length, size: b.size }));
@@ -236,7 +246,7 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
     const room = block.lines.length < 2 ? Infinity : last.rtl ? last.x0 - block.x0 : block.x1 - last.x1;
     const first = block.lines[0]!.words[0]!;
     const indented = indentedFirstLine(block);
-    const base = { bbox, order: block.order, text, page, size: block.size, bold: block.bold, room, firstWord: first.x1 - first.x0 + 0.3 * block.size, rtl: block.lines[0]!.rtl, indented };
+    const base = { bbox, order: block.order, text, page, size: block.size, bold: block.bold, italic: block.italic, room, firstWord: first.x1 - first.x0 + 0.3 * block.size, rtl: block.lines[0]!.rtl, indented };
     const zone = furniture.get(block);
     const tagged = layout.tagged ? byTag(block, text, base) : null;
     const key = layout.outline && block.lines.length <= 3 && text.length <= 300 ? outlineKey(text) : null;
@@ -257,7 +267,7 @@ function classifyPage(layout: PageLayout, page: number, body: { size: number; bo
     else if (block.marker) {
       const own = text.startsWith(block.marker.text) ? text.slice(block.marker.text.length).trim() : text;
       out.push({ ...base, type: 'list_item', text: own, ordered: block.marker.ordered, marker: block.marker.text, level: 0 });
-    } else if ((title === null || block.size >= 0.95 * title) && isHeading(block, text, body)) out.push({ ...base, type: 'heading' });
+    } else if ((title === null || block.size >= 0.95 * title) && isHeading(block, text, body, () => leadsInto(layout.blocks, i))) out.push({ ...base, type: 'heading' });
     else if (isFootnote(block, text, body, layout.height)) out.push({ ...base, type: 'footnote' });
     else out.push({ ...base, type: 'paragraph' });
   }
@@ -337,7 +347,19 @@ function slideTitleSize(layout: PageLayout, body: { size: number }, furniture: M
   return largest >= 1.15 * body.size ? largest : Infinity;
 }
 
-function isHeading(block: TextBlock, text: string, body: { size: number; bold: boolean }): boolean {
+/**
+ * Whether the block stands closer to the block under it than to the one over it, as a heading binds to the text
+ * it heads (a letter's signature line sits as close to the letter as to what follows).
+ */
+function leadsInto(blocks: readonly TextBlock[], i: number): boolean {
+  const [block, above, below] = [blocks[i]!, blocks[i - 1], blocks[i + 1]];
+  if (!below || below.y0 < block.y1) return false;
+  const over = above && above.y1 <= block.y0 ? block.y0 - above.y1 : Infinity;
+  return over - (below.y0 - block.y1) > 0.5 * block.size;
+}
+
+/** `leads`: asked only of the weakest heading style, whether the block stands closer to the text it would head. */
+function isHeading(block: TextBlock, text: string, body: Body, leads: () => boolean = () => true): boolean {
   if (block.lines.length > 3 || text.length > 200 || !/\p{L}/u.test(text)) return false;
   if (/[,;]$/.test(text)) return false;
   const ratio = block.size / body.size;
@@ -355,6 +377,10 @@ function isHeading(block: TextBlock, text: string, body: { size: number; bold: b
   const bolder = block.bold && !body.bold;
   // A bold line in the body's size that ends in a colon is a label over what follows ("Practice Tips:"), not a heading.
   if (bolder && block.lines.length <= 2 && text.length <= 120 && !text.endsWith(':')) return true;
+  // An italic line of a few words on its own where the body is upright, opening with a capital and ending without a
+  // stop, nearer the text under it than the text over it (a handbook's lowest headings): an italic sentence, a
+  // quotation or a label ends with its punctuation, and a signature line closes the text over it.
+  if (block.italic && !body.italic && block.lines.length === 1 && words <= 8 && /^\p{Lu}/u.test(text) && /[\p{L}\p{N})]$/u.test(text) && leads()) return true;
   return numbered && (block.bold || ratio >= 1.08);
 }
 
@@ -404,7 +430,8 @@ function nestListItems(out: Classified[]): void {
 function assignHeadingLevels(all: Classified[], bodySize: number): void {
   const headings = all.filter((c) => c.type === 'heading');
   if (headings.length === 0) return;
-  const style = (c: Classified) => Math.round(c.size * 2) * 2 + (c.bold ? 1 : 0);
+  // Larger first; at one size bold, then upright, then italic.
+  const style = (c: Classified) => Math.round(c.size * 2) * 4 + (c.bold ? 2 : 0) + (c.italic ? 0 : 1);
   let styles = [...new Set(headings.map(style))].sort((a, b) => b - a);
   // Under a title, the document's headings start at level 2.
   let under = 0;
