@@ -119,6 +119,43 @@ export class Blocks {
     else this.push(t, element);
   }
 
+  /**
+   * A numbered list item with the label its document shows. A plain number
+   * ("3.", "3)", "3") is the item's ordinal, written `3.` in Markdown as
+   * listItem writes it. Any other label ("1.2.", "b)", "iv.", "Article 3:")
+   * stays before the text, as the reader sees it and as a search for "1.2"
+   * must find it: Markdown has no such numbers, so the item is written as a
+   * bullet holding its label, and the element stays an ordered item.
+   */
+  numberedItem(label: string, text: string, level = 0): void {
+    const l = oneLine(label);
+    const plain = /^(\d{1,9})[.)]?$/.exec(l);
+    if (plain || !l) {
+      this.listItem(text, level, plain ? Number(plain[1]) : null);
+      return;
+    }
+    const t = oneLine(text);
+    if (!t) return;
+    const shown = `${l} ${t}`;
+    const element = { type: 'list_item' as const, level, ordered: true };
+    if (this.mode === 'markdown') this.push(`${'  '.repeat(level)}- ${l.replace(/^([*+\-#>])/, '\\$1')} ${t}`, element, shown);
+    else this.push(shown, element);
+  }
+
+  /**
+   * A task-list item: a checkbox opening its line and what it stands for.
+   * Markdown writes the box as `[ ]` or `[x]`; plain text and the element keep
+   * the glyph the document shows (☐, ☒).
+   */
+  taskItem(text: string, checked: boolean, level = 0, glyph = checked ? '☒' : '☐'): void {
+    const t = oneLine(text);
+    if (!t) return;
+    const shown = `${glyph} ${t}`;
+    const element = { type: 'list_item' as const, level, ordered: false };
+    if (this.mode === 'markdown') this.push(`${'  '.repeat(level)}- [${checked ? 'x' : ' '}] ${t}`, element, shown);
+    else this.push(shown, element);
+  }
+
   /** Preformatted text (code, <pre>) kept as it is. */
   code(text: string): void {
     if (!text.trim()) return;

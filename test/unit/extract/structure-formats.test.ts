@@ -243,7 +243,7 @@ describe('DOCX structure', () => {
     ].join('');
     const out = extractDocx(makeDocx({ body, styles, abstractNums, nums }), 'markdown');
     expect(out.pages.join('')).toBe(
-      '# The Report\n\n## Scope\n\n# Background\n\n## Methods\n\n1. one\n  1. one-a\n  2. one-b\n2. two\n  1. two-a\n\nFigure 1. A caption',
+      '# The Report\n\n## 1. Scope\n\n# Background\n\n## 2. Methods\n\n1. one\n  - a. one-a\n  - b. one-b\n2. two\n  - a. two-a\n\nFigure 1. A caption',
     );
     expect(blocks(out).map((b) => b[0])).toEqual(['title', 'heading', 'heading', 'heading', 'list_item', 'list_item', 'list_item', 'list_item', 'list_item', 'caption']);
   });

@@ -8,6 +8,10 @@ import { chartBlocks, contentChildren, coreProperties, readDiagram, relationship
 import { child, descendants, elements, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
 import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
+import { type DocxStyles, fontOf, readStyles, type StyleInfo } from './docx-styles.ts';
+import { type ListCounters, Numbering } from './numbering.ts';
+import { codeSpan, isMonospaceFont } from './code-text.ts';
+import { checkboxGlyph, formCheckbox, symbolCheckbox, taskBox } from './checkboxes.ts';
 
 export function extractDocx(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget, withComments = false): FormatOutput {
   const zip = new SafeZip(bytes, budget);
@@ -17,32 +21,33 @@ export function extractDocx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
   if (!body) throw new ExtractionError('corrupt_file', `The DOCX could not be read: ${main} has no body.`);
   const rels = relationships(zip, main);
   const partOf = (type: string) => [...rels.values()].filter((r) => r.type === type).map((r) => r.target);
-  const lists = listFormats(zip, partOf('numbering')[0]);
+  const stylesPart = partOf('styles')[0];
+  const styles = readStyles(stylesPart ? readXml(zip, stylesPart) : null);
+  const numberingPart = partOf('numbering')[0];
+  const numbering = Numbering.read(numberingPart ? readXml(zip, numberingPart) : null, styles.numbering);
   const ctx: Ctx = {
     out: new Blocks(mode),
     zip,
     rels,
-    styles: paragraphStyles(zip, partOf('styles')[0]),
-    lists,
-    counters: new Map(),
+    styles,
+    numbering,
+    counters: numbering.counters(),
     bodySize: 0,
-    defaultSize: 0,
   };
-  ctx.defaultSize = defaultSize(zip, partOf('styles')[0]);
   // Headings by direct formatting only in documents that mark none with a heading style or outline level.
   const styled = descendants(body, 'pPr').some((pPr) => {
     const id = child(pPr, 'pStyle')?.attrs.val;
     const outline = child(pPr, 'outlineLvl')?.attrs.val;
-    return (id !== undefined && ctx.styles.get(id)?.heading !== undefined) || (outline !== undefined && Number(outline) < 9);
+    return (id !== undefined && ctx.styles.paragraph.get(id)?.heading !== undefined) || (outline !== undefined && Number(outline) < 9);
   });
-  ctx.bodySize = styled ? 0 : bodySize(body, ctx.defaultSize);
+  ctx.bodySize = styled ? 0 : bodySize(body, styles.defaultSize);
   const furniture = (type: 'header' | 'footer') => {
     const seen = new Set<string>();
     for (const part of partOf(type)) {
       const root = readXml(zip, part);
       if (!root) continue;
       const sub = new Blocks('text');
-      blocks({ ...ctx, out: sub, rels: relationships(zip, part), counters: new Map(), bodySize: 0 }, root);
+      blocks({ ...ctx, out: sub, rels: relationships(zip, part), counters: numbering.counters(), bodySize: 0 }, root);
       const text = sub.text().trim();
       // The same header is often referenced by every section, or repeated for first and even pages: keep one copy.
       if (text && !seen.has(text)) {
@@ -61,7 +66,7 @@ export function extractDocx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
         // Separator notes (ids -1 and 0, or typed) hold no text worth keeping.
         if (Number(note.attrs.id) <= 0 || (note.attrs.type && note.attrs.type !== 'normal')) continue;
         const sub = new Blocks('text');
-        blocks({ ...ctx, out: sub, rels: partRels, counters: new Map(), bodySize: 0 }, note);
+        blocks({ ...ctx, out: sub, rels: partRels, counters: numbering.counters(), bodySize: 0 }, note);
         ctx.out.footnote(sub.text().replace(/\n{2,}/g, '\n'));
       }
     }
@@ -83,7 +88,7 @@ function comments(ctx: Ctx, part: string, body: XmlElement): void {
   const partRels = relationships(ctx.zip, part);
   for (const c of elements(root, 'comment')) {
     const sub = new Blocks('text');
-    blocks({ ...ctx, out: sub, rels: partRels, counters: new Map(), bodySize: 0 }, c);
+    blocks({ ...ctx, out: sub, rels: partRels, counters: ctx.numbering.counters(), bodySize: 0 }, c);
     ctx.out.comment(sub.text(), c.attrs.author ?? '', anchors.get(c.attrs.id ?? '') ?? '');
   }
 }
@@ -124,19 +129,26 @@ interface Ctx {
   zip: SafeZip;
   /** Relationships of the part being read (charts, diagrams). */
   rels: Map<string, { target: string; type: string }>;
-  styles: Map<string, StyleInfo>;
-  lists: ListFormats;
-  /** abstractNumId -> counters by level. */
-  counters: Map<string, number[]>;
+  styles: DocxStyles;
+  numbering: Numbering;
+  /** The list counters of the story being read (the body's, a header's, a note's). */
+  counters: ListCounters;
   /** The body text's font size (half-points), for headings made by direct formatting; 0 where that guess is off (tables, notes). */
   bodySize: number;
-  /** The style's run size (half-points) of paragraphs without a size of their own. */
-  defaultSize: number;
 }
 
 function blocks(ctx: Ctx, container: XmlElement): void {
-  for (const el of contentChildren(container)) {
-    if (el.name === 'p') paragraph(ctx, el);
+  const children = contentChildren(container);
+  const read = children.map((el) => (el.name === 'p' ? readParagraph(ctx, el) : undefined));
+  const code = codeRuns(read);
+  for (let i = 0; i < children.length; i++) {
+    const el = children[i]!;
+    const run = code.get(i);
+    if (run !== undefined) {
+      ctx.out.code(run.text);
+      for (let k = i; k < run.end; k++) anchoredBlocks(ctx, read[k]!.runs.anchored);
+      i = run.end - 1;
+    } else if (el.name === 'p') paragraph(ctx, read[i]!);
     else if (el.name === 'tbl') table(ctx, el);
     else if (el.name === 'sdt') {
       const content = child(el, 'sdtContent');
@@ -146,46 +158,134 @@ function blocks(ctx: Ctx, container: XmlElement): void {
   }
 }
 
-function paragraph(ctx: Ctx, p: XmlElement): void {
+/** A paragraph's text and what its properties and style make it. */
+interface ReadParagraph {
+  runs: Runs;
+  style?: StyleInfo;
+  /** Direct outline level (9: body text). */
+  outline?: string;
+  numId?: string;
+  ilvl: number;
+}
+
+function readParagraph(ctx: Ctx, p: XmlElement): ReadParagraph {
   const props = child(p, 'pPr');
-  const { text, anchored, maths, other, looks } = runText(p, ctx.defaultSize);
-  const styleId = props && child(props, 'pStyle')?.attrs.val;
-  const style = styleId !== undefined ? ctx.styles.get(styleId) : undefined;
-  const outline = props && child(props, 'outlineLvl')?.attrs.val;
+  const styleId = (props && child(props, 'pStyle')?.attrs.val) ?? ctx.styles.defaultParagraph;
+  const style = styleId !== undefined ? ctx.styles.paragraph.get(styleId) : undefined;
   const ownNum = props && child(props, 'numPr');
   const numId = (ownNum && child(ownNum, 'numId')?.attrs.val) ?? style?.numId;
-  const ilvl = (ownNum && child(ownNum, 'ilvl')?.attrs.val) ?? style?.ilvl ?? '0';
-  const numLevel = numId !== undefined ? ctx.lists.levels.get(numId)?.get(ilvl) : undefined;
+  // A style that names a list but no level numbers at the level linked to it (w:pStyle in the level).
+  const ilvl = (ownNum && child(ownNum, 'ilvl')?.attrs.val) ?? style?.ilvl ?? (numId !== undefined && styleId !== undefined ? ctx.numbering.levelOfStyle(numId, styleId) : undefined);
+  return {
+    runs: runText(p, ctx.styles, style?.font),
+    style,
+    outline: props && child(props, 'outlineLvl')?.attrs.val,
+    numId: numId !== undefined && numId !== '0' ? numId : undefined,
+    ilvl: Math.min(8, Math.max(0, Number(ilvl ?? 0) || 0)),
+  };
+}
+
+/**
+ * Where a container's paragraphs run as code: paragraphs in a code style, and
+ * runs of paragraphs set wholly in a monospaced font whose lines read as code
+ * (code-text.ts), joined into one block with their lines and indentation;
+ * empty paragraphs inside a run are its blank lines. Index of a run's first
+ * paragraph -> the index after its last, and its text.
+ */
+function codeRuns(read: Array<ReadParagraph | undefined>): Map<number, { end: number; text: string }> {
+  const kind = read.map((r): 'style' | 'mono' | 'blank' | undefined => {
+    if (!r || r.numId !== undefined || r.style?.heading !== undefined || (r.outline !== undefined && Number(r.outline) < 9)) return undefined;
+    if (r.style?.kind !== undefined && r.style.kind !== 'code') return undefined;
+    const { text, looks, maths, anchored } = r.runs;
+    if (text.trim() === '') return maths.length === 0 && anchored.length === 0 ? 'blank' : undefined;
+    if (r.style?.kind === 'code') return 'style';
+    return looks.chars > 0 && looks.mono === looks.chars && maths.length === 0 ? 'mono' : undefined;
+  });
+  const out = new Map<number, { end: number; text: string }>();
+  let i = 0;
+  while (i < read.length) {
+    if (kind[i] === undefined || kind[i] === 'blank') {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < read.length && kind[j] !== undefined) j++;
+    // Cut the group into runs of one kind (blank lines go with the run they stand in), and judge each monospaced run by its text.
+    const isCode: boolean[] = [];
+    let k = i;
+    while (k < j) {
+      const first = kind[k] === 'blank' ? 'mono' : kind[k]!;
+      let m = k;
+      while (m < j && (kind[m] === first || kind[m] === 'blank')) m++;
+      const span = first === 'style' ? { first: 0, last: m - k - 1 } : codeSpan(read.slice(k, m).map((r) => r!.runs.text));
+      for (let n = k; n < m; n++) isCode[n] = span !== undefined && n - k >= span.first && n - k <= span.last;
+      k = m;
+    }
+    for (let s = i; s < j; ) {
+      if (!isCode[s] || kind[s] === 'blank') {
+        s++;
+        continue;
+      }
+      let e = s;
+      while (e < j && isCode[e]) e++;
+      while (kind[e - 1] === 'blank') e--;
+      const text = read
+        .slice(s, e)
+        .map((r) => r!.runs.text.replace(/\s+$/, ''))
+        .join('\n');
+      out.set(s, { end: e, text });
+      s = e;
+    }
+    i = j;
+  }
+  return out;
+}
+
+function paragraph(ctx: Ctx, read: ReadParagraph): void {
+  const { runs, style, outline, numId, ilvl } = read;
+  const { anchored, maths, other, looks } = runs;
+  let text = runs.text;
+  // Every numbered paragraph advances its list, shown or not (a heading's hidden number still restarts the levels under it).
+  const numbered = numId !== undefined ? ctx.counters.next(numId, ilvl) : undefined;
+  const label = numbered && numbered.level.format !== 'bullet' ? numbered.label.trim() : '';
   // A numbering level linked to a heading style makes its paragraphs headings (numbered headings).
-  const numHeading = numLevel?.pStyle !== undefined ? ctx.styles.get(numLevel.pStyle)?.heading : undefined;
+  const numHeading = numbered?.level.pStyle !== undefined ? ctx.styles.paragraph.get(numbered.level.pStyle)?.heading : undefined;
   // Direct outline level 9 is body text, whatever the style says.
   const level =
     outline !== undefined
       ? Number(outline) < 9
         ? Number(outline) + 1
         : undefined
-      : (style?.heading ?? numHeading ?? (numLevel === undefined && !style?.kind ? formattedHeading(text, looks, ctx.bodySize) : undefined));
+      : (style?.heading ?? numHeading ?? (numbered === undefined && !style?.kind ? formattedHeading(text, looks, ctx.bodySize) : undefined));
+  // A heading or caption shows its number as part of its text: "1.2 Scope", "Figure 3: ...".
+  const labelled = (t: string) => (label && t.trim() ? `${label} ${t.trim()}` : t);
+  const box = taskBox(text);
   if (maths.length > 0 && !other) {
     // A paragraph holding only equations is a display equation.
     for (const m of maths) ctx.out.formula(m);
   } else if (style?.kind === 'title') ctx.out.title(text);
-  else if (level !== undefined) ctx.out.heading(level, text);
-  else if (style?.kind === 'caption') ctx.out.caption(text);
-  else if (numId !== undefined && numId !== '0' && numLevel && numLevel.format !== 'none') {
-    const abstract = ctx.lists.abstractOf.get(numId) ?? numId;
-    const lvl = Math.min(8, Math.max(0, Number(ilvl) || 0));
-    const counters = ctx.counters.get(abstract) ?? [];
-    counters.length = lvl + 1;
-    const n = (counters[lvl] ?? numLevel.start - 1) + 1;
-    counters[lvl] = n;
-    ctx.counters.set(abstract, counters);
-    ctx.out.listItem(text, lvl, numLevel.format === 'bullet' ? null : n);
+  else if (level !== undefined) ctx.out.heading(level, labelled(text));
+  else if (style?.kind === 'caption') ctx.out.caption(labelled(text));
+  else if (box) ctx.out.taskItem(box.text, box.checked, numbered ? listLevel(read) : 0, box.glyph);
+  else if (numbered && (numbered.level.format === 'bullet' || label)) {
+    if (numbered.level.format === 'bullet') ctx.out.listItem(text, listLevel(read), null);
+    else ctx.out.numberedItem(label, text, listLevel(read));
   } else {
     // A bullet typed as a character ("• item") is a list item all the same.
     const typed = /^\s*[•◦▪▫●○■□‣⁃∙·*–-]\s+(?=\S)/.exec(text);
-    if (typed) ctx.out.listItem(text.slice(typed[0].length), 0, null);
-    else ctx.out.paragraph(text);
+    if (typed) {
+      text = text.slice(typed[0].length);
+      ctx.out.listItem(text, 0, null);
+    } else ctx.out.paragraph(text);
   }
+  anchoredBlocks(ctx, anchored);
+}
+
+/** A list item's nesting: its numbering level, or for Word's "List Bullet 2" and the like at level 0, the depth the style stands for. */
+const listLevel = (read: ReadParagraph) => (read.ilvl > 0 ? read.ilvl : (read.style?.listDepth ?? 0));
+
+/** What a paragraph holds anchored in it, as blocks after it: text boxes, charts, SmartArt, described pictures. */
+function anchoredBlocks(ctx: Ctx, anchored: Anchored[]): void {
   for (const a of anchored) {
     if (a.kind === 'box') blocks({ ...ctx, bodySize: 0 }, a.el);
     else if (a.kind === 'chart') {
@@ -200,17 +300,29 @@ function paragraph(ctx: Ctx, p: XmlElement): void {
 
 type Anchored = { kind: 'box'; el: XmlElement } | { kind: 'chart' | 'diagram'; id: string } | { kind: 'figure'; text: string };
 
+interface Runs {
+  text: string;
+  anchored: Anchored[];
+  maths: string[];
+  /** Whether it holds text besides its equations. */
+  other: boolean;
+  looks: Looks;
+}
+
 /**
  * The visible text of a paragraph (runs, tabs and breaks, inline equations as
- * linear text; not deleted text or field codes), and what is anchored in it:
- * text boxes and shapes (DrawingML or VML, one of the two a document offers),
- * charts, SmartArt and described pictures.
+ * linear text, checkboxes as ☐ or ☒; not deleted text or field codes), how
+ * its text is set, and what is anchored in it: text boxes and shapes
+ * (DrawingML or VML, one of the two a document offers), charts, SmartArt and
+ * described pictures. `paraFont` is the paragraph style's typeface.
  */
-function runText(p: XmlElement, defaultSize = 0): { text: string; anchored: Anchored[]; maths: string[]; other: boolean; looks: Looks } {
+function runText(p: XmlElement, styles?: DocxStyles, paraFont?: string): Runs {
+  const defaultSize = styles?.defaultSize ?? 0;
+  const baseFont = paraFont ?? styles?.defaultFont;
   let out = '';
   let plain = '';
-  const looks: Looks = { chars: 0, bold: 0, minSize: Infinity };
-  let run = { bold: false, size: defaultSize };
+  const looks: Looks = { chars: 0, bold: 0, mono: 0, minSize: Infinity };
+  let run = { bold: false, size: defaultSize, mono: false };
   const anchored: Anchored[] = [];
   const maths: string[] = [];
   const walk = (el: XmlElement) => {
@@ -224,15 +336,45 @@ function runText(p: XmlElement, defaultSize = 0): { text: string; anchored: Anch
           if (n > 0) {
             looks.chars += n;
             if (run.bold) looks.bold += n;
+            if (run.mono) looks.mono += n;
             looks.minSize = Math.min(looks.minSize, run.size);
           }
           break;
         }
         case 'r': {
           const saved = run;
-          run = { ...runLooks(child(c, 'rPr'), defaultSize) };
+          const rPr = child(c, 'rPr');
+          const rStyle = rPr && child(rPr, 'rStyle')?.attrs.val;
+          const font = fontOf(rPr) ?? (rStyle !== undefined ? styles?.characterFont.get(rStyle) : undefined) ?? baseFont;
+          run = { ...runLooks(rPr, defaultSize), mono: font !== undefined && isMonospaceFont(font) };
           walk(c);
           run = saved;
+          break;
+        }
+        case 'sdt': {
+          // A checkbox content control shows its state, whatever glyph its content was last drawn with.
+          const glyph = checkboxGlyph(c);
+          if (glyph) {
+            out += glyph;
+            plain += glyph;
+          } else walk(c);
+          break;
+        }
+        case 'fldChar': {
+          // A legacy form checkbox is a field Word draws as a box; it has no text of its own.
+          const glyph = formCheckbox(c);
+          if (glyph) {
+            out += glyph;
+            plain += glyph;
+          }
+          break;
+        }
+        case 'sym': {
+          const glyph = symbolCheckbox(c);
+          if (glyph) {
+            out += glyph;
+            plain += glyph;
+          }
           break;
         }
         case 'tab':
@@ -269,6 +411,7 @@ function runText(p: XmlElement, defaultSize = 0): { text: string; anchored: Anch
         }
         case 'pPr':
         case 'rPr':
+        case 'sdtPr':
         case 'del':
         case 'moveFrom':
         case 'instrText':
@@ -291,6 +434,8 @@ function runText(p: XmlElement, defaultSize = 0): { text: string; anchored: Anch
 interface Looks {
   chars: number;
   bold: number;
+  /** Characters set in a monospaced typeface. */
+  mono: number;
   /** Half-points. */
   minSize: number;
 }
@@ -300,17 +445,6 @@ const on = (el: XmlElement | undefined) => !!el && !['0', 'false', 'off'].includ
 function runLooks(rPr: XmlElement | undefined, defaultSize: number): { bold: boolean; size: number } {
   const sz = rPr && child(rPr, 'sz')?.attrs.val;
   return { bold: on(rPr && child(rPr, 'b')), size: sz !== undefined ? Number(sz) || defaultSize : defaultSize };
-}
-
-function defaultSize(zip: SafeZip, part: string | undefined): number {
-  const styles = part ? readXml(zip, part) : null;
-  if (!styles) return 22;
-  const normal = elements(styles, 'style').find((s) => s.attrs.type === 'paragraph' && s.attrs.default === '1');
-  const fromNormal = normal && child(child(normal, 'rPr') ?? normal, 'sz')?.attrs.val;
-  const defaults = child(styles, 'docDefaults');
-  const rPr = defaults && child(child(defaults, 'rPrDefault') ?? defaults, 'rPr');
-  const fromDefaults = rPr && child(rPr, 'sz')?.attrs.val;
-  return Number(fromNormal ?? fromDefaults ?? 22) || 22;
 }
 
 /** The size most of the body's text is set in (half-points). */
@@ -447,19 +581,34 @@ function table(ctx: Ctx, tbl: XmlElement): void {
   for (const tc of all) blocks(ctx, tc);
 }
 
+/**
+ * A table's rows by the columns of its grid. A merged cell's text stands in
+ * every grid cell it covers (across by w:gridSpan or the older w:hMerge, down
+ * by w:vMerge), so each row reads whole on its own: a row of a chunk or a
+ * search hit still says which group it belongs to, as pandas and docling
+ * spread merged cells too.
+ */
 function tableRows(ctx: Ctx, tbl: XmlElement): string[][] {
   const rows: string[][] = [];
   for (const tr of contentChildren(tbl).filter((e) => e.name === 'tr')) {
     const row: string[] = [];
+    const trPr = child(tr, 'trPr');
+    const before = Number((trPr && child(trPr, 'gridBefore')?.attrs.val) ?? 0);
+    for (let k = 0; k < Math.min(before, 64); k++) row.push('');
     for (const tc of cells(tr)) {
-      const sub = new Blocks('text');
-      blocks({ ...ctx, out: sub, bodySize: 0 }, tc);
       const props = child(tc, 'tcPr');
-      const merge = props && child(props, 'vMerge');
-      // A vertically merged continuation repeats nothing; the text sits in the first cell.
-      row.push(merge && merge.attrs.val !== 'restart' ? '' : sub.text().replace(/\s*\n\s*/g, ' '));
+      const vMerge = props && child(props, 'vMerge');
+      const hMerge = props && child(props, 'hMerge');
+      let text: string;
+      if (vMerge && vMerge.attrs.val !== 'restart') text = rows.at(-1)?.[row.length] ?? '';
+      else if (hMerge && hMerge.attrs.val !== 'restart') text = row.at(-1) ?? '';
+      else {
+        const sub = new Blocks('text');
+        blocks({ ...ctx, out: sub, bodySize: 0 }, tc);
+        text = sub.text().replace(/\s*\n\s*/g, ' ');
+      }
       const span = Number((props && child(props, 'gridSpan')?.attrs.val) ?? 1);
-      for (let k = 1; k < Math.min(span, 64); k++) row.push('');
+      for (let k = 0; k < Math.min(Math.max(span, 1), 64); k++) row.push(text);
     }
     rows.push(row);
   }
@@ -474,113 +623,6 @@ function cells(tr: XmlElement): XmlElement[] {
       const content = child(c, 'sdtContent') ?? c;
       out.push(...cells(content));
     }
-  }
-  return out;
-}
-
-// ---- Styles and numbering -------------------------------------------------------
-
-interface StyleInfo {
-  heading?: number;
-  kind?: 'title' | 'caption';
-  numId?: string;
-  ilvl?: string;
-}
-
-/**
- * Paragraph style id to what it makes a paragraph: a heading (by its name,
- * "heading 2", by its outline level, or by being based on one), the title, a
- * caption, or a list (numbering in the style).
- */
-function paragraphStyles(zip: SafeZip, part: string | undefined): Map<string, StyleInfo> {
-  const out = new Map<string, StyleInfo>();
-  const styles = part ? readXml(zip, part) : null;
-  if (!styles) return out;
-  const raw = new Map<string, { own: StyleInfo; basedOn?: string }>();
-  for (const style of elements(styles, 'style')) {
-    const id = style.attrs.styleId;
-    if (!id || (style.attrs.type && style.attrs.type !== 'paragraph')) continue;
-    const name = (child(style, 'name')?.attrs.val ?? '').toLowerCase().trim();
-    const heading = /^(?:heading|überschrift|titre|título|titolo|kop|rubrik)\s*(\d)$/.exec(name);
-    const pPr = child(style, 'pPr');
-    const outline = pPr && child(pPr, 'outlineLvl')?.attrs.val;
-    const numPr = pPr && child(pPr, 'numPr');
-    const own: StyleInfo = {};
-    if (name === 'title' || name === 'titel') own.kind = 'title';
-    else if (name === 'caption' || name === 'beschriftung' || name === 'légende') own.kind = 'caption';
-    else if (heading) own.heading = Number(heading[1]);
-    else if (outline !== undefined && Number(outline) < 9) own.heading = Number(outline) + 1;
-    if (numPr) {
-      own.numId = child(numPr, 'numId')?.attrs.val;
-      own.ilvl = child(numPr, 'ilvl')?.attrs.val;
-    }
-    raw.set(id, { own, basedOn: child(style, 'basedOn')?.attrs.val });
-  }
-  const resolve = (id: string, depth: number): StyleInfo => {
-    const done = out.get(id);
-    if (done) return done;
-    const r = raw.get(id);
-    if (!r) return {};
-    const base = r.basedOn && depth < 20 ? resolve(r.basedOn, depth + 1) : {};
-    // Outline level 9 ("body text") in a style cancels a heading it is based on.
-    const info: StyleInfo = { ...base, ...r.own };
-    if (r.own.kind) delete info.heading;
-    out.set(id, info);
-    return info;
-  };
-  for (const id of raw.keys()) resolve(id, 0);
-  return out;
-}
-
-interface ListLevel {
-  format: string;
-  start: number;
-  /** The paragraph style linked to this level (numbered headings). */
-  pStyle?: string;
-}
-
-interface ListFormats {
-  /** numId -> ilvl -> level. */
-  levels: Map<string, Map<string, ListLevel>>;
-  /** numId -> its abstract numbering, whose counters lists of the same abstract numbering share. */
-  abstractOf: Map<string, string>;
-}
-
-function listFormats(zip: SafeZip, part: string | undefined): ListFormats {
-  const out: ListFormats = { levels: new Map(), abstractOf: new Map() };
-  const numbering = part ? readXml(zip, part) : null;
-  if (!numbering) return out;
-  const readLevel = (lvl: XmlElement, base?: ListLevel): ListLevel => {
-    const fmt = child(lvl, 'numFmt')?.attrs.val;
-    const start = child(lvl, 'start')?.attrs.val;
-    const pStyle = child(lvl, 'pStyle')?.attrs.val;
-    return { format: fmt ?? base?.format ?? 'bullet', start: start !== undefined ? Number(start) || 0 : (base?.start ?? 1), pStyle: pStyle ?? base?.pStyle };
-  };
-  const abstract = new Map<string, Map<string, ListLevel>>();
-  for (const a of elements(numbering, 'abstractNum')) {
-    const levels = new Map<string, ListLevel>();
-    for (const lvl of elements(a, 'lvl')) levels.set(lvl.attrs.ilvl ?? '0', readLevel(lvl));
-    abstract.set(a.attrs.abstractNumId ?? '', levels);
-  }
-  for (const num of elements(numbering, 'num')) {
-    const abstractId = child(num, 'abstractNumId')?.attrs.val ?? '';
-    const levels = abstract.get(abstractId);
-    if (!levels) continue;
-    const numId = num.attrs.numId ?? '';
-    const merged = new Map(levels);
-    let overridden = false;
-    for (const o of elements(num, 'lvlOverride')) {
-      const ilvl = o.attrs.ilvl ?? '0';
-      const lvl = child(o, 'lvl');
-      const start = child(o, 'startOverride')?.attrs.val;
-      const base = merged.get(ilvl);
-      if (lvl) merged.set(ilvl, readLevel(lvl, base));
-      else if (start !== undefined && base) merged.set(ilvl, { ...base, start: Number(start) || 0 });
-      overridden = true;
-    }
-    out.levels.set(numId, merged);
-    // A list restarting its numbering counts on its own.
-    out.abstractOf.set(numId, overridden ? `num:${numId}` : `abs:${abstractId}`);
   }
   return out;
 }
