@@ -14,15 +14,9 @@ import { parseDocument } from 'htmlparser2';
 import { parse } from 'parse5';
 import { adapter } from 'parse5-htmlparser2-tree-adapter';
 import type { Blocks } from '../engine/blocks.ts';
+import { BLOCK, collapse, hasDescendant, HEADINGS, hidden, isElement, LISTS, type Node, plainText, PREFORMATTED, shown, SKIP } from './html-dom.ts';
+import { laysOutPage, tableGrid, tableRows } from './html-tables.ts';
 import { decodeText, detectEncoding } from './text-decoding.ts';
-
-const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'object', 'embed', 'canvas', 'datalist', 'area', 'map', 'input', 'meta', 'link', 'base']);
-const BLOCK = new Set([
-  'p', 'div', 'section', 'article', 'aside', 'header', 'footer', 'main', 'nav', 'blockquote', 'address', 'figure', 'figcaption',
-  'dl', 'dt', 'dd', 'form', 'fieldset', 'legend', 'details', 'summary', 'center', 'body', 'html', 'hr', 'caption', 'option', 'optgroup',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'pre', 'select', 'iframe', 'tr', 'td', 'th', 'thead', 'tbody', 'tfoot',
-  'menu', 'dir', 'hgroup', 'search', 'dialog', 'listing', 'xmp', 'plaintext', 'frameset', 'frame', 'noframes',
-]);
 
 /** Elements nest this deep before the rest of a branch is read as plain text (no recursion without bound). */
 const MAX_DEPTH = 400;
@@ -52,22 +46,6 @@ export function decodeHtml(bytes: Uint8Array): { text: string; encoding: string 
     }
   }
   return decodeText(bytes);
-}
-
-/** The parts of the DOM (domhandler's, which both parsers build) read here. */
-interface Node {
-  type: string;
-  name?: string;
-  data?: string;
-  attribs?: Record<string, string>;
-  children?: Node[];
-}
-
-const isElement = (n: Node): boolean => n.type === 'tag' || n.type === 'script' || n.type === 'style';
-
-function hidden(n: Node): boolean {
-  const a = n.attribs ?? {};
-  return 'hidden' in a || /display\s*:\s*none|visibility\s*:\s*hidden/i.test(a.style ?? '') || a['aria-hidden'] === 'true';
 }
 
 /** Writes the page's blocks into `out`; returns what the head says about the page. `xhtml`: markup that closes its own empty elements (`<a id="x"/>`). */
@@ -103,33 +81,21 @@ function readMeta(doc: Node, meta: HtmlMeta): void {
   }
 }
 
-const collapse = (s: string) => s.replace(/[ \t\r\n\f]+/g, ' ').trim();
-
-/** All text under `n`, iteratively (no recursion), skipping what is never shown. */
-function plainText(n: Node): string {
-  let s = '';
-  const stack: Node[] = [n];
-  while (stack.length > 0) {
-    const c = stack.pop()!;
-    if (c.type === 'text') s += c.data ?? '';
-    else if (isElement(c) || c.type === 'root') {
-      if (c !== n && (SKIP.has(c.name ?? '') || hidden(c))) continue;
-      if (c.name === 'br') s += '\n';
-      else if (BLOCK.has(c.name ?? '')) s += ' ';
-      for (let k = (c.children ?? []).length - 1; k >= 0; k--) stack.push(c.children![k]!);
-    }
-  }
-  return s;
-}
-
 type Kind = 'paragraph' | 'caption';
+
+/** Elements an item's text does not run through: what is read as blocks of its own. */
+const ITEM_BREAKS = new Set([...LISTS, ...HEADINGS, ...PREFORMATTED, 'dl', 'li', 'dt', 'dd', 'table', 'hr', 'iframe', 'textarea', 'select', 'figure', 'figcaption', 'caption']);
+const breaksItem = (n: Node) => ITEM_BREAKS.has(n.name ?? '') || (n.name === 'math' && n.attribs?.display === 'block');
 
 class Reader {
   /** Inline text gathered for the block being read. */
   private buf = '';
   /** How much of `buf` is text rather than image descriptions. */
   private bufText = 0;
-  private lists: Array<{ ordered: boolean; n: number }> = [];
+  /** The lists open around the node being read, each with the level of its items. */
+  private lists: Array<{ ordered: boolean; n: number; level: number }> = [];
+  /** While an item's text is gathered, blocks in it are read as runs of its text. */
+  private inItemText = false;
 
   constructor(
     private readonly out: Blocks,
@@ -217,17 +183,21 @@ class Reader {
         this.flush(kind);
         this.list(n, depth, name === 'ol' ? Number(a.start ?? 1) || 1 : null);
         return;
+      case 'dl':
+        this.flush(kind);
+        this.descriptionList(n, depth);
+        return;
       case 'li':
         // A list item outside any list: a bullet all the same.
         this.flush(kind);
-        this.item(n, depth, null);
+        this.item(n, depth, null, this.lists.at(-1)?.level ?? 0);
         return;
       case 'pre':
       case 'listing':
       case 'xmp':
       case 'plaintext':
         this.flush(kind);
-        this.out.code(preText(n).replace(/^\n/, ''));
+        this.out.code(codeText(preText(n)));
         return;
       case 'table':
         this.flush(kind);
@@ -254,57 +224,103 @@ class Reader {
         this.inline(` ${plainText(n)} `);
         return;
     }
-    if (BLOCK.has(name)) {
+    if (BLOCK.has(name) && this.inItemText) {
+      this.buf += ' ';
+      for (const c of n.children ?? []) this.node(c, depth + 1, kind);
+      this.buf += ' ';
+    } else if (BLOCK.has(name)) {
       this.flush(kind);
       this.flow(n, depth, kind);
     } else for (const c of n.children ?? []) this.node(c, depth + 1, kind);
   }
 
+  /** The level a list opened here gives its items: one deeper than the list around it. */
+  private nextLevel(): number {
+    return (this.lists.at(-1)?.level ?? -1) + 1;
+  }
+
   private list(n: Node, depth: number, start: number | null): void {
-    this.lists.push({ ordered: start !== null, n: (start ?? 1) - 1 });
+    const list = { ordered: start !== null, n: (start ?? 1) - 1, level: this.nextLevel() };
+    this.lists.push(list);
     for (const c of n.children ?? []) {
       if (c.type === 'text') {
         if ((c.data ?? '').trim()) this.out.paragraph(collapse(c.data!));
         continue;
       }
-      if (!isElement(c) || SKIP.has(c.name ?? '') || hidden(c)) continue;
+      if (!shown(c)) continue;
       if (c.name === 'li') {
-        const list = this.lists.at(-1)!;
         const value = Number(c.attribs?.value);
         if (list.ordered && Number.isFinite(value) && c.attribs?.value) list.n = value - 1;
-        this.item(c, depth + 1, list.ordered ? ++list.n : null);
+        this.item(c, depth + 1, list.ordered ? ++list.n : null, list.level);
       } else this.node(c, depth + 1, 'paragraph');
     }
     this.lists.pop();
   }
 
-  /** A list item: its own text, then its nested lists one level deeper, then any other blocks it holds. */
-  private item(li: Node, depth: number, ordinal: number | null): void {
-    const level = Math.max(0, this.lists.length - 1);
-    const saved = { buf: this.buf, bufText: this.bufText };
+  /**
+   * A description list as a list: each term (`dt`) an item at the list's
+   * level and each description (`dd`) an item one level under its term, so
+   * a term's descriptions read as its sub-items, as a browser indents them. A
+   * description before any term has no term to go under and stays at the
+   * list's level; one that only holds another description list lends that
+   * list its level (it shows no text of its own to nest under).
+   */
+  private descriptionList(dl: Node, depth: number): void {
+    const level = this.nextLevel();
+    let termSeen = false;
+    const visit = (parent: Node, d: number) => {
+      for (const c of parent.children ?? []) {
+        if (c.type === 'text') {
+          if ((c.data ?? '').trim()) this.out.paragraph(collapse(c.data!));
+          continue;
+        }
+        if (!shown(c)) continue;
+        if (c.name === 'dt') {
+          termSeen = true;
+          this.withList(level, () => this.item(c, d + 1, null, level));
+        } else if (c.name === 'dd') {
+          const own = termSeen ? level + 1 : level;
+          // Lists in the description nest under it, or take its place where it has no text before them.
+          this.withList(leadText(c) ? own : own - 1, () => this.item(c, d + 1, null, own));
+        } else if (c.name === 'div' && d - depth < MAX_DEPTH) visit(c, d + 1);
+        else this.withList(level, () => this.node(c, d + 1, 'paragraph'));
+      }
+    };
+    visit(dl, depth);
+  }
+
+  /** Reads with a list open at `level`, so lists met inside go one deeper. */
+  private withList(level: number, read: () => void): void {
+    this.lists.push({ ordered: false, n: 0, level });
+    read();
+    this.lists.pop();
+  }
+
+  /**
+   * A list item: its text, then its nested lists one level deeper, then any
+   * other blocks it holds. Its text is what comes before the first block
+   * that is not a run of text (a list, a table, code, a heading): the
+   * paragraphs and divs it is written in run together, as a browser shows
+   * them beside its bullet.
+   */
+  private item(li: Node, depth: number, ordinal: number | null, level: number): void {
+    const saved = { buf: this.buf, bufText: this.bufText, inItemText: this.inItemText };
     this.buf = '';
     this.bufText = 0;
     let written = false;
     const writeItem = () => {
       if (written) return;
       written = true;
+      this.inItemText = false;
       const text = collapse(this.buf.replace(/\u0000/g, ' '));
       this.buf = '';
       this.bufText = 0;
       if (text) this.out.listItem(text, level, ordinal);
     };
     for (const c of li.children ?? []) {
-      const name = isElement(c) ? (c.name ?? '') : '';
-      if (name === 'ul' || name === 'ol' || name === 'menu' || name === 'dir') {
-        writeItem();
-        this.list(c, depth + 1, name === 'ol' ? Number(c.attribs?.start ?? 1) || 1 : null);
-      } else if (!written && !BLOCK.has(name)) {
-        // The item's text: its inline content...
+      if (!written && (!isElement(c) || !(breaksItem(c) || hasDescendant(c, breaksItem)))) {
+        this.inItemText = true;
         this.node(c, depth + 1, 'paragraph');
-      } else if (!written && (name === 'p' || name === 'div') && !hasBlockChild(c)) {
-        // ... and the paragraph it is written in.
-        this.buf += ' ';
-        for (const g of c.children ?? []) this.node(g, depth + 2, 'paragraph');
       } else {
         writeItem();
         this.node(c, depth + 1, 'paragraph');
@@ -314,97 +330,44 @@ class Reader {
     this.flush();
     this.buf = saved.buf;
     this.bufText = saved.bufText;
+    this.inItemText = saved.inItemText;
   }
 
   private table(t: Node, depth: number): void {
     const rows = tableRows(t);
-    const cells = rows.reduce((n, r) => n + r.length, 0);
-    const a = t.attribs ?? {};
-    // A table that lays out the page (holding other tables, or a single cell,
-    // or marked as presentation) is read as the blocks it lays out.
-    const oneColumnOfBlocks = rows.every((r) => r.length <= 1) && rows.some((r) => r.some((c) => hasBlockChild(c.node)));
-    if (a.role === 'presentation' || a.role === 'none' || hasDescendant(t, 'table') || cells <= 1 || oneColumnOfBlocks) {
+    if (laysOutPage(t, rows)) {
       for (const row of rows) for (const cell of row) this.flow(cell.node, depth + 1);
       return;
     }
     const caption = (t.children ?? []).find((c) => c.name === 'caption');
     if (caption) this.flow(caption, depth, 'caption');
-    const grid: string[][] = [];
-    const carry: Array<{ left: number; text: string } | undefined> = [];
-    for (const row of rows) {
-      const out: string[] = [];
-      let col = 0;
-      const fill = () => {
-        while (carry[col] && carry[col]!.left > 0) {
-          out.push('');
-          carry[col]!.left--;
-          col++;
-        }
-      };
-      for (const cell of row) {
-        fill();
-        const text = collapse(cellText(cell.node));
-        const span = Math.min(64, Math.max(1, Number(cell.node.attribs?.colspan ?? 1) || 1));
-        const rowspan = Math.min(1000, Math.max(1, Number(cell.node.attribs?.rowspan ?? 1) || 1));
-        for (let k = 0; k < span; k++) {
-          out.push(k === 0 ? text : '');
-          if (rowspan > 1) carry[col] = { left: rowspan - 1, text: '' };
-          col++;
-        }
-      }
-      fill();
-      grid.push(out);
-    }
-    this.out.table(grid);
+    this.out.table(tableGrid(rows));
   }
 }
 
-function hasDescendant(n: Node, name: string): boolean {
-  const stack = [...(n.children ?? [])];
-  while (stack.length > 0) {
-    const c = stack.pop()!;
-    if (c.name === name) return true;
-    if (c.children) stack.push(...c.children);
+/** Whether a description has text of its own before any list it holds. */
+function leadText(n: Node): boolean {
+  for (const c of n.children ?? []) {
+    if (isElement(c) && (LISTS.has(c.name ?? '') || c.name === 'dl')) return false;
+    if (c.type === 'text' ? (c.data ?? '').trim() !== '' : shown(c) && plainText(c).trim() !== '') return true;
   }
   return false;
 }
 
-function hasBlockChild(n: Node): boolean {
-  return (n.children ?? []).some((c) => isElement(c) && BLOCK.has(c.name ?? ''));
-}
-
-/** The rows of a table (its own, not a nested table's), each a list of its td/th cells. */
-function tableRows(t: Node): Array<Array<{ node: Node }>> {
-  const rows: Array<Array<{ node: Node }>> = [];
-  const visit = (n: Node) => {
-    for (const c of n.children ?? []) {
-      if (!isElement(c) || SKIP.has(c.name ?? '') || hidden(c)) continue;
-      if (c.name === 'tr') rows.push((c.children ?? []).filter((x) => (x.name === 'td' || x.name === 'th') && !hidden(x)).map((node) => ({ node })));
-      else if (c.name === 'thead' || c.name === 'tbody' || c.name === 'tfoot' || c.name === 'form') visit(c);
-    }
-  };
-  visit(t);
-  return rows;
-}
-
-/** A cell's text: everything in it, blocks and line breaks as spaces, image descriptions included. */
-function cellText(cell: Node): string {
-  let s = '';
-  const stack: Node[] = [...(cell.children ?? [])].reverse();
-  while (stack.length > 0) {
-    const c = stack.pop()!;
-    if (c.type === 'text') s += c.data ?? '';
-    else if (isElement(c)) {
-      const name = c.name ?? '';
-      if (SKIP.has(name) || hidden(c)) continue;
-      if (name === 'img' && c.attribs?.alt) s += ` ${c.attribs.alt} `;
-      else if (name === 'br' || BLOCK.has(name)) s += ' ';
-      // A block ends with a space too: pushed before its children, it comes after them.
-      if (BLOCK.has(name)) stack.push({ type: 'text', data: ' ' });
-      for (let k = (c.children ?? []).length - 1; k >= 0; k--) stack.push(c.children![k]!);
-    }
-  }
-  return s;
+/**
+ * Code as its lines show it, without blank lines around it and, in a block of
+ * several lines, without the indentation all of them share (the page's
+ * markup indented the block, not the code; a single line's indentation may
+ * be the code's own).
+ */
+function codeText(text: string): string {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  while (lines.length > 0 && lines[0]!.trim() === '') lines.shift();
+  while (lines.length > 0 && lines.at(-1)!.trim() === '') lines.pop();
+  const indents = lines.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)![0]);
+  let common = indents.length > 1 ? indents[0]! : '';
+  for (const indent of indents) while (!indent.startsWith(common)) common = common.slice(0, -1);
+  return lines.map((l) => l.slice(common.length).replace(/[ \t]+$/, '')).join('\n');
 }
 
 /** Preformatted text as it is, line breaks kept. */

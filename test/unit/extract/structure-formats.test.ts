@@ -396,8 +396,8 @@ describe('HTML structure', () => {
       'text',
     );
     expect(blocks(out)).toEqual([
-      ['paragraph', 'Term'],
-      ['paragraph', 'Its definition.'],
+      ['list_item', 'Term', 0],
+      ['list_item', 'Its definition.', 1],
       ['figure', 'A chart of sales'],
       ['caption', 'Figure 1. Sales'],
       ['caption', 'Table 2. Prices'],
@@ -416,9 +416,9 @@ describe('HTML structure', () => {
     expect(out.tables).toEqual([{ rows: [['A', 'B'], ['one two', 'line break icon']], markdown: expect.any(String) }]);
   });
 
-  it('spreads colspan and rowspan so cells stay in their columns', () => {
+  it("spreads colspan and rowspan so cells stay in their columns, a spanning cell's text in every position it covers", () => {
     const out = html('<table><tr><th colspan="2">Both</th><th>C</th></tr><tr><td rowspan="2">a</td><td>b</td><td>c</td></tr><tr><td>d</td><td>e</td></tr></table>');
-    expect(out.tables![0]!.rows).toEqual([['Both', '', 'C'], ['a', 'b', 'c'], ['', 'd', 'e']]);
+    expect(out.tables![0]!.rows).toEqual([['Both', 'Both', 'C'], ['a', 'b', 'c'], ['a', 'd', 'e']]);
   });
 
   it('reads select options, button labels and iframe srcdoc documents; two line breaks in a row start a new paragraph', () => {
