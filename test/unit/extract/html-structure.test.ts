@@ -1,10 +1,13 @@
-// How an HTML page's tables, lists and code come out as elements: which
-// table is data and which lays out the page, spanning cells, description
-// lists, list items written in blocks.
+// How an HTML page's tables, lists and code, and a PPTX deck's merged table
+// cells and review comments, come out as elements: which table is data and
+// which lays out the page, spanning cells, description lists, list items
+// written in blocks, and who wrote each comment.
 
 import { describe, expect, it } from 'vitest';
 import { extractHtml } from '../../../lambdas/extract/formats/web/html.ts';
+import { extractPptx } from '../../../lambdas/extract/formats/ooxml/pptx.ts';
 import type { FormatOutput } from '../../../lambdas/extract/engine/types.ts';
+import { makePptx, rels, XML } from '../../support/office-fixture.ts';
 
 const html = (s: string, mode: 'text' | 'markdown' = 'text') => extractHtml(new TextEncoder().encode(s), mode);
 
@@ -138,5 +141,67 @@ describe('HTML code', () => {
       ['list_item', 'Run:', 0],
       ['code', '$ make\n  build done'],
     ]);
+  });
+});
+
+const P = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"';
+
+describe('PPTX tables', () => {
+  it('repeats a merged cell in every grid cell it covers (gridSpan with hMerge, rowSpan with vMerge)', () => {
+    const tc = (text: string, attrs = '') => `<a:tc${attrs}><a:txBody><a:p><a:r><a:t>${text}</a:t></a:r></a:p></a:txBody></a:tc>`;
+    const table =
+      '<p:graphicFrame><a:graphic><a:graphicData><a:tbl>' +
+      `<a:tr>${tc('')}${tc('Class1', ' gridSpan="2"')}${tc('', ' hMerge="1"')}${tc('Other')}</a:tr>` +
+      `<a:tr>${tc('R1', ' rowSpan="2"')}${tc('True')}${tc('False')}${tc('Kept', ' hMerge="0"')}</a:tr>` +
+      `<a:tr>${tc('', ' vMerge="1"')}${tc('False')}${tc('True')}${tc('x')}</a:tr>` +
+      '</a:tbl></a:graphicData></a:graphic></p:graphicFrame>';
+    const out = extractPptx(makePptx([{ title: 'Grid', shapes: table }]), 'text');
+    expect(out.tables![0]!.rows).toEqual([
+      ['', 'Class1', 'Class1', 'Other'],
+      ['R1', 'True', 'False', 'Kept'],
+      ['R1', 'False', 'True', 'x'],
+    ]);
+  });
+});
+
+describe('PPTX comments', () => {
+  it("names each classic comment's author and reads a reply after the comment it answers", () => {
+    const threading = (authorId: string, idx: string) =>
+      `<p:extLst><p:ext uri="{C676402C-5697-4E1C-873F-D02D1690AC5C}"><p15:threadingInfo xmlns:p15="http://schemas.microsoft.com/office/powerpoint/2012/main"><p15:parentCm authorId="${authorId}" idx="${idx}"/></p15:threadingInfo></p:ext></p:extLst>`;
+    const comments =
+      XML +
+      `<p:cmLst ${P}><p:cm authorId="0" idx="1"><p:text>Check this number</p:text></p:cm>` +
+      '<p:cm authorId="1" idx="1"><p:text>Looks fine</p:text></p:cm>' +
+      `<p:cm authorId="1" idx="2"><p:text>It is from the audit</p:text>${threading('0', '1')}</p:cm></p:cmLst>`;
+    const authors = XML + `<p:cmAuthorLst ${P}><p:cmAuthor id="0" name="Ann Lee" initials="AL"/><p:cmAuthor id="1" name="Bo Chen" initials="BC"/></p:cmAuthorLst>`;
+    const pptx = makePptx([{ title: 'Review', rels: [{ id: 'rK', type: 'comments', target: '../comments/comment1.xml' }] }], {
+      'ppt/comments/comment1.xml': comments,
+      'ppt/commentAuthors.xml': authors,
+      'ppt/_rels/presentation.xml.rels': rels([
+        { id: 'rSl0', type: 'slide', target: 'slides/slide1.xml' },
+        { id: 'rA', type: 'commentAuthors', target: 'commentAuthors.xml' },
+      ]),
+    });
+    expect(extractPptx(pptx, 'markdown').pages[0]).toBe(
+      '## Review\n\n**Comment by Ann Lee:** Check this number\n\n**Comment by Bo Chen:** It is from the audit\n\n**Comment by Bo Chen:** Looks fine',
+    );
+  });
+
+  it('names the authors of modern threaded comments and their replies from the authors part', () => {
+    const modern =
+      XML +
+      '<p188:cmLst xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p188="http://schemas.microsoft.com/office/powerpoint/2018/8/main">' +
+      '<p188:cm id="{C1}" authorId="{A1}"><p188:replyLst><p188:reply id="{R1}" authorId="{A2}"><p188:txBody><a:p><a:r><a:t>Agreed</a:t></a:r></a:p></p188:txBody></p188:reply></p188:replyLst>' +
+      '<p188:txBody><a:p><a:r><a:t>Looks good</a:t></a:r></a:p></p188:txBody></p188:cm></p188:cmLst>';
+    const authors =
+      XML +
+      '<p188:authorLst xmlns:p188="http://schemas.microsoft.com/office/powerpoint/2018/8/main"><p188:author id="{A1}" name="Ann Lee" initials="AL" userId="ann" providerId="None"/>' +
+      '<p188:author id="{A2}" name="Bo Chen" initials="BC" userId="bo" providerId="None"/></p188:authorLst>';
+    const pptx = makePptx([{ title: 'Review', rels: [{ id: 'rK', type: 'comments', target: '../comments/modernComment_100_1.xml' }] }], {
+      'ppt/comments/modernComment_100_1.xml': modern,
+      'ppt/authors.xml': authors,
+    });
+    const out = extractPptx(pptx, 'text');
+    expect(out.pages[0]).toBe('Review\n\nComment by Ann Lee: Looks good\n\nComment by Bo Chen: Agreed');
   });
 });

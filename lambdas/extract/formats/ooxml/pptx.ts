@@ -4,7 +4,8 @@
 // the paragraph is bulleted (its own properties, else the shape's, the
 // layout's and master's placeholder, else the master's text styles),
 // paragraphs otherwise, tables, charts (title, series and categories),
-// SmartArt and picture descriptions; then its speaker notes and comments.
+// SmartArt and picture descriptions; then its speaker notes and comments
+// (slide-comments.ts), each with its author.
 // Each slide is its own part, so a page selection (a chunk of a large
 // presentation) reads only the selected slides' parts.
 
@@ -17,6 +18,7 @@ import { readingOrder, type SlideBox } from '../../engine/slide-order.ts';
 import { boxOf, ON_SLIDE, placedBox, within, xfrmOf, type Placement } from './shape-frames.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 import { SlideDeck, speakerNotes } from '../../engine/slide-deck.ts';
+import { commentAuthors, slideComments } from './slide-comments.ts';
 
 /** `pages`: 1-based slide numbers to read (config.pages); null for every slide. */
 export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget, pages: number[] | null = null): FormatOutput {
@@ -32,6 +34,7 @@ export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
   const deck = new SlideDeck();
   const templates = new Map<string, Template>();
   const furniture = new Set<string>();
+  const authors = commentAuthors(zip, main);
   for (const number of kept) {
     const part = slideParts[number - 1]!;
     const slide = readXml(zip, part);
@@ -57,7 +60,7 @@ export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
         .filter((t) => t.trim() !== '');
       speakerNotes(out, paras, mode);
     }
-    for (const c of comments(zip, slideRels)) out.paragraph(mode === 'markdown' ? `**Comment:** ${c}` : `Comment: ${c}`);
+    for (const c of slideComments(zip, slideRels, authors, paragraphText)) out.comment(c.text, c.author, '');
     deck.add(number, out);
   }
   return deck.output(slideParts.length, kept, pages !== null, coreProperties(zip));
@@ -157,13 +160,7 @@ function shape(ctx: SlideCtx, el: XmlElement): void {
       }
     }
   } else if (el.name === 'graphicFrame') {
-    for (const tbl of descendants(el, 'tbl')) {
-      out.table(
-        elements(tbl, 'tr').map((tr) =>
-          elements(tr, 'tc').map((tc) => (tc.attrs.hMerge || tc.attrs.vMerge ? '' : elements(child(tc, 'txBody') ?? tc, 'p').map(paragraphText).join(' '))),
-        ),
-      );
-    }
+    for (const tbl of descendants(el, 'tbl')) out.table(tableGrid(tbl));
     for (const ref of descendants(el, 'chart')) {
       const target = ctx.rels.get(ref.attrs.id ?? '')?.target;
       if (target) chartBlocks(out, ctx.zip, target);
@@ -176,6 +173,30 @@ function shape(ctx: SlideCtx, el: XmlElement): void {
     const descr = pictureDescription(el);
     if (descr !== null) out.figure(descr);
   }
+}
+
+const merged = (flag: string | undefined) => flag === '1' || flag === 'true';
+
+/**
+ * A table's rows, a merged cell's text in every grid cell it covers: the
+ * cells it spans (gridSpan, rowSpan) are stored after it as continuation
+ * cells (hMerge, vMerge) with no text of their own, and each takes the text
+ * of the cell before it in its row or above it in its column, so every row
+ * reads whole (as HTML tables' spanning cells are read).
+ */
+function tableGrid(tbl: XmlElement): string[][] {
+  const grid: string[][] = [];
+  for (const tr of elements(tbl, 'tr')) {
+    const row: string[] = [];
+    for (const tc of elements(tr, 'tc')) {
+      const col = row.length;
+      if (merged(tc.attrs.hMerge) && col > 0) row.push(row[col - 1]!);
+      else if (merged(tc.attrs.vMerge) && grid.length > 0) row.push(grid.at(-1)![col] ?? '');
+      else row.push(elements(child(tc, 'txBody') ?? tc, 'p').map(paragraphText).join(' '));
+    }
+    grid.push(row);
+  }
+  return grid;
 }
 
 /** A picture's description, null where it has none; a file name is what tools write when nobody described it. */
@@ -317,25 +338,4 @@ function paragraphText(p: XmlElement): string {
     } else if (c.name === 'br') s += '\n';
   }
   return s;
-}
-
-/** The slide's comments: the classic comment list (p:cmLst/p:cm/p:text) and modern threaded comments (text bodies). */
-function comments(zip: SafeZip, rels: Map<string, { target: string; type: string }>): string[] {
-  const out: string[] = [];
-  for (const r of rels.values()) {
-    if (r.type !== 'comments') continue;
-    const root = readXml(zip, r.target);
-    if (!root) continue;
-    for (const cm of elements(root, 'cm')) {
-      const text = child(cm, 'text');
-      if (text) out.push(textContent(text).trim());
-      const body = child(cm, 'txBody');
-      if (body) out.push(elements(body, 'p').map(paragraphText).join('\n').trim());
-      for (const reply of descendants(cm, 'reply')) {
-        const rb = child(reply, 'txBody');
-        if (rb) out.push(elements(rb, 'p').map(paragraphText).join('\n').trim());
-      }
-    }
-  }
-  return out.filter(Boolean);
 }
