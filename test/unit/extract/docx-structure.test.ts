@@ -177,11 +177,18 @@ describe('DOCX code', () => {
     const fonts =
       '<w:style w:type="paragraph" w:styleId="Typed"><w:name w:val="Typed"/><w:rPr><w:rFonts w:ascii="Courier New" w:hAnsi="Courier New"/></w:rPr></w:style>' +
       '<w:style w:type="character" w:styleId="CodeChar"><w:name w:val="Code Char"/><w:rPr><w:rFonts w:ascii="Menlo"/></w:rPr></w:style>';
-    const body = [w.p('SELECT * FROM users WHERE active = 1;', 'Typed'), w.p('Prose between.'), para(run('x := y + 1', '<w:rStyle w:val="CodeChar"/>'))].join('');
+    const body = [
+      w.p('SELECT * FROM users WHERE active = 1;', 'Typed'),
+      w.p('Prose between.'),
+      para(run('x := y + 1', '<w:rStyle w:val="CodeChar"/>')),
+      // A typewriter look in a proportional face is no code font.
+      para(run('total = sum(items);', '<w:rFonts w:ascii="American Typewriter"/>')),
+    ].join('');
     expect(elements(extractDocx(makeDocx({ body, styles: fonts }), 'text'))).toEqual([
       ['code', 'SELECT * FROM users WHERE active = 1;'],
       ['paragraph', 'Prose between.'],
       ['code', 'x := y + 1'],
+      ['paragraph', 'total = sum(items);'],
     ]);
   });
 });

@@ -17,9 +17,19 @@ export function isCodeStyle(name: string): boolean {
   return CODE_STYLES.has(name.toLowerCase().replace(/[\s_-]+/g, ''));
 }
 
-/** Typefaces whose every letter is as wide as the next, by family name. */
+const MONOSPACE =
+  /courier|consolas|menlo|monaco|\bmono\b|monospace|lucida (console|sans typewriter)|inconsolata|source code|fira code|cascadia|jetbrains|fixedsys|\bterminal\b|andale|\bhack\b|\bocr[- ]?a\b|letter gothic|prestige elite/i;
+
+const monospace = new Map<string, boolean>();
+
+/** Typefaces whose every letter is as wide as the next, by family name (each name tested once: a document asks for every run). */
 export function isMonospaceFont(font: string): boolean {
-  return /courier|consolas|menlo|monaco|\bmono\b|monospace|lucida (console|sans typewriter)|inconsolata|source code|fira code|cascadia|jetbrains|fixedsys|\bterminal\b|andale|\bhack\b|ocr[- ]?a|letter gothic|prestige elite|typewriter/i.test(font);
+  let known = monospace.get(font);
+  if (known === undefined) {
+    known = MONOSPACE.test(font);
+    if (monospace.size < 1000) monospace.set(font, known);
+  }
+  return known;
 }
 
 /** A line with a sign that only code carries: statement ends, operators, calls, markup, comments. */
