@@ -552,6 +552,38 @@ describe('PDF layout analysis', () => {
     expect(result.elements!.map((e) => e.text)).toEqual(['Wells of the north', 'Wells of the south']);
   });
 
+  it('reads a box a font maps to a control code (no character: U+0084, U+0002) as the bullet of the item it opens, a text font\'s C1 codes as Windows-1252\'s characters, and never writes a control code', async () => {
+    // Fonts whose map gives the code 0x84 as U+0084 or U+0002 (and 0x80 as U+0080): the Symbol font's glyph, the first drawn twice, the second time with no width.
+    const cmap = '/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Box def 1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfchar <84> <0084> endbfchar endcmap CMapName currentdict /CMap defineresource pop end end';
+    const toStx = cmap.replace('<84> <0084>', '<84> <0002>');
+    const passThrough = cmap.replace('1 beginbfchar <84> <0084> endbfchar', '1 beginbfrange <20> <FF> <0020> endbfrange');
+    const item = (y: number, text: string, font = 'F2') =>
+      `BT /${font} 10 Tf 1 0 0 1 72 ${y} Tm (\\204) Tj${font === 'F2' ? ' 0 Tz (\\204) Tj 100 Tz' : ''} ET\n${textAt(86, y, text)}`;
+    const price = 'BT /F3 10 Tf 1 0 0 1 72 640 Tm (A survey costs \\20015, paid \\204in advance\\223.) Tj ET';
+    const content = [textAt(72, 700, 'Which wells were surveyed?'), item(680, 'Wells of the north'), item(664, 'Wells of the south', 'F4'), price].join('\n');
+    const bytes = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 6 0 R /F3 8 0 R /F4 10 0 R >> >> /Contents 5 0 R >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Symbol /ToUnicode 7 0 R >>',
+      `<< /Length ${cmap.length} >>\nstream\n${cmap}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode 9 0 R >>',
+      `<< /Length ${passThrough.length} >>\nstream\n${passThrough}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Symbol /ToUnicode 11 0 R >>',
+      `<< /Length ${toStx.length} >>\nstream\n${toStx}\nendstream`,
+    ]);
+    const result = await extract({ bytes, filename: 'boxes.pdf', config: markdown });
+    expect(result.elements!.map((e) => [e.type, e.text])).toEqual([
+      ['paragraph', 'Which wells were surveyed?'],
+      ['list_item', 'Wells of the north'],
+      ['list_item', 'Wells of the south'],
+      ['paragraph', 'A survey costs €15, paid „in advance“.'],
+    ]);
+    expect(result.content).not.toMatch(/[\u0000-\u0008\u000e-\u001f\u0080-\u009f]/);
+  });
+
   it('reads a table ruled only between its rows, and one whose rows are shaded in turn, with the columns no row\'s words cross', async () => {
     const rows = [
       ['District', 'Wells'],

@@ -14,6 +14,8 @@ import type { PageTable } from './structure.ts';
 
 /** A gap between columns narrower than this (points) is a wide word space, not a gutter. */
 const MIN_GUTTER = 6;
+/** Lines (or tables) a stream must draw before a run it draws over them is read first: a page's body, not its title. */
+const MIN_BODY = 3;
 /** Lines wider than this share of the text's width span the columns (a title, a full-width paragraph). */
 const SPANNING = 0.6;
 
@@ -129,7 +131,8 @@ export function raisedAbove(lines: readonly Line[], tables: readonly PageTable[]
     const x0 = Math.min(...run.map((it) => it.x0));
     const x1 = Math.max(...run.map((it) => it.x1));
     // Over what came before, not beside it: the top of a column that starts higher than the one before it stays after it.
-    if (run.length > 0 && Math.min(x1, right) - Math.max(x0, left) >= 0.5 * (x1 - x0)) {
+    // And over a body, not a line or two: a slide's subtitle set over its title keeps the order the slide gives them.
+    if (run.length > 0 && ordered.length >= MIN_BODY && Math.min(x1, right) - Math.max(x0, left) >= 0.5 * (x1 - x0)) {
       ordered = [...run, ...ordered];
       run.forEach(take);
       moved = true;

@@ -106,9 +106,12 @@ interface Fill {
 const ABUT = 0.5;
 
 /**
- * The edges where two fills of one colour meet with the same extent: no line
- * a reader sees, only the seam of a shading drawn in pieces (Word shades a
- * table cell's paragraph a line at a time, which would cut its lines into rows).
+ * The edges where a fill stands on another of its colour and width: no line a
+ * reader sees, only the seam of a shading drawn in pieces (Word shades a table
+ * cell's paragraph a line at a time, which would cut its lines into rows).
+ * Fills side by side keep the edge between them: a browser fills a shaded
+ * row's cells one by one, and those edges are the only column lines a table
+ * without borders draws.
  */
 function seams(fills: readonly Fill[]): Set<Ruling> {
   const out = new Set<Ruling>();
@@ -120,13 +123,8 @@ function seams(fills: readonly Fill[]): Set<Ruling> {
     for (let i = 0; i < group.length; i++) {
       for (let j = i + 1; j < group.length && group[j]!.y0 <= group[i]!.y1 + ABUT; j++) {
         const [a, b] = [group[i]!, group[j]!];
-        const stacked = same(a.y1, b.y0) && same(a.x0, b.x0) && same(a.x1, b.x1);
-        const beside = same(a.y0, b.y0) && same(a.y1, b.y1) && (same(a.x1, b.x0) || same(b.x1, a.x0));
-        if (!stacked && !beside) continue;
-        for (const e of [...a.edges, ...b.edges]) {
-          if (stacked && e.dir === 'h' && same(e.at, a.y1)) out.add(e);
-          if (beside && e.dir === 'v' && (same(e.at, a.x1) ? same(a.x1, b.x0) : same(e.at, a.x0) && same(b.x1, a.x0))) out.add(e);
-        }
+        if (!same(a.y1, b.y0) || !same(a.x0, b.x0) || !same(a.x1, b.x1)) continue;
+        for (const e of [...a.edges, ...b.edges]) if (e.dir === 'h' && same(e.at, a.y1)) out.add(e);
       }
     }
   }

@@ -46,6 +46,7 @@ interface TextExports {
 
 /** PDF font descriptor flags (PDF 32000-1, 9.8.2). */
 const FIXED_PITCH = 1;
+const SYMBOLIC = 4;
 const ITALIC = 64;
 const FORCE_BOLD = 1 << 18;
 
@@ -64,6 +65,9 @@ function statesLighter(name: string): boolean {
 const ITALIC_NAME = /italic|oblique|[-,]it\b/i;
 const MONO_NAME = /mono|courier|consol|menlo|inconsolata|typewriter|fixed|\bcode\b|[^a-z]tt[^a-z]|^cmtt|sfmono/i;
 
+
+/** What Windows-1252 writes at 0x80-0x9f (its five unused codes kept as they are). */
+const WINDOWS_1252_C1 = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
 
 interface FontStyle {
   bold: boolean;
@@ -124,11 +128,11 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
       return style;
     };
     for (let i = 0; i < count; i++) {
-      const code = x.FPDFText_GetUnicode(textPage, i);
-      if (code === 2) {
+      let code = x.FPDFText_GetUnicode(textPage, i);
+      if (code === 2 && word) {
         // PDFium reports a hyphen it recognised at a line end as U+0002; between right-to-left
-        // letters (justified Arabic) the code stands for nothing to read.
-        if (!word) continue;
+        // letters (justified Arabic) the code stands for nothing to read. (Where no word comes before
+        // it, a glyph whose font maps it to U+0002 is drawn: a bullet, read below as other glyphs without a character are.)
         const next = i + 1 < count ? x.FPDFText_GetUnicode(textPage, i + 1) : 0x0a;
         if (isRtl(next) || lastRtl) {
           // A kashida stretching the word: its width belongs to the word, so the next letter still joins it.
@@ -144,7 +148,8 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
       // PDFium's own inferred spaces and line ends (the gap decides those) are the characters it
       // generates, and it generates only U+0020, U+000D and U+000A (CPDF_TextPage), so this test
       // takes them too, without asking FPDFText_IsGenerated of every character.
-      if (code <= 0x20 || code === 0x7f || code === 0xa0 || code === 0xfffe) {
+      const c0 = code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d;
+      if ((code <= 0x20 && !c0) || code === 0x7f || code === 0xa0 || code === 0xfffe) {
         word = null;
         spaced = true;
         continue;
@@ -158,6 +163,23 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
       const right = f32[at + 2]!;
       const bottom = f32[at + 3]!;
       const height = Math.max(1, top - bottom);
+      // Control codes, which no text holds, come out where a font's map gives a glyph one. A C0 code drawn with a width
+      // (a bullet some producers map to U+0002) is the font's own glyph, and so is a C1 code (0x80-0x9f) in a symbol
+      // font or a nameless drawn one: each is read as the private-use code PDFium gives other symbol fonts' glyphs
+      // (U+F000 and the code), so a bullet or a box drawn with one opens a list item as a Wingdings bullet does. A text
+      // font's C1 codes are Windows-1252's, whose codes its map passed through (the euro, quotes, dashes, the bullet).
+      if (c0 || (code >= 0x80 && code <= 0x9f)) {
+        if (right - left < 0.01) {
+          // Drawn with no width, it shows nothing: a C0 code parts words as a space would (as it did before it was read),
+          // a C1 one (a tick drawn over its box) leaves the word it stands in whole.
+          if (c0) [word, spaced] = [null, true];
+          continue;
+        }
+        const nameLength = c0 ? 0 : x.FPDFText_GetFontInfo(textPage, i, out + 20, 0, out + 16);
+        const symbolic = c0 || nameLength <= 1 || (m.pdfium.HEAP32[(out + 16) >> 2]! & SYMBOLIC) !== 0;
+        const shown = c0 ? code : WINDOWS_1252_C1.codePointAt(code - 0x80)!;
+        code = symbolic || shown <= 0x9f ? 0xf000 + code : shown;
+      }
       const rtl = isRtl(code);
       // Some producers' Arabic and Hebrew glyphs have tight boxes (Chromium's): each letter's own ink, not the
       // font's line, so a word's letters stand at different heights and a little apart; the word's size measures them.
