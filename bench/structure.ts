@@ -36,6 +36,11 @@
 //   corpus-pdf      ../shared/corpus DOCX, ODT and HTML files rendered to PDF by LibreOffice;
 //                   the truth is pandoc's reading of the source (bench/structure/pandoc-truth.ts)
 //   corpus-docx, corpus-odt, corpus-html   the same sources, read by docex directly
+//   external        only with --truth-dir DIR: documents of your own (or another project's
+//                   test documents) with truth Markdown written by someone else: every file
+//                   under DIR whose truth is found as FILE.md or STEM.md beside it, or in a
+//                   `groundtruth` folder beside the folder it is in (the layout docling's
+//                   tests/data uses); the set is scored per format too
 // For the PDF sets, poppler's plain `pdftotext` is scored beside docex as a peer:
 // its text cut into paragraphs at blank lines, for paragraph F1 and word F1.
 //
@@ -47,7 +52,7 @@
 // poppler-utils, TeX Live's recommended LaTeX and fonts with apt-get, python-docx, python-pptx and openpyxl
 // with pip into a venv in the cache.
 //
-//   npm run bench:structure [-- --only SET] [--json FILE] [--show NAME] [--docs N] [--corpus DIR]
+//   npm run bench:structure [-- --only SET] [--json FILE] [--show NAME] [--docs N] [--corpus DIR] [--truth-dir DIR]
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -67,7 +72,7 @@ import { scanOf } from '../test/support/text-image.ts';
 import { KINDS, markdownBlocks, plainTextBlocks, scoreBlocks, type Kind, type StructureScore } from './structure-metric.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const SETS = ['gen-pdf', 'gen-pdf-tagged', 'gen-pdf-latex', 'gen-pdf-chromium', 'gen-pdf-slides', 'gen-pdf-sheets', 'gen-pdf-scanned', 'gen-docx', 'gen-pptx', 'gen-xlsx', 'corpus-pdf', 'corpus-docx', 'corpus-odt', 'corpus-html'] as const;
+const SETS = ['gen-pdf', 'gen-pdf-tagged', 'gen-pdf-latex', 'gen-pdf-chromium', 'gen-pdf-slides', 'gen-pdf-sheets', 'gen-pdf-scanned', 'gen-docx', 'gen-pptx', 'gen-xlsx', 'corpus-pdf', 'corpus-docx', 'corpus-odt', 'corpus-html', 'external'] as const;
 type SetName = (typeof SETS)[number];
 
 const { values: args } = parseArgs({
@@ -78,6 +83,7 @@ const { values: args } = parseArgs({
     docs: { type: 'string', default: '24' },
     corpus: { type: 'string', default: join(ROOT, '..', 'shared', 'corpus') },
     cache: { type: 'string', default: join(ROOT, '.bench-cache', 'structure') },
+    'truth-dir': { type: 'string' },
   },
 });
 if (args.only && !SETS.includes(args.only as SetName)) {
@@ -487,6 +493,36 @@ function corpus(): void {
   sets.set('corpus-html', docs.html);
 }
 
+/**
+ * --truth-dir: every document under the folder whose truth Markdown stands
+ * beside it (FILE.md, STEM.md) or in a `groundtruth` folder next to its own.
+ */
+function external(): void {
+  const dir = args['truth-dir'];
+  if (!dir || !wanted('external')) return;
+  if (!existsSync(dir)) {
+    skipped.push(`external: ${dir} does not exist`);
+    return;
+  }
+  const docs: Doc[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d).sort()) {
+      const file = join(d, entry);
+      if (statSync(file).isDirectory()) {
+        if (entry !== 'groundtruth') walk(file);
+        continue;
+      }
+      if (/\.(md|json|txt)$/i.test(entry)) continue;
+      const stem = entry.replace(/\.[^.]+$/, '');
+      const truth = [join(d, `${entry}.md`), join(d, `${stem}.md`), join(dirname(d), 'groundtruth', `${entry}.md`), join(dirname(d), 'groundtruth', `${stem}.md`)].find((t) => existsSync(t));
+      if (truth) docs.push({ name: relative(dir, file), file, truth: readFileSync(truth, 'utf8') });
+    }
+  };
+  walk(dir);
+  if (docs.length === 0) skipped.push(`external: no document under ${dir} has truth Markdown beside it`);
+  else sets.set('external', docs);
+}
+
 // ---------------------------------------------------------------- scoring
 
 interface DocResult {
@@ -542,7 +578,7 @@ async function measure(set: SetName, docs: Doc[], peer: boolean): Promise<DocRes
     } catch (err) {
       r = { name: doc.name, pages: isPdf ? pdfPages(doc.file) : 0, seconds: 0, error: (err as Error).message.slice(0, 160), truthKinds, score: ZERO };
     }
-    if (peer) {
+    if (peer && isPdf) {
       const t0 = performance.now();
       const text = spawnSync('pdftotext', ['-q', '-enc', 'UTF-8', doc.file, '-'], { encoding: 'utf8', maxBuffer: 1 << 30 }).stdout ?? '';
       const seconds = (performance.now() - t0) / 1000;
@@ -588,6 +624,7 @@ latex();
 await printed();
 office();
 corpus();
+external();
 const needPeer = [...sets.keys()].some((s) => s.includes('pdf'));
 const peerOk = needPeer ? ensurePoppler() : false;
 
@@ -620,9 +657,10 @@ for (const set of SETS) {
   if (!wanted(set) || !sets.has(set)) continue;
   const docs = sets.get(set)!;
   const isPdf = set.includes('pdf');
-  const results = await measure(set, docs, isPdf && peerOk);
+  // The external set's PDFs get the peer beside them too; its other formats have none.
+  const results = await measure(set, docs, (isPdf || set === 'external') && peerOk);
   const entry: (typeof report)[string] = { docex: figures(results), documents: results };
-  if (isPdf && peerOk) {
+  if ((isPdf || set === 'external') && peerOk && results.some((r) => r.peer)) {
     const seconds = results.reduce((a, r) => a + (r.peer?.seconds ?? 0), 0);
     const pages = results.reduce((a, r) => a + r.pages, 0);
     entry.pdftotext = {
@@ -649,14 +687,16 @@ for (const [set, e] of Object.entries(report)) {
     const p = e.pdftotext;
     console.log(`${''.padEnd(16)} ${'pdftotext'.padEnd(9)} ${String(p.docs).padStart(4)} ${''.padStart(4)}  ${'-'.padStart(8)} ${'-'.padStart(7)} ${f(p.paragraphF1)} ${'-'.padStart(7)} ${'-'.padStart(7)}  ${f(p.wordF1)} ${String(p.pages).padStart(6)} ${p.pagesPerSecond.toFixed(1).padStart(8)}`);
   }
-  if (set === 'corpus-pdf') {
-    // The rendered PDFs by the format of their source.
-    for (const src of ['docx', 'odt', 'html']) {
-      const sub = e.documents.filter((r) => (/\.(\w+)$/.exec(r.name)?.[1] ?? '').toLowerCase().replace(/^htm$/, 'html') === src);
+  if (set === 'corpus-pdf' || set === 'external') {
+    // The rendered PDFs by the format of their source; the external documents by their own format.
+    const formatOf = (name: string) => (/\.(\w+)$/.exec(name)?.[1] ?? '').toLowerCase().replace(/^htm$/, 'html');
+    const formats = set === 'corpus-pdf' ? ['docx', 'odt', 'html'] : [...new Set(e.documents.map((r) => formatOf(r.name)))].sort();
+    for (const src of formats) {
+      const sub = e.documents.filter((r) => formatOf(r.name) === src);
       if (sub.length === 0) continue;
       const g = figures(sub);
       console.log(
-        `${`  from ${src}`.padEnd(16)} ${'docex'.padEnd(9)} ${String(g.docs).padStart(4)} ${String(g.failed).padStart(4)}  ${f(g.blockF1, 8)} ${f(g.kinds.heading)} ${f(g.kinds.paragraph)} ${f(g.kinds.list_item)} ${f(g.kinds.table_cell)}  ${f(g.wordF1)} ${String(g.pages).padStart(6)} ${g.pagesPerSecond.toFixed(1).padStart(8)}`,
+        `${`  ${set === 'corpus-pdf' ? 'from ' : ''}${src}`.padEnd(16)} ${'docex'.padEnd(9)} ${String(g.docs).padStart(4)} ${String(g.failed).padStart(4)}  ${f(g.blockF1, 8)} ${f(g.kinds.heading)} ${f(g.kinds.paragraph)} ${f(g.kinds.list_item)} ${f(g.kinds.table_cell)}  ${f(g.wordF1)} ${String(g.pages).padStart(6)} ${g.pagesPerSecond.toFixed(1).padStart(8)}`,
       );
     }
   }
