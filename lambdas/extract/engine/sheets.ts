@@ -1,18 +1,40 @@
 // What the spreadsheet readers (XLSX, XLS, ODS) share: a sheet as read, and
 // one page per sheet written from it, so a workbook reads the same whatever
-// file format holds it.
+// file format holds it. A sheet's cells are written as the blocks a reader
+// sees (sheet-blocks.ts): each table apart, a lone cell (a note, a label) as
+// a paragraph, a title line over a table as a paragraph before it; merged
+// cells repeat their value over the cells they cover.
 
 import { Blocks, type OutputMode } from './blocks.ts';
 import { type ChartText, writeChart } from './charts.ts';
+import { MAX_CELLS } from './limits.ts';
+import type { CellRange } from './merged-cells.ts';
+import { writeSheetCells } from './sheet-blocks.ts';
 import type { DraftElement, FormatOutput, Table } from './types.ts';
 
 export interface Sheet {
   name: string;
   rows: string[][];
-  /** Cell comments (notes), by cell reference. */
-  comments?: Array<{ ref: string; text: string }>;
+  /** Merged ranges, each showing its top-left cell's value. */
+  merges?: CellRange[];
+  /**
+   * A sheet the workbook hides from its reader: its page is left empty (it
+   * still counts as a page, and metadata.sheets still names it, so paging and
+   * quota do not depend on what is shown).
+   */
+  hidden?: boolean;
+  /** Cell comments (notes, and each message of a comment thread), by cell reference. */
+  comments?: SheetComment[];
   /** Charts and text boxes drawn on the sheet, in drawing order. */
   drawings?: Drawing[];
+}
+
+export interface SheetComment {
+  ref: string;
+  text: string;
+  author?: string;
+  /** A reply in a comment thread, after the comment it answers. */
+  reply?: boolean;
 }
 
 export type Drawing = { kind: 'chart'; chart: ChartText } | { kind: 'text'; text: string } | { kind: 'figure'; text: string };
@@ -29,15 +51,19 @@ export const selectedNumbers = (total: number, pages: number[] | null) =>
   pages ? pages.filter((n) => n >= 1 && n <= total) : Array.from({ length: total }, (_, i) => i + 1);
 
 /**
- * One page per sheet: its name, then its cells as a table. `sheets` are the
- * sheets read; `names` every sheet of the workbook (metadata.sheets lists
- * them all, selected or not), `kept` their numbers.
+ * One page per sheet: its name, then its blocks of cells, then its drawings
+ * and comments; nothing for a hidden sheet. `sheets` are the sheets read;
+ * `names` every sheet of the workbook (metadata.sheets lists them all,
+ * selected or not), `kept` their numbers.
  */
 export function sheetsOutput(sheets: Sheet[], mode: OutputMode, metadata: FormatOutput['metadata'], selection: Selection): FormatOutput {
+  // Merged cells' copies are cells too: held to the cap a reader holds the cells it reads to.
+  const budget = { cells: MAX_CELLS };
   return pagesOutput(
     sheets.map((sheet) => (out: Blocks) => {
+      if (sheet.hidden) return;
       out.heading(2, sheet.name);
-      out.table(usedRange(sheet.rows), { sheet: sheet.name });
+      writeSheetCells(out, sheet, budget);
       writeExtras(out, sheet);
     }),
     mode,
@@ -55,6 +81,7 @@ export function sheetsOutput(sheets: Sheet[], mode: OutputMode, metadata: Format
  */
 export interface SheetPiece {
   name: string;
+  hidden: boolean;
   first: boolean;
   last: boolean;
   rows: string[][];
@@ -64,6 +91,7 @@ export interface SheetPiece {
 
 export function sheetPieceOutput(piece: SheetPiece, mode: OutputMode, metadata: FormatOutput['metadata'], selection: Selection): FormatOutput {
   const write = (out: Blocks) => {
+    if (piece.hidden) return;
     if (piece.first) out.heading(2, piece.name);
     out.tableRows(piece.rows, piece.header, { sheet: piece.name });
     if (piece.last) writeExtras(out, piece.extras);
@@ -83,7 +111,14 @@ function writeExtras(out: Blocks, sheet: Pick<Sheet, 'comments' | 'drawings'>): 
     else if (d.kind === 'figure') out.figure(d.text);
     else out.paragraph(d.text);
   }
-  for (const c of sheet.comments ?? []) out.paragraph(`${c.ref}: ${c.text}`);
+  for (const c of sheet.comments ?? []) out.paragraph(`${c.ref}${commentBy(c)}: ${c.text}`);
+}
+
+/** Who wrote a comment, so a thread reads as the exchange it is: " (Ann)", " (reply by Bo)". */
+function commentBy(c: SheetComment): string {
+  const author = c.author?.replace(/\s+/g, ' ').trim() ?? '';
+  if (c.reply) return author ? ` (reply by ${author})` : ' (reply)';
+  return author ? ` (${author})` : '';
 }
 
 function pagesOutput(pageWriters: Array<(out: Blocks) => void>, mode: OutputMode, metadata: FormatOutput['metadata'], selection: Selection): FormatOutput {
@@ -105,15 +140,4 @@ function pagesOutput(pageWriters: Array<(out: Blocks) => void>, mode: OutputMode
     ...(selection.selected ? { pagesSelected: { total: selection.names.length, kept: selection.kept } } : {}),
     metadata: { ...metadata, sheets: selection.names },
   };
-}
-
-/** The rows from the first to the last with a value, and the columns likewise: a sheet whose data starts at C5 starts its table there. */
-export function usedRange(rows: string[][]): string[][] {
-  let first = Infinity;
-  for (const r of rows) {
-    const at = r.findIndex((c) => c.trim() !== '');
-    if (at >= 0) first = Math.min(first, at);
-  }
-  if (first === Infinity || first === 0) return rows;
-  return rows.map((r) => r.slice(first));
 }

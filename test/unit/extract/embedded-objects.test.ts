@@ -51,7 +51,7 @@ describe('objects in a Word 97-2003 document', () => {
   it('reads each inserted file after the text, as a section under its name, in the order Word numbered them', async () => {
     const result = await extract({ bytes: doc, filename: 'report.doc', config: markdown });
     expect(result.content).toBe(
-      'The survey report.\n\n## Embedded: object 1\n\nA Word document inserted first.\n\n## Embedded: notes.txt\n\nPackaged notes about the survey.\n\n## Embedded: object 3\n\nAn RTF object inserted in the report.\n\n## Embedded: object 5\n\n## Counts\n\n| Wells |  |\n| --- | --- |\n| North | 42 |',
+      'The survey report.\n\n## Embedded: object 1\n\nA Word document inserted first.\n\n## Embedded: notes.txt\n\nPackaged notes about the survey.\n\n## Embedded: object 3\n\nAn RTF object inserted in the report.\n\n## Embedded: object 5\n\n## Counts\n\nWells\n\n| North | 42 |\n| --- | --- |',
     );
     // The sound and the empty sheet hold nothing to read: they are passed over, not failures.
     expect(result.metadata.failed_sections).toEqual([{ name: 'Embedded: object 7', error: expect.stringMatching(/Excel workbook could not be read/) }]);
@@ -113,7 +113,7 @@ describe('objects in Excel and PowerPoint 97-2003 files', () => {
       { name: 'MBD00A1B2C3', children: [{ name: 'Package', data: makeDocx({ body: w.p('Terms inserted into the workbook.') }) }] },
     ]);
     const result = await extract({ bytes: xls, filename: 'book.xls', config: markdown });
-    expect(result.content).toBe('## Sheet1\n\n| Totals |\n| --- |\n\n## Embedded: object 1\n\nTerms inserted into the workbook.');
+    expect(result.content).toBe('## Sheet1\n\nTotals\n\n## Embedded: object 1\n\nTerms inserted into the workbook.');
   });
 
   it("reads a presentation's objects, inflated from their records", async () => {

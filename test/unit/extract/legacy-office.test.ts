@@ -39,7 +39,6 @@ describe('XLS', () => {
       },
       {
         name: 'Formulas',
-        hidden: true,
         records: [
           biff.label(0, 0, 'Label cell'),
           biff.formula(0, 1, 'cached text'),
@@ -85,7 +84,7 @@ describe('XLS', () => {
     ]);
   });
 
-  it("reads a sheet's text boxes and cell comments (TXO records) after its table", async () => {
+  it("reads a sheet's text boxes and cell comments (TXO records) with their authors after its table", async () => {
     const book = makeXls(biff.sst(['Well', 'N-1']), [
       {
         name: 'Survey',
@@ -103,7 +102,7 @@ describe('XLS', () => {
       },
     ]);
     const result = await extract({ bytes: book, filename: 'survey.xls', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
-    expect(result.content).toBe('## Survey\n\n| Well |\n| --- |\n| N-1 |\n\nDepths in metres\n\nA2: Measured twice\nin May');
+    expect(result.content).toBe('## Survey\n\n| Well |\n| --- |\n| N-1 |\n\nDepths in metres\n\nA2 (Ada): Measured twice\nin May');
   });
 
   it('reads only the selected sheets', async () => {

@@ -97,9 +97,9 @@ describe('XLSX', () => {
     { name: 'Notes', rows: [['Second sheet text']] },
   ]);
 
-  it('returns every sheet as a table, with numbers and dates as displayed', async () => {
+  it('returns each sheet\'s table, with numbers and dates as displayed, and a sheet\'s lone cell as a paragraph', async () => {
     const result = await extract({ bytes: xlsx, filename: 'book.xlsx' });
-    expect(result.tables).toHaveLength(2);
+    expect(result.tables).toHaveLength(1);
     expect(result.tables[0]).toMatchObject({
       sheet: 'Sales',
       rows: [
@@ -108,7 +108,10 @@ describe('XLSX', () => {
         ['2 Jan 2024 12:00', '42', '(3.00)', 'FALSE'],
       ],
     });
-    expect(result.tables[1]).toMatchObject({ sheet: 'Notes', rows: [['Second sheet text']] });
+    expect(result.elements!.filter((e) => e.page === 2).map((e) => [e.type, e.text])).toEqual([
+      ['heading', 'Notes'],
+      ['paragraph', 'Second sheet text'],
+    ]);
     expect(result.metadata).toMatchObject({ format: 'xlsx', pages: 2, page_unit: 'sheet', sheets: ['Sales', 'Notes'] });
     expect(countPages({ bytes: xlsx, filename: 'book.xlsx' })).toBe(2);
   });

@@ -332,7 +332,7 @@ describe('DOCX structure', () => {
 });
 
 describe('XLSX structure', () => {
-  it('writes each sheet name as a heading and its used range as a table, then its charts (titles only), text boxes and cell comments', () => {
+  it('writes each sheet name as a heading and its used range as a table, then its charts (titles only), text boxes and cell comments with their authors', () => {
     const xdr = 'xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
     const drawing =
       XML +
@@ -355,7 +355,7 @@ describe('XLSX structure', () => {
       'xl/comments1.xml': comments,
     });
     const out = extractXlsx(xlsx, 'markdown');
-    expect(out.pages[0]).toBe('## Sales\n\n| Month | Units |\n| --- | --- |\n| Jan | 5 |\n\nUnits per month\n\nFigures unaudited\n\nC2: Ann: check this');
+    expect(out.pages[0]).toBe('## Sales\n\n| Month | Units |\n| --- | --- |\n| Jan | 5 |\n\nUnits per month\n\nFigures unaudited\n\nC2 (Ann): check this');
     expect(blocks(out).map((b) => b[0])).toEqual(['heading', 'table', 'caption', 'paragraph', 'paragraph']);
     expect(out.elements!.find((e) => e.type === 'table')).toMatchObject({ page: 0, table: 0 });
   });
@@ -370,7 +370,7 @@ describe('XLSX structure', () => {
     });
     const out = extractXlsx(xlsx, 'text');
     expect(out.pages).toEqual(['Data\n\na', 'Chart1\n\nTrend']);
-    expect(blocks(out).map((b) => b[0])).toEqual(['heading', 'table', 'heading', 'caption']);
+    expect(blocks(out).map((b) => b[0])).toEqual(['heading', 'paragraph', 'heading', 'caption']);
   });
 });
 
@@ -519,7 +519,7 @@ describe('ODS structure', () => {
     expect(extractOds(makeOdf('spreadsheet', sheet), 'text').tables![0]!.rows).toEqual([['n'], ['42.5'], ['2024-05-01']]);
   });
 
-  it('writes the sheet name as a heading, the used range as a table, then chart titles and cell comments with their cell', () => {
+  it('writes the sheet name as a heading, the used range as a table, then chart titles and cell comments with their cell and author', () => {
     const sheet =
       '<table:table table:name="Tides"><table:shapes><draw:frame><draw:object xlink:href="./Object 1"/></draw:frame></table:shapes>' +
       '<table:table-row><table:table-cell table:number-columns-repeated="2"/><table:table-cell><text:p>Hour</text:p></table:table-cell></table:table-row>' +
@@ -529,7 +529,7 @@ describe('ODS structure', () => {
       '<office:document-content xmlns:office="o" xmlns:chart="c" xmlns:text="t"><office:body><office:chart><chart:chart><chart:title><text:p>High water</text:p></chart:title><chart:plot-area><chart:axis><chart:title><text:p>Metres</text:p></chart:title></chart:axis></chart:plot-area></chart:chart></office:chart></office:body></office:document-content>';
     const ods = makeOdf('spreadsheet', sheet, undefined, { 'Object 1/content.xml': chart });
     const out = extractOds(ods, 'markdown');
-    expect(out.pages[0]).toBe('## Tides\n\n| Hour |\n| --- |\n| 6 |\n\nHigh water\n\nMetres\n\nC2: Local time');
+    expect(out.pages[0]).toBe('## Tides\n\n| Hour |\n| --- |\n| 6 |\n\nHigh water\n\nMetres\n\nC2 (Bo): Local time');
     expect(blocks(out).map((b) => b[0])).toEqual(['heading', 'table', 'caption', 'paragraph', 'paragraph']);
   });
 });

@@ -1,8 +1,11 @@
 // XLS (Excel 97-2003, BIFF8; Excel 5/95 BIFF5 too): the Workbook stream of a
 // compound file read record by record. Like XLSX, every sheet becomes a page
-// and a table, with numbers and dates shown through their number formats,
-// then its text boxes' text and its cell comments (BIFF8's TXO records).
-// Formulas give their cached results; nothing is recalculated.
+// of its tables and notes (engine/sheets.ts), with numbers and dates shown
+// through their number formats and merged cells (MERGEDCELLS) repeating their
+// value, then its text boxes' text and its cell comments with their authors
+// (BIFF8's TXO and NOTE records). Formulas give their cached results; nothing
+// is recalculated. A hidden sheet (BOUNDSHEET's state) is read but not
+// written, as XLSX's.
 
 import { CompoundFile, summaryInformation } from '../../containers/compound-file.ts';
 import { decodeCodepage } from '../../containers/text-decoding.ts';
@@ -11,6 +14,7 @@ import { BIFF, BIFF_VB_MODULE, workbookStream } from './biff.ts';
 import type { OutputMode } from '../../engine/blocks.ts';
 import { BUILTIN_FORMATS, formatGeneral, formatNumber } from '../../engine/number-formats.ts';
 import { columnName, type Drawing, selectedNumbers, sheetsOutput, type Sheet } from '../../engine/sheets.ts';
+import type { CellRange } from '../../engine/merged-cells.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 import { checkUnitLimit, MAX_CELLS, SHEET_LIMIT, tooManyCells } from '../../engine/limits.ts';
 
@@ -42,6 +46,7 @@ const R = {
   NOTE: 0x001c,
   OBJ: 0x005d,
   TXO: 0x01b6,
+  MERGEDCELLS: 0x00e5,
 } as const;
 
 /** OBJ record object types (ftCmo.ot) whose text a TXO record holds. */
@@ -79,7 +84,7 @@ interface Workbook {
   /** The format of each XF record, in order: cells name their XF by its index. */
   xfFormats: number[];
   strings: string[];
-  sheets: Array<{ name: string; offset: number }>;
+  sheets: Array<{ name: string; offset: number; hidden: boolean }>;
 }
 
 /** The files of the workbook's objects: each in an MBD storage named for its id ("MBD0012A3F4"). */
@@ -98,7 +103,10 @@ export function extractXls(bytes: Uint8Array, mode: OutputMode, pages: number[] 
   checkUnitLimit(SHEET_LIMIT, book.sheets.length);
   const budget = { cells: MAX_CELLS, chars: MAX_CELL_TEXT, scanned: 0 };
   const kept = selectedNumbers(book.sheets.length, pages);
-  const sheets = kept.map((n): Sheet => ({ name: book.sheets[n - 1]!.name, ...reader.sheet(book.sheets[n - 1]!.offset, book, budget) }));
+  const sheets = kept.map((n): Sheet => {
+    const { name, offset, hidden } = book.sheets[n - 1]!;
+    return { name, hidden, ...reader.sheet(offset, book, budget) };
+  });
   return sheetsOutput(sheets, mode, summaryInformation(cfb), { names: book.sheets.map((s) => s.name), kept, selected: pages !== null });
 }
 
@@ -165,7 +173,8 @@ class BiffReader {
           if (bytes.length >= 7 && bytes[5] !== BIFF_VB_MODULE) {
             const s = new Pieces([bytes], 6);
             const name = book.biff8 ? s.unicode(s.u8()) : this.byteString(s, s.u8(), book);
-            book.sheets.push({ name: name || `Sheet${book.sheets.length + 1}`, offset: data.getUint32(0, true) });
+            // The state's low bits: 0 visible, 1 hidden, 2 very hidden (only a macro shows it).
+            book.sheets.push({ name: name || `Sheet${book.sheets.length + 1}`, offset: data.getUint32(0, true), hidden: (bytes[4]! & 3) !== 0 });
           }
           break;
         case R.SST: {
@@ -184,11 +193,12 @@ class BiffReader {
    * A sheet's cells, its cell comments (NOTE records naming the object whose TXO holds the text) and the text of
    * its other text objects (text boxes, shapes with text), in the sheet's order.
    */
-  sheet(offset: number, book: Workbook, budget: { cells: number; chars: number; scanned: number }): Pick<Sheet, 'rows' | 'comments' | 'drawings'> {
+  sheet(offset: number, book: Workbook, budget: { cells: number; chars: number; scanned: number }): Pick<Sheet, 'rows' | 'merges' | 'comments' | 'drawings'> {
     const rows: string[][] = [];
-    // Each text object's text by its object id, its kind from the OBJ record before it; the notes' cells and ids.
+    const merges: CellRange[] = [];
+    // Each text object's text by its object id, its kind from the OBJ record before it; the notes' cells, ids and authors.
     const texts = new Map<number, { text: string; note: boolean }>();
-    const notes: Array<{ row: number; col: number; id: number }> = [];
+    const notes: Array<{ row: number; col: number; id: number; author: string }> = [];
     let lastObj: { id: number; type: number } | null = null;
     const put = (row: number, col: number, text: string) => {
       if (text === '' || col > MAX_COLUMN) return;
@@ -239,7 +249,18 @@ class BiffReader {
         continue;
       }
       if (book.biff8 && r.type === R.NOTE && bytes.length >= 8) {
-        notes.push({ row: data.getUint16(0, true), col: data.getUint16(2, true), id: data.getUint16(6, true) });
+        const s = new Pieces([bytes], 8);
+        const author = bytes.length >= 11 ? s.unicode(s.u16()).replace(/\0+$/, '').trim() : '';
+        notes.push({ row: data.getUint16(0, true), col: data.getUint16(2, true), id: data.getUint16(6, true), author });
+        continue;
+      }
+      if (r.type === R.MERGEDCELLS && bytes.length >= 2) {
+        const count = Math.min(data.getUint16(0, true), Math.floor((bytes.length - 2) / 8));
+        for (let i = 0; i < count; i++) {
+          const at = 2 + 8 * i;
+          const [top, bottom, left, right] = [data.getUint16(at, true), data.getUint16(at + 2, true), data.getUint16(at + 4, true), data.getUint16(at + 6, true)];
+          if (top <= bottom && left <= right && left <= MAX_COLUMN) merges.push({ top, bottom, left, right: Math.min(right, MAX_COLUMN) });
+        }
         continue;
       }
       if (r.type === R.STRING) {
@@ -296,10 +317,13 @@ class BiffReader {
     for (let i = 0; i < rows.length; i++) rows[i] = Array.from(rows[i] ?? [], (c) => c ?? '');
     const comments = notes.flatMap((n) => {
       const t = texts.get(n.id);
-      return t ? [{ ref: `${columnName(n.col)}${n.row + 1}`, text: t.text }] : [];
+      if (!t) return [];
+      // Excel opens a note with its author's name ("Ada:"): the author is written apart.
+      const text = n.author && t.text.startsWith(`${n.author}:`) ? t.text.slice(n.author.length + 1).trim() : t.text;
+      return text ? [{ ref: `${columnName(n.col)}${n.row + 1}`, text, ...(n.author ? { author: n.author } : {}) }] : [];
     });
     const drawings = [...texts.values()].filter((t) => !t.note).map((t): Drawing => ({ kind: 'text', text: t.text }));
-    return { rows, ...(comments.length > 0 ? { comments } : {}), ...(drawings.length > 0 ? { drawings } : {}) };
+    return { rows, merges, ...(comments.length > 0 ? { comments } : {}), ...(drawings.length > 0 ? { drawings } : {}) };
   }
 
   /** A number as its cell's format shows it. */

@@ -3,13 +3,18 @@
 // out as the spreadsheet shows them. ODS sheets are found in content.xml
 // without parsing it whole (ods-sheets.ts), and only the sheets read are
 // parsed: a page selection, a chunk of a large spreadsheet, parses its own.
+// A cell spanning columns or rows (number-columns-spanned,
+// number-rows-spanned, over covered cells) repeats its text in the cells it
+// covers, in sheets and in text tables alike (engine/merged-cells.ts). A
+// sheet whose table style says display="false" is hidden: read, not written.
 
 import { Blocks, type OutputMode } from '../../engine/blocks.ts';
 import { isoDate } from '../../engine/iso-date.ts';
 import { MAX_CELLS, tooManyCells } from '../../engine/limits.ts';
 import { decodeText } from '../../containers/text-decoding.ts';
 import { odsSheetSpans } from './ods-sheets.ts';
-import { columnName, sheetsOutput, selectedNumbers, type Drawing, type Sheet } from '../../engine/sheets.ts';
+import { columnName, sheetsOutput, selectedNumbers, type Drawing, type Sheet, type SheetComment } from '../../engine/sheets.ts';
+import { type CellRange, spreadMerged } from '../../engine/merged-cells.ts';
 import { child, descendants, elements, parseXml, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
 import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
@@ -78,13 +83,15 @@ export function extractOds(bytes: Uint8Array, mode: OutputMode, budget?: Inflate
     throw new ExtractionError('refused_file', `Refused: ${part} declares a DOCTYPE; documents with DTDs or entity declarations are not accepted.`);
   }
   const spans = odsSheetSpans(content);
-  const names = spans.map((span) => parseXml(span.startTag, part).attrs.name ?? 'Sheet');
+  const tags = spans.map((span) => parseXml(span.startTag, part));
+  const names = tags.map((tag) => tag.attrs.name ?? 'Sheet');
+  const hiddenStyles = hiddenTableStyles(content, part);
   const kept = selectedNumbers(spans.length, pages);
   // Shared by the sheets read, as on a whole read: with a selection the cap counts the cells read.
   const cellBudget = { cells: MAX_CELLS };
   const sheets = kept.map((n): Sheet => {
     const span = spans[n - 1]!;
-    const comments: Array<{ ref: string; text: string }> = [];
+    const comments: SheetComment[] = [];
     const rows = new TableRows(cellBudget, undefined, comments);
     const objects: XmlElement[] = [];
     // Rows are read as the parser closes them, so a sheet is never one tree of all its cells; a
@@ -98,9 +105,24 @@ export function extractOds(bytes: Uint8Array, mode: OutputMode, budget?: Inflate
       },
     });
     // Charts on the sheet's shapes (written before its rows) first, then those anchored in cells.
-    return { name: names[n - 1]!, rows: rows.rows, comments, drawings: odsCharts(zip, [...descendants(table, 'object'), ...objects]) };
+    const hidden = hiddenStyles.has(tags[n - 1]!.attrs['style-name'] ?? '');
+    return { name: names[n - 1]!, hidden, rows: rows.rows, merges: rows.merges, comments, drawings: odsCharts(zip, [...descendants(table, 'object'), ...objects]) };
   });
   return sheetsOutput(sheets, mode, odfMeta(zip), { names, kept, selected: pages !== null });
+}
+
+/** Names of the automatic table styles that hide their table (a sheet hidden in Calc). */
+function hiddenTableStyles(content: string, part: string): Set<string> {
+  const open = /<([\w.-]+:)?automatic-styles[\s>]/.exec(content);
+  const close = open ? content.indexOf(`</${open[1] ?? ''}automatic-styles>`, open.index) : -1;
+  const out = new Set<string>();
+  if (!open || close < 0) return out;
+  const styles = parseXml(content.slice(open.index, close) + `</${open[1] ?? ''}automatic-styles>`, part);
+  for (const st of elements(styles, 'style')) {
+    if (st.attrs.family !== 'table' || !st.attrs.name) continue;
+    if (child(st, 'table-properties')?.attrs.display === 'false') out.add(st.attrs.name);
+  }
+  return out;
 }
 
 /** The package, refused as encrypted where its manifest says its parts are (a password set in LibreOffice). */
@@ -332,13 +354,16 @@ export function inline(ctx: OdtCtx | null, el: XmlElement): string {
 
 const MAX_REPEAT = 1000;
 
-/** The paragraphs of a cell, those in its lists included. */
+/** What holds a cell's paragraphs: its lists and sections, and a table nested in it, whose text is the cell's too. */
+const CELL_CONTAINERS = new Set(['list', 'list-item', 'list-header', 'section', 'table', 'table-rows', 'table-header-rows', 'table-row-group', 'table-row', 'table-cell']);
+
+/** The paragraphs of a cell, those in its lists and nested tables included. */
 function cellParagraphs(cell: XmlElement): XmlElement[] {
   const out: XmlElement[] = [];
   for (const c of cell.children) {
     if (typeof c === 'string') continue;
     if (c.name === 'p' || c.name === 'h') out.push(c);
-    else if (c.name === 'list' || c.name === 'list-item' || c.name === 'list-header' || c.name === 'section') out.push(...cellParagraphs(c));
+    else if (CELL_CONTAINERS.has(c.name)) out.push(...cellParagraphs(c));
   }
   return out;
 }
@@ -353,38 +378,48 @@ function tableRowElements(el: XmlElement): XmlElement[] {
   return out;
 }
 
-/** A table's rows as cell texts; see TableRows. */
+/** A table's rows as cell texts, a spanning cell's text repeated over the cells it covers; see TableRows. */
 export function tableRows(table: XmlElement, budget: { cells: number }, paragraphText?: (p: XmlElement) => string): string[][] {
   const rows = new TableRows(budget, paragraphText);
   for (const row of tableRowElements(table)) rows.add(row);
+  spreadMerged(rows.rows, rows.merges, budget, 'document');
   return rows.rows;
 }
 
 /**
- * A table's cell texts, a `table-row` element at a time. Repeated rows and
- * columns are expanded only when they hold text: files end in a million
- * repeated empty cells.
+ * A table's cell texts, a `table-row` element at a time, and its spanning
+ * cells as merged ranges (by place in `rows`). Repeated rows and columns are
+ * expanded only when they hold text: files end in a million repeated empty
+ * cells. A run of repeated empty rows is kept as two, so that one blank row
+ * still tells from a wider gap (engine/sheet-regions.ts).
  */
 class TableRows {
   readonly rows: string[][] = [];
+  readonly merges: CellRange[] = [];
   private rowNumber = 0;
 
   constructor(
     private readonly budget: { cells: number },
     private readonly paragraphText: (p: XmlElement) => string = (p) => inline(null, p),
-    private readonly comments?: Array<{ ref: string; text: string }>,
+    private readonly comments?: SheetComment[],
   ) {}
 
   add(row: XmlElement): void {
     const cells: string[] = [];
+    const spans: Array<{ col: number; cols: number; rows: number }> = [];
     let colNumber = 0;
     for (const cell of row.children) {
       if (typeof cell === 'string' || (cell.name !== 'table-cell' && cell.name !== 'covered-table-cell')) continue;
       const note = this.comments && child(cell, 'annotation');
       if (note) {
         const text = elements(note, 'p').map((p) => inline(null, p)).join(' ').replace(/\s+/g, ' ').trim();
-        if (text) this.comments!.push({ ref: `${columnName(colNumber)}${this.rowNumber + 1}`, text });
+        const creator = child(note, 'creator');
+        const author = creator ? textContent(creator).replace(/\s+/g, ' ').trim() : '';
+        if (text) this.comments!.push({ ref: `${columnName(colNumber)}${this.rowNumber + 1}`, text, ...(author ? { author } : {}) });
       }
+      const colSpan = Math.min(Number(cell.attrs['number-columns-spanned'] ?? 1) || 1, MAX_REPEAT);
+      const rowSpan = Math.min(Number(cell.attrs['number-rows-spanned'] ?? 1) || 1, MAX_REPEAT);
+      if (cell.name === 'table-cell' && (colSpan > 1 || rowSpan > 1)) spans.push({ col: cells.length, cols: colSpan, rows: rowSpan });
       colNumber += Number(cell.attrs['number-columns-repeated'] ?? 1) || 1;
       const paras = cellParagraphs(cell);
       // Generators that write no display text leave only the value: show that.
@@ -399,8 +434,10 @@ class TableRows {
     while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
     const repeat = Number(row.attrs['number-rows-repeated'] ?? 1) || 1;
     this.rowNumber += repeat;
-    const times = cells.length === 0 ? 1 : Math.min(repeat, MAX_REPEAT);
+    const times = cells.length === 0 ? Math.min(repeat, 2) : Math.min(repeat, MAX_REPEAT);
     for (let k = 0; k < times; k++) {
+      const top = this.rows.length;
+      for (const s of spans) this.merges.push({ top, left: s.col, bottom: top + s.rows - 1, right: s.col + s.cols - 1 });
       this.budget.cells -= cells.length;
       if (this.budget.cells < 0) throw tooManyCells('spreadsheet');
       this.rows.push(cells);

@@ -5,10 +5,12 @@
 // inflates and cuts it at the row starts after every CELLS_PER_CHUNK cell
 // elements (with a value or not) or TEXT_BYTES_PER_CHUNK of XML (with the
 // shared strings its cells point to), whichever comes first. It also works out what a part needs of
-// the whole sheet to write its rows as a whole read does: the table's first
-// column and width (usedRange and normaliseRows over every row) and the
-// header row. A part then inflates its sheet up to its own end, parses its
-// rows only, and stops.
+// the whole sheet to write its rows as one table: the table's first column
+// and width (the used range of every row) and the header row. A part then
+// inflates its sheet up to its own end, parses its rows only, and stops.
+// Such a sheet is one table of its used range, run by run: no part sees the
+// whole sheet, so it is not cut into the blocks a whole read cuts a sheet
+// into (engine/sheet-regions.ts), and its merged cells are not repeated.
 
 import { parseXml, type XmlElement } from '../../containers/xml.ts';
 import { CELLS_PER_CHUNK, MAX_CELLS, TEXT_BYTES_PER_CHUNK, tooManyCells } from '../../engine/limits.ts';
@@ -170,7 +172,7 @@ async function planSheet(book: Workbook, page: number, target: string, budget: P
 /** One part of a sheet, read as its share of the sheet's page (engine/sheets.ts sheetPieceOutput). */
 export async function extractSheetPart(bytes: Uint8Array, mode: OutputMode, budget: InflateBudget | undefined, part: PagePart): Promise<FormatOutput> {
   const book = openWorkbook(bytes, budget);
-  const { name, target } = book.sheets[part.page - 1] ?? { name: `Sheet${part.page}`, target: undefined };
+  const { name, target, hidden } = book.sheets[part.page - 1] ?? { name: `Sheet${part.page}`, target: undefined, hidden: false };
   const { at } = part;
   const cellBudget = { cells: MAX_CELLS };
   let rows: string[][] = [];
@@ -191,12 +193,12 @@ export async function extractSheetPart(bytes: Uint8Array, mode: OutputMode, budg
     header = at.header ? (read(headerXml!)[0] ?? null) : null;
     rows = read(rowsXml!);
   }
-  const extras = part.last ? sheetExtras(book.zip, target) : {};
+  const extras = part.last ? sheetExtras(book.zip, target, book.persons) : {};
   const names = book.sheets.map((s) => s.name);
-  return sheetPieceOutput({ name, first: part.first, last: part.last, rows, header, extras }, mode, coreProperties(book.zip), { names, kept: [part.page], selected: true });
+  return sheetPieceOutput({ name, hidden, first: part.first, last: part.last, rows, header, extras }, mode, coreProperties(book.zip), { names, kept: [part.page], selected: true });
 }
 
-/** A row as the whole table has it (usedRange, then normaliseRows): from the table's first column, as wide as the table, cells trimmed; null for a row without text. */
+/** A row as the whole table has it (its used range, then normaliseRows): from the table's first column, as wide as the table, cells trimmed; null for a row without text. */
 function tableRow(cells: string[], at: SheetRows): string[] | null {
   const out = new Array<string>(at.width);
   let text = false;
