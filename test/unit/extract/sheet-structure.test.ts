@@ -9,6 +9,7 @@ import { sheetsOutput, type Sheet } from '../../../lambdas/extract/engine/sheets
 import { DEFAULT_CONFIG, type FormatOutput } from '../../../lambdas/extract/engine/types.ts';
 import type { CellRange } from '../../../lambdas/extract/engine/merged-cells.ts';
 import { extractXlsx } from '../../../lambdas/extract/formats/ooxml/xlsx.ts';
+import { planSheetParts } from '../../../lambdas/extract/formats/ooxml/sheet-parts.ts';
 import { extractOds, extractOdt } from '../../../lambdas/extract/formats/odf/odf.ts';
 import { biff, biffRecord, makeXls } from '../../support/cfb-fixture.ts';
 import { makeOdf, makeXlsx, rels, xmlEscape, XML } from '../../support/office-fixture.ts';
@@ -248,6 +249,21 @@ describe('XLSX sheets', () => {
     expect(result.tables.map((t) => t.sheet)).toEqual(['Open']);
     expect(result.elements!.map((e) => e.text)).toEqual(['Open', 'seen\ttoo']);
     expect(result.metadata).toMatchObject({ pages: 3, sheets: ['Open', 'Back', 'Vault'] });
+  });
+
+  it('writes nothing for a hidden sheet read in runs of its rows either', async () => {
+    const rows = Array.from({ length: 40 }, (_, i) => [`item ${i}`, i]);
+    const xlsx = makeXlsx([{ name: 'Log', rows }], {
+      'xl/workbook.xml':
+        XML +
+        '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Log" sheetId="1" state="hidden" r:id="rS1"/></sheets></workbook>',
+    });
+    const parts = (await planSheetParts(xlsx, null, { part: { cells: 20, text: 1e9 } }))[0]!.parts!;
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) {
+      const result = await extract({ bytes: xlsx, filename: 'log.xlsx', config: { ...markdown, pages: [1] }, pagePart: part });
+      expect([result.content, result.tables]).toEqual(['', []]);
+    }
   });
 
   it("reads a comment thread (the comment, then each reply, by its person's display name) in place of the note Excel writes for older versions, and a plain note with its author", () => {
