@@ -1,6 +1,7 @@
 // A sheet's cells written as the blocks a reader sees: where the blocks are
-// is sheet-regions.ts's; what each one is, here. A single value is a
-// paragraph (a note, a label); leading rows that hold one value at a block's
+// is sheet-regions.ts's; what each one is, here. A single value standing
+// alone is a one-cell table (a cell of the grid, as a spreadsheet reader
+// shows it); leading rows that hold one value at a block's
 // left edge over a wider table (a title, a subtitle) are paragraphs before
 // it; a block of one value a row is a one-column table when it is one column
 // wide (a list of values), else lines of text (labels merged across the
@@ -75,6 +76,12 @@ function writeBlock(out: Blocks, region: CellRange, cells: Cells, sheet: string)
     if (lines.at(-1)?.key !== values[0]!.key) lines.push(values[0]!);
   }
   const oneColumn = region.left === region.right;
+  // A value standing alone is the cell it is (a one-cell table, as the sheet shows it, a grid cell); lines of labels
+  // merged across the sheet, one under another, read as the text they are.
+  if (r > region.bottom && lines.length === 1) {
+    out.table([[lines[0]!.text]], { sheet });
+    return;
+  }
   if (r > region.bottom && !(oneColumn && lines.length > 1)) {
     for (const line of lines) out.paragraph(line.text);
     return;

@@ -113,7 +113,7 @@ describe('objects in Excel and PowerPoint 97-2003 files', () => {
       { name: 'MBD00A1B2C3', children: [{ name: 'Package', data: makeDocx({ body: w.p('Terms inserted into the workbook.') }) }] },
     ]);
     const result = await extract({ bytes: xls, filename: 'book.xls', config: markdown });
-    expect(result.content).toBe('## Sheet1\n\nTotals\n\n## Embedded: object 1\n\nTerms inserted into the workbook.');
+    expect(result.content).toBe('## Sheet1\n\n| Totals |\n| --- |\n\n## Embedded: object 1\n\nTerms inserted into the workbook.');
   });
 
   it("reads a presentation's objects, inflated from their records", async () => {

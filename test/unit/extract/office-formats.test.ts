@@ -97,9 +97,10 @@ describe('XLSX', () => {
     { name: 'Notes', rows: [['Second sheet text']] },
   ]);
 
-  it('returns each sheet\'s table, with numbers and dates as displayed, and a sheet\'s lone cell as a paragraph', async () => {
+  it('returns each sheet\'s table, with numbers and dates as displayed, and a sheet\'s lone cell as a one-cell table', async () => {
     const result = await extract({ bytes: xlsx, filename: 'book.xlsx' });
-    expect(result.tables).toHaveLength(1);
+    expect(result.tables).toHaveLength(2);
+    expect(result.tables[1]).toMatchObject({ sheet: 'Notes', rows: [['Second sheet text']] });
     expect(result.tables[0]).toMatchObject({
       sheet: 'Sales',
       rows: [
@@ -110,7 +111,7 @@ describe('XLSX', () => {
     });
     expect(result.elements!.filter((e) => e.page === 2).map((e) => [e.type, e.text])).toEqual([
       ['heading', 'Notes'],
-      ['paragraph', 'Second sheet text'],
+      ['table', 'Second sheet text'],
     ]);
     expect(result.metadata).toMatchObject({ format: 'xlsx', pages: 2, page_unit: 'sheet', sheets: ['Sales', 'Notes'] });
     expect(countPages({ bytes: xlsx, filename: 'book.xlsx' })).toBe(2);

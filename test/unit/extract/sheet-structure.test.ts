@@ -65,14 +65,14 @@ describe('a sheet cut into the blocks a reader sees', () => {
     expect(out.tables!.map((t) => t.sheet)).toEqual(['S', 'S', 'S']);
   });
 
-  it('writes a lone cell as a paragraph, and cells touching only at a corner as blocks of their own', () => {
+  it('writes a lone cell as the one-cell table it is, and cells touching only at a corner as blocks of their own', () => {
     const out = sheetPage(grid(['Python is great | ', ' | Machine learning', ' | ', 'Note: figures in EUR | ']));
     expect(blocksOf(out)).toEqual([
-      ['paragraph', 'Python is great'],
-      ['paragraph', 'Machine learning'],
-      ['paragraph', 'Note: figures in EUR'],
+      ['table', [['Python is great']]],
+      ['table', [['Machine learning']]],
+      ['table', [['Note: figures in EUR']]],
     ]);
-    expect(out.tables).toEqual([]);
+    expect(out.tables.map((t) => t.rows)).toEqual([[['Python is great']], [['Machine learning']], [['Note: figures in EUR']]]);
   });
 
   it('writes a title line over a wider table, a cell or a merged row at its left edge, as a paragraph before it', () => {
@@ -174,7 +174,7 @@ describe('a sheet cut into the blocks a reader sees', () => {
     const out = sheetPage(grid(['Task | Mon | Tue | Wed | ', 'Dig |  |  |  | ', 'Plant |  | x |  | ', 'Water |  |  |  | ', ' |  |  |  | Done by Friday']));
     expect(blocksOf(out)).toEqual([
       ['table', [['Task', 'Mon', 'Tue', 'Wed'], ['Dig', '', '', ''], ['Plant', '', 'x', ''], ['Water', '', '', '']]],
-      ['paragraph', 'Done by Friday'],
+      ['table', [['Done by Friday']]],
     ]);
   });
 

@@ -370,7 +370,7 @@ describe('XLSX structure', () => {
     });
     const out = extractXlsx(xlsx, 'text');
     expect(out.pages).toEqual(['Data\n\na', 'Chart1\n\nTrend']);
-    expect(blocks(out).map((b) => b[0])).toEqual(['heading', 'paragraph', 'heading', 'caption']);
+    expect(blocks(out).map((b) => b[0])).toEqual(['heading', 'table', 'heading', 'caption']);
   });
 });
 
