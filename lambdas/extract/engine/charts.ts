@@ -10,9 +10,14 @@ export interface ChartText {
   rows: string[][];
 }
 
-/** `data` false leaves out the series table (a spreadsheet's chart shows cells the sheet's table already has). */
-export function writeChart(out: Blocks, chart: ChartText, data = true): void {
+/**
+ * The title as a caption, the axis titles, and the series by category as a table: what the chart shows, in every
+ * format. A spreadsheet's chart too, though its figures stand in cells of some sheet: the chart arranges them by
+ * series as drawn (a chart sheet has no cells of its own), and its table is named by its caption.
+ */
+export function writeChart(out: Blocks, chart: ChartText): void {
   out.caption(chart.title);
   if (chart.axisTitles.length > 0) out.paragraph(chart.axisTitles.join(', '));
-  if (data) out.table(chart.rows);
+  // A chart whose part keeps no values (its cache left out) has series names and nothing under them.
+  if (chart.rows.length > 1) out.table(chart.rows);
 }

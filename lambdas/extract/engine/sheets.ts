@@ -107,7 +107,7 @@ interface Selection {
 
 function writeExtras(out: Blocks, sheet: Pick<Sheet, 'comments' | 'drawings'>): void {
   for (const d of sheet.drawings ?? []) {
-    if (d.kind === 'chart') writeChart(out, d.chart, false);
+    if (d.kind === 'chart') writeChart(out, d.chart);
     else if (d.kind === 'figure') out.figure(d.text);
     else out.paragraph(d.text);
   }

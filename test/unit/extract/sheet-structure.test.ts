@@ -72,7 +72,7 @@ describe('a sheet cut into the blocks a reader sees', () => {
       ['table', [['Machine learning']]],
       ['table', [['Note: figures in EUR']]],
     ]);
-    expect(out.tables.map((t) => t.rows)).toEqual([[['Python is great']], [['Machine learning']], [['Note: figures in EUR']]]);
+    expect(out.tables!.map((t) => t.rows)).toEqual([[['Python is great']], [['Machine learning']], [['Note: figures in EUR']]]);
   });
 
   it('writes a title line over a wider table, a cell or a merged row at its left edge, as a paragraph before it', () => {

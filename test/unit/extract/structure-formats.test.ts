@@ -332,15 +332,20 @@ describe('DOCX structure', () => {
 });
 
 describe('XLSX structure', () => {
-  it('writes each sheet name as a heading and its used range as a table, then its charts (titles only), text boxes and cell comments with their authors', () => {
+  it('writes each sheet name as a heading and its used range as a table, then its charts (title, and the series a chart keeps values for as a table), text boxes and cell comments with their authors', () => {
     const xdr = 'xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
     const drawing =
       XML +
       `<xdr:wsDr ${xdr}><xdr:twoCellAnchor><xdr:graphicFrame><a:graphic><a:graphicData><c:chart r:id="rC"/></a:graphicData></a:graphic></xdr:graphicFrame></xdr:twoCellAnchor>` +
+      '<xdr:twoCellAnchor><xdr:graphicFrame><a:graphic><a:graphicData><c:chart r:id="rK2"/></a:graphicData></a:graphic></xdr:graphicFrame></xdr:twoCellAnchor>' +
       '<xdr:twoCellAnchor><xdr:sp><xdr:txBody><a:p><a:r><a:t>Figures unaudited</a:t></a:r></a:p></xdr:txBody></xdr:sp></xdr:twoCellAnchor></xdr:wsDr>';
     const chart =
       XML +
       `<c:chartSpace ${C}><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Units per month</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart><c:ser><c:tx><c:v>Units</c:v></c:tx></c:ser></c:barChart></c:plotArea></c:chart></c:chartSpace>`;
+    // A second chart keeps its values: its series by category as a table, under its title.
+    const kept = chart
+      .replace('Units per month', 'Units by month')
+      .replace('<c:v>Units</c:v></c:tx>', '<c:v>Units</c:v></c:tx><c:cat><c:strRef><c:strCache><c:pt idx="0"><c:v>Jan</c:v></c:pt></c:strCache></c:strRef></c:cat><c:val><c:numRef><c:numCache><c:pt idx="0"><c:v>5</c:v></c:pt></c:numCache></c:numRef></c:val>');
     const comments =
       XML +
       '<comments xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><authors><author>Ann</author></authors><commentList><comment ref="C2" authorId="0"><text><r><t>Ann:</t></r><r><t xml:space="preserve"> check this</t></r></text></comment></commentList></comments>';
@@ -350,13 +355,19 @@ describe('XLSX structure', () => {
         { id: 'rK', type: 'comments', target: '../comments1.xml' },
       ]),
       'xl/drawings/drawing1.xml': drawing,
-      'xl/drawings/_rels/drawing1.xml.rels': rels([{ id: 'rC', type: 'chart', target: '../charts/chart1.xml' }]),
+      'xl/drawings/_rels/drawing1.xml.rels': rels([
+        { id: 'rC', type: 'chart', target: '../charts/chart1.xml' },
+        { id: 'rK2', type: 'chart', target: '../charts/chart2.xml' },
+      ]),
       'xl/charts/chart1.xml': chart,
+      'xl/charts/chart2.xml': kept,
       'xl/comments1.xml': comments,
     });
     const out = extractXlsx(xlsx, 'markdown');
-    expect(out.pages[0]).toBe('## Sales\n\n| Month | Units |\n| --- | --- |\n| Jan | 5 |\n\nUnits per month\n\nFigures unaudited\n\nC2 (Ann): check this');
-    expect(blocks(out).map((b) => b[0])).toEqual(['heading', 'table', 'caption', 'paragraph', 'paragraph']);
+    expect(out.pages[0]).toBe(
+      '## Sales\n\n| Month | Units |\n| --- | --- |\n| Jan | 5 |\n\nUnits per month\n\nUnits by month\n\n|  | Units |\n| --- | --- |\n| Jan | 5 |\n\nFigures unaudited\n\nC2 (Ann): check this',
+    );
+    expect(blocks(out).map((b) => b[0])).toEqual(['heading', 'table', 'caption', 'caption', 'table', 'paragraph', 'paragraph']);
     expect(out.elements!.find((e) => e.type === 'table')).toMatchObject({ page: 0, table: 0 });
   });
 

@@ -150,8 +150,8 @@ export function readDiagram(zip: SafeZip, part: string): string[] {
 }
 
 /** A chart as a reader sees it: its title as a caption, axis titles, and its series by category as a table. */
-export function chartBlocks(out: Blocks, zip: SafeZip, part: string, data = true): void {
+export function chartBlocks(out: Blocks, zip: SafeZip, part: string): void {
   const chart = readChart(zip, part);
   if (!chart) return;
-  writeChart(out, chart, data);
+  writeChart(out, chart);
 }
