@@ -560,7 +560,9 @@ describe('PDF layout analysis', () => {
     const item = (y: number, text: string, font = 'F2') =>
       `BT /${font} 10 Tf 1 0 0 1 72 ${y} Tm (\\204) Tj${font === 'F2' ? ' 0 Tz (\\204) Tj 100 Tz' : ''} ET\n${textAt(86, y, text)}`;
     const price = 'BT /F3 10 Tf 1 0 0 1 72 640 Tm (A survey costs \\20015, paid \\204in advance\\223.) Tj ET';
-    const content = [textAt(72, 700, 'Which wells were surveyed?'), item(680, 'Wells of the north'), item(664, 'Wells of the south', 'F4'), price].join('\n');
+    // An icon after a line's text (an envelope by an author's name) is no mark: it is left out.
+    const icon = `${textAt(72, 580, 'Write to the survey office')}\nBT /F2 10 Tf 1 0 0 1 210 580 Tm (\\204) Tj ET`;
+    const content = [textAt(72, 700, 'Which wells were surveyed?'), item(680, 'Wells of the north'), item(664, 'Wells of the south', 'F4'), price, icon].join('\n');
     const bytes = assemblePdf([
       '<< /Type /Catalog /Pages 2 0 R >>',
       '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
@@ -580,8 +582,9 @@ describe('PDF layout analysis', () => {
       ['list_item', 'Wells of the north'],
       ['list_item', 'Wells of the south'],
       ['paragraph', 'A survey costs €15, paid „in advance“.'],
+      ['paragraph', 'Write to the survey office'],
     ]);
-    expect(result.content).not.toMatch(/[\u0000-\u0008\u000e-\u001f\u0080-\u009f]/);
+    expect(result.content).not.toMatch(/[\u0000-\u0008\u000e-\u001f\u0080-\u009f\uf000-\uf01f\uf080-\uf09f]/);
   });
 
   it('reads a table ruled only between its rows, and one whose rows are shaded in turn, with the columns no row\'s words cross', async () => {
@@ -609,6 +612,62 @@ describe('PDF layout analysis', () => {
     const result = await extract({ bytes: drawnPdf(wrapped), filename: 'rows.pdf', config: markdown });
     expect(result.tables.map((t) => t.rows)).toEqual([[...rows.slice(0, 3), ['South coast', '28']]]);
     expect(result.content).toContain(`${LONG_1} ${LONG_2}`);
+  });
+
+  it('reads a ruled header cell that no rule parts from the row under it as one cell spanning both rows, beside a group label ruled off over its columns, but not a currency sign no rule parts from the rows under it', async () => {
+    const lines = [
+      '0 G 0.5 w 72 620 m 72 720 l S 200 620 m 200 720 l S 300 620 m 300 720 l S 400 620 m 400 720 l S',
+      '72 720 m 400 720 l S 72 680 m 400 680 l S 72 650 m 400 650 l S 72 620 m 400 620 l S',
+      // The rule under the group label runs under its two columns only.
+      '200 700 m 400 700 l S',
+    ].join('\n');
+    const content = [
+      lines,
+      textAt(76, 708, 'Group'),
+      textAt(76, 688, 'size'),
+      textAt(204, 708, 'Wells'),
+      textAt(204, 688, 'dug'),
+      textAt(304, 688, 'dry'),
+      textAt(76, 662, 'North'),
+      textAt(204, 662, '12'),
+      textAt(304, 662, '3'),
+      textAt(76, 632, 'South'),
+      textAt(204, 632, '8'),
+      textAt(304, 632, '5'),
+    ].join('\n');
+    const result = await extract({ bytes: drawnPdf(content), filename: 'header.pdf', config: markdown });
+    expect(result.tables.map((t) => t.rows)).toEqual([
+      [
+        ['Group size', 'Wells', ''],
+        ['Group size', 'dug', 'dry'],
+        ['North', '12', '3'],
+        ['South', '8', '5'],
+      ],
+    ]);
+    // A statement whose rules run under its labels and figures but not its currency column: a sign a row, no span.
+    const statement = [
+      '0 G 0.5 w 72 560 m 72 680 l S 200 560 m 200 680 l S 260 560 m 260 680 l S 400 560 m 400 680 l S',
+      '72 680 m 400 680 l S 72 650 m 400 650 l S 72 560 m 400 560 l S',
+      '72 620 m 200 620 l S 260 620 m 400 620 l S 72 590 m 200 590 l S 260 590 m 400 590 l S',
+      textAt(76, 662, 'Item'),
+      textAt(264, 662, 'Cost'),
+      textAt(76, 632, 'Rent'),
+      textAt(204, 632, '$'),
+      textAt(264, 632, '1,200'),
+      textAt(76, 602, 'Food'),
+      textAt(264, 602, '300'),
+      textAt(76, 572, 'Fuel'),
+      textAt(264, 572, '150'),
+    ].join('\n');
+    const figures = await extract({ bytes: drawnPdf(statement), filename: 'statement.pdf', config: markdown });
+    expect(figures.tables.map((t) => t.rows)).toEqual([
+      [
+        ['Item', '', 'Cost'],
+        ['Rent', '$', '1,200'],
+        ['Food', '', '300'],
+        ['Fuel', '', '150'],
+      ],
+    ]);
   });
 
   it('keeps a ruled cell whole where its paragraph is shaded only as far as its first line, and a row whole where a box to tick stands by its border', async () => {
@@ -1159,6 +1218,15 @@ describe('PDF layout analysis', () => {
     ];
     const result = await extract({ bytes: layoutPdf([{ texts }]), filename: 'contents.pdf' });
     expect(result.content.split('\n\n')).toEqual([...entries, 'The survey of the northern districts found that the wells listed in section 2.3.59.1 of the manual were dug before the war, and the water table had fallen.']);
+  });
+
+  it('keeps contents entries that end in leader dots and a page number apart, each line full to the margin, and runs on one wrapped over two lines', async () => {
+    const leader = (title: string, page: string) => `${title} ${'. '.repeat(Math.floor((78 - title.length - page.length) / 2))}${page}`;
+    const entries = [leader('Notices', 'vii'), leader('Preface', 'xi'), leader('Chapter 1. Securing and protecting the data', '1'), leader('1.1 Security fundamentals', '2')];
+    const wrapped = ['2.1.7 Verifying function usage IDs for the access controls with the', leader('FUNCTION_USAGE view', '10')];
+    const texts = [...entries, ...wrapped].map((text, i) => ({ x: 72, y: 720 - i * 12, text }));
+    const result = await extract({ bytes: layoutPdf([{ texts }]), filename: 'contents.pdf' });
+    expect(result.content.split('\n\n')).toEqual([...entries, wrapped.join(' ')]);
   });
 
   it('reads a line that opens with the middle dot its line above sets between terms as that line run on, not as a list item', async () => {

@@ -55,6 +55,9 @@ export interface ListMarker {
   textX: number;
 }
 
+/** A line that ends with leader dots (three or more, spaced or not) and a page number, arabic or roman: a contents entry's. */
+const LEADER_END = /(?:\.\s?){3,}\s*(?:\d{1,4}|[ivxlcdm]{1,7})$/i;
+
 /** A line's last word ends a sentence (or a label: a colon), perhaps inside quotes or brackets. */
 const SENTENCE_END = /[.!?:。！？]["'”’)\]]?$/;
 
@@ -641,6 +644,8 @@ function continues(
   const pitch = (line.foot - prev.foot) / prev.size;
   if (pitch < 0.5 || pitch > Math.max(spacing, 1) + 0.45 + 1 / em) return false;
   if (!overlapX(line, block)) return false;
+  // A contents entry ends at its page number, after its leader dots, however full its line.
+  if (LEADER_END.test(prev.text)) return false;
   if (block.mono) return true;
   if (block.marker) {
     // An item's next line hangs under its text, not under its marker.

@@ -105,7 +105,7 @@ const crosses = (h: Ruling, v: Ruling) => v.at >= h.from - JOIN && v.at <= h.to 
  * to optimise, and was optimised again after every few documents (a deopt on
  * an inlined callback's array), in each pool worker.
  */
-function grids(lines: readonly Ruling[]): Array<{ xs: number[]; ys: number[] }> {
+function grids(lines: readonly Ruling[]): Grid[] {
   const parent: number[] = [];
   for (let i = 0; i < lines.length; i++) parent.push(i);
   const root = (i: number): number => {
@@ -129,7 +129,7 @@ function grids(lines: readonly Ruling[]): Array<{ xs: number[]; ys: number[] }> 
     if (group) group.push(lines[i]!);
     else groups.set(key, [lines[i]!]);
   }
-  const out: Array<{ xs: number[]; ys: number[] }> = [];
+  const out: Grid[] = [];
   for (const group of groups.values()) {
     // Where no border is drawn, the table ends where the lines across it end.
     const hAt: number[] = [];
@@ -155,7 +155,7 @@ function grids(lines: readonly Ruling[]): Array<{ xs: number[]; ys: number[] }> 
     const xs = distinct(vAt);
     const ys = distinct(hAt).reverse();
     // Two rows and two columns need three lines each way.
-    if (xs.length >= 3 && ys.length >= 3) out.push({ xs, ys });
+    if (xs.length >= 3 && ys.length >= 3) out.push({ xs, ys, across: group.filter((l) => l.dir === 'h') });
   }
   return out;
 }
@@ -169,7 +169,47 @@ function distinct(values: readonly number[]): number[] {
 }
 
 /** The table in a grid: its rows, the words of those rows, and every word inside the grid (a left-out note's too). */
-function fill(grid: { xs: number[]; ys: number[] }, runs: readonly TextRun[]): { top: number; rows: string[][]; runs: TextRun[]; inside: TextRun[] } | null {
+/** A grid: its column and row lines' positions (rows from the top), and the lines drawn across it. */
+interface Grid {
+  xs: number[];
+  ys: number[];
+  across: Ruling[];
+}
+
+/** Whether a rule is drawn under grid row `r` across the middle of column `c`. */
+function drawnUnder(grid: Grid, r: number, c: number): boolean {
+  const [y, x] = [grid.ys[r + 1]!, (grid.xs[c]! + grid.xs[c + 1]!) / 2];
+  return grid.across.some((l) => Math.abs(l.at - y) <= SNAP && l.from <= x && l.to >= x);
+}
+
+/**
+ * Cells of grid rows one above the other where no rule is drawn between them in their column are one cell
+ * spanning those rows (a header cell beside a group label ruled off over its columns: "# / enc-layers" beside
+ * "TEDs" over "simple complex all"; a label beside the rows it heads) where they hold one text: its text, read top
+ * to bottom, is in every row it spans, as a spanned cell is in every format. `gridRow` is each text row's grid row (null where a grid row
+ * was read as several text rows, whose cells stay as they are).
+ */
+function spanDown(text: string[][], gridRow: ReadonlyArray<number | null>, drawn: (r: number, c: number) => boolean): void {
+  const columns = Math.max(0, ...text.map((row) => row.length));
+  for (let c = 0; c < columns; c++) {
+    let start = 0;
+    for (let t = 1; t <= text.length; t++) {
+      const [a, b] = [gridRow[t - 1], gridRow[t]];
+      const joined = t < text.length && a != null && b != null && b === a + 1 && !drawn(a, c);
+      if (joined) continue;
+      const pieces = text.slice(start, t).map((row) => row[c] ?? '').filter((s) => s !== '');
+      // Words, alone or wrapped over the rows (each piece after the first carrying them on in lower case): a column
+      // of figures or of currency signs that only the cells beside it rule off holds a value a row, no cell spanning them.
+      if (t - start > 1 && /\p{L}/u.test(pieces[0] ?? '') && pieces.slice(1).every((p) => /^\p{Ll}/u.test(p))) {
+        const cell = pieces.join(' ');
+        for (let k = start; k < t; k++) text[k]![c] = cell;
+      }
+      start = t;
+    }
+  }
+}
+
+function fill(grid: Grid, runs: readonly TextRun[]): { top: number; rows: string[][]; runs: TextRun[]; inside: TextRun[] } | null {
   const { xs, ys } = grid;
   const cells: TextRun[][][] = ys.slice(1).map(() => xs.slice(1).map(() => []));
   const inside: TextRun[] = [];
@@ -187,14 +227,28 @@ function fill(grid: { xs: number[]; ys: number[] }, runs: readonly TextRun[]): {
   // a grid where most rows are like that is drawn over text.
   // Loops rather than array callbacks, for the reason grids gives.
   const tabular: TextRun[][][] = [];
-  for (const row of cells) if (!crossesText(row)) tabular.push(row);
+  const rowIndex: number[] = [];
+  for (const [r, row] of cells.entries()) {
+    if (crossesText(row)) continue;
+    tabular.push(row);
+    rowIndex.push(r);
+  }
   if (tabular.length * 2 < cells.length) return null;
   // Rules between most of its rows (two rows or more of one line): a grid row of several lines is then one row
   // whose cells wrap, unless its lines show rows a rule was left out between (rowTexts).
   let singleLine = 0;
   for (const row of tabular) if (lineCount(row) === 1) singleLine++;
   const text: string[][] = [];
-  for (const row of tabular) for (const line of rowTexts(row, singleLine >= 2)) text.push(line);
+  // Each text row's grid row, where the grid row is one text row: a cell those rows share across an undrawn rule spans them.
+  const gridRow: Array<number | null> = [];
+  for (const [i, row] of tabular.entries()) {
+    const lines = rowTexts(row, singleLine >= 2);
+    for (const line of lines) {
+      text.push(line);
+      gridRow.push(lines.length === 1 ? rowIndex[i]! : null);
+    }
+  }
+  spanDown(text, gridRow, (r, c) => drawnUnder(grid, r, c));
   const columns = xs.length - 1;
   const keepCols: boolean[] = [];
   for (let c = 0; c < columns; c++) keepCols.push(text.some((row) => row[c] !== ''));

@@ -82,6 +82,11 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
   // A font's style is read once a page: its name, flags and weight do not change from word to word.
   const styles = new Map<number, FontStyle>();
   let word: Word | null = null;
+  // Words holding a glyph read from a control code (below): kept as a mark only where they open a line.
+  const marked = new Set<Word>();
+  let mark = false;
+  // Nothing drawn yet since the page's start or PDFium's last line end.
+  let lineStart = true;
   let lastRtl = false;
   let spaced = false;
   // The last character's box, and where in its word the characters sharing that box start: a ligature's letters share one box.
@@ -129,7 +134,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
     };
     for (let i = 0; i < count; i++) {
       let code = x.FPDFText_GetUnicode(textPage, i);
-      if (code === 2 && word) {
+      if (code === 2 && word && !marked.has(word)) {
         // PDFium reports a hyphen it recognised at a line end as U+0002; between right-to-left
         // letters (justified Arabic) the code stands for nothing to read. (Where no word comes before
         // it, a glyph whose font maps it to U+0002 is drawn: a bullet, read below as other glyphs without a character are.)
@@ -152,6 +157,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
       if ((code <= 0x20 && !c0) || code === 0x7f || code === 0xa0 || code === 0xfffe) {
         word = null;
         spaced = true;
+        if (code === 0x0a || code === 0x0d) lineStart = true;
         continue;
       }
       // The loose box spans the glyph's advance and the font's ascent to descent, the same
@@ -163,23 +169,29 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
       const right = f32[at + 2]!;
       const bottom = f32[at + 3]!;
       const height = Math.max(1, top - bottom);
-      // Control codes, which no text holds, come out where a font's map gives a glyph one. A C0 code drawn with a width
+      // Control codes, which no text holds, come out where a font's map gives a glyph one. A C0 code that opens a word
       // (a bullet some producers map to U+0002) is the font's own glyph, and so is a C1 code (0x80-0x9f) in a symbol
       // font or a nameless drawn one: each is read as the private-use code PDFium gives other symbol fonts' glyphs
       // (U+F000 and the code), so a bullet or a box drawn with one opens a list item as a Wingdings bullet does. A text
       // font's C1 codes are Windows-1252's, whose codes its map passed through (the euro, quotes, dashes, the bullet).
       if (c0 || (code >= 0x80 && code <= 0x9f)) {
-        if (right - left < 0.01) {
-          // Drawn with no width, it shows nothing: a C0 code parts words as a space would (as it did before it was read),
-          // a C1 one (a tick drawn over its box) leaves the word it stands in whole.
-          if (c0) [word, spaced] = [null, true];
+        // A C0 code is a mark only where it opens a line: inside a line it is a glyph with no character, a TeX font's
+        // ligature ("di?culties"), which parts the word as a space would, as it did before such codes were read; so
+        // does one drawn with no width. A C1 code drawn with no width (a tick over its box) shows nothing and leaves
+        // its word whole.
+        if (c0 && (!lineStart || right - left < 0.01)) {
+          // U+0002 between words is PDFium's own (a hyphen, a justified line's stretch): it was read above or says nothing.
+          if (code !== 2) [word, spaced] = [null, true];
           continue;
         }
+        if (right - left < 0.01) continue;
         const nameLength = c0 ? 0 : x.FPDFText_GetFontInfo(textPage, i, out + 20, 0, out + 16);
         const symbolic = c0 || nameLength <= 1 || (m.pdfium.HEAP32[(out + 16) >> 2]! & SYMBOLIC) !== 0;
         const shown = c0 ? code : WINDOWS_1252_C1.codePointAt(code - 0x80)!;
         code = symbolic || shown <= 0x9f ? 0xf000 + code : shown;
+        mark = code >= 0xf000;
       }
+      lineStart = false;
       const rtl = isRtl(code);
       // Some producers' Arabic and Hebrew glyphs have tight boxes (Chromium's): each letter's own ink, not the
       // font's line, so a word's letters stand at different heights and a little apart; the word's size measures them.
@@ -207,6 +219,10 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
           if (!inked && bottom < word.bottom) word.bottom = bottom;
           word.last = i;
           if (rtl) word.rtlChars++;
+          if (mark) {
+            marked.add(word);
+            mark = false;
+          }
           lastRtl = rtl;
           continue;
         }
@@ -253,12 +269,43 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
         rotated: turned,
       };
       words.push(word);
+      if (mark) {
+        marked.add(word);
+        mark = false;
+      }
       lastRtl = rtl;
       spaced = false;
       [lastLeft, lastRight, boxStart] = [left, right, 0];
     }
   });
-  return words;
+  return marked.size === 0 ? words : withMarks(words, marked);
+}
+
+/** Private-use codes a control code's glyph was read as. */
+const MARK_CODES = /[\uf000-\uf01f\uf080-\uf09f]/gu;
+
+/**
+ * A glyph read from a control code stands for no character: kept only as a mark alone at the start of its line with
+ * a gap after it (a bullet, a box to tick), which layout reads as a list item's marker; anywhere else (an envelope
+ * icon by an author's name, a symbol in a table's cell) it is left out, as it was before such codes were read.
+ */
+function withMarks(words: Word[], marked: Set<Word>): Word[] {
+  const out: Word[] = [];
+  words.forEach((w, k) => {
+    if (!marked.has(w)) {
+      out.push(w);
+      return;
+    }
+    const [prev, next] = [words[k - 1], words[k + 1]];
+    const sameLine = (a: Word | undefined) => a !== undefined && Math.abs(a.bottom - w.bottom) < 0.5 * (w.top - w.bottom);
+    const opensLine = !sameLine(prev) && sameLine(next) && next!.x0 - w.x1 > 0.2 * w.size && [...w.text].length === 1;
+    if (opensLine) out.push(w);
+    else {
+      const text = w.text.replace(MARK_CODES, '');
+      if (text) out.push({ ...w, text });
+    }
+  });
+  return out;
 }
 
 /** Hebrew points and Arabic vowel signs: drawn over or under the letter before them, whatever their box. */
