@@ -53,7 +53,16 @@ interface Item {
   table?: PageTable;
   /** How many gutters lie left of it. */
   column?: number;
-  order?: number;
+  /** Its place in the content stream. */
+  order: number;
+}
+
+/** The page's level lines and its tables, each with its box and its place in the stream. */
+function itemsOf(lines: readonly Line[], tables: readonly PageTable[]): Item[] {
+  return [
+    ...lines.filter((l) => !l.rotated).map((line) => ({ x0: line.x0, y0: line.y0, x1: line.x1, y1: line.y1, line, order: line.order })),
+    ...tables.map((table) => ({ x0: table.bbox[0], y0: table.bbox[1], x1: table.bbox[2], y1: table.bbox[3], table, order: table.order })),
+  ];
 }
 
 /**
@@ -62,10 +71,7 @@ interface Item {
  * their stream order after the rest (they are read after the flow anyway).
  */
 export function inReadingOrder(lines: readonly Line[], tables: readonly PageTable[]): Line[] {
-  const items: Item[] = [
-    ...lines.filter((l) => !l.rotated).map((line) => ({ x0: line.x0, y0: line.y0, x1: line.x1, y1: line.y1, line })),
-    ...tables.map((table) => ({ x0: table.bbox[0], y0: table.bbox[1], x1: table.bbox[2], y1: table.bbox[3], table })),
-  ];
+  const items = itemsOf(lines, tables);
   const cuts = gutters(items);
   for (const it of items) it.column = cuts.filter((c) => c <= it.x0).length;
   const spans = (it: Item) => cuts.some((c) => it.x0 < c && c < it.x1);
@@ -84,19 +90,7 @@ export function inReadingOrder(lines: readonly Line[], tables: readonly PageTabl
     } else run.push(it);
   }
   flush();
-  const out: Line[] = [];
-  ordered.forEach((it, rank) => {
-    if (it.line) {
-      it.line.order = rank;
-      out.push(it.line);
-    } else it.table!.order = rank;
-  });
-  for (const line of lines) {
-    if (!line.rotated) continue;
-    line.order = ordered.length + out.length;
-    out.push(line);
-  }
-  return out;
+  return ranked(ordered, lines);
 }
 
 /**
@@ -111,10 +105,7 @@ export function inReadingOrder(lines: readonly Line[], tables: readonly PageTabl
  * else every line's and table's `order` is its rank, as inReadingOrder sets it.
  */
 export function raisedAbove(lines: readonly Line[], tables: readonly PageTable[]): Line[] | null {
-  const items: Item[] = [
-    ...lines.filter((l) => !l.rotated).map((line) => ({ x0: line.x0, y0: line.y0, x1: line.x1, y1: line.y1, line, order: line.order })),
-    ...tables.map((table) => ({ x0: table.bbox[0], y0: table.bbox[1], x1: table.bbox[2], y1: table.bbox[3], table, order: table.order })),
-  ].sort((a, b) => a.order - b.order);
+  const items = itemsOf(lines, tables).sort((a, b) => a.order - b.order);
   // Each run that stands above all before it goes ahead of them: runs raised later stand higher still, so they lead.
   let ordered: Item[] = [];
   let [top, left, right] = [Infinity, Infinity, -Infinity];
@@ -143,7 +134,11 @@ export function raisedAbove(lines: readonly Line[], tables: readonly PageTable[]
     take(items[i]!);
     i++;
   }
-  if (!moved) return null;
+  return moved ? ranked(ordered, lines) : null;
+}
+
+/** The lines of `ordered` in its order, each line's and table's `order` set to its rank; rotated lines after them. */
+function ranked(ordered: readonly Item[], lines: readonly Line[]): Line[] {
   const out: Line[] = [];
   ordered.forEach((it, rank) => {
     if (it.line) {
