@@ -1319,6 +1319,29 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('takes the body for the type of a document\'s tables where its text outside them is headings alone, but keeps short lines as the body where nothing smaller holds as much', async () => {
+    // Two ruled tables, their middle lines at different places.
+    const grid = (top: number, middle: number, left = 72) =>
+      [`0 G 0.5 w ${left} ${top - 60} m ${left} ${top} l S ${middle} ${top - 60} m ${middle} ${top} l S 480 ${top - 60} m 480 ${top} l S`, ...[0, 20, 40, 60].map((d) => `${left} ${top - d} m 480 ${top - d} l S`)].join('\n');
+    const cells = (top: number, middle: number, rows: string[][], left = 72) => rows.flatMap((row, i) => row.map((cell, c) => textAt(c === 0 ? left + 4 : middle + 4, top - 14 - i * 20, cell)));
+    const heading = (y: number, text: string, x = 72) => `BT /F1 16 Tf 1 0 0 1 ${x} ${y} Tm (${text}) Tj ET`;
+    const content = [
+      heading(740, 'Table with rich cells'),
+      grid(720, 250),
+      ...cells(720, 250, [['Column A', 'Column B'], ['This is a list of wells', 'This is a formatted list'], ['First paragraph here', 'Second paragraph there']]),
+      heading(600, 'Table with nested table'),
+      grid(560, 320, 100),
+      ...cells(560, 320, [['Column A', 'Column B'], ['Simple cell upper left', 'Simple cell with bold text'], ['Rich cell beside it', 'A nested table inside']], 100),
+    ].join('\n');
+    const result = await extract({ bytes: drawnPdf(content), filename: 'tables.pdf', config: markdown });
+    expect(result.elements!.map((e) => e.type)).toEqual(['heading', 'table', 'heading', 'table']);
+    // Short lines set apart in one size (a slide's, a poster's), a small footer under them: the lines are the body, no headings.
+    const lines = ['North well, dug in 1931', 'South well, dug in 1954', 'East well, dug in 1962', 'West well, dug in 1977'];
+    const list = [...lines.map((text, i) => heading(700 - i * 50, text, i % 2 ? 330 : 72)), 'BT /F1 8 Tf 1 0 0 1 72 40 Tm (Survey office) Tj ET'].join('\n');
+    const listed = await extract({ bytes: drawnPdf(list), filename: 'wells.pdf', config: markdown });
+    expect(listed.elements!.filter((e) => e.type === 'heading' || e.type === 'title')).toEqual([]);
+  });
+
   it('takes a bold line in the body size for a heading, but not when it ends in a colon: that labels what follows', async () => {
     const bytes = layoutPdf([
       {

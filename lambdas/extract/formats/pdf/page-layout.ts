@@ -35,6 +35,7 @@ export function layoutWords(n: number, tables: Table[], layout: PageLayout, word
       order: Math.min(...runs.map((r) => r.first)),
       rows,
       markdown,
+      setIn: setIn(runs),
     });
     tables.push({ page: n, rows, markdown });
   }
@@ -42,6 +43,19 @@ export function layoutWords(n: number, tables: Table[], layout: PageLayout, word
   // A tagged PDF's structure says the order; otherwise a stream that keeps going back up the page is read by position.
   const ordered = layout.tagged ? lines : outOfOrder(lines) ? inReadingOrder(lines, layout.tables) : (raisedAbove(lines, layout.tables) ?? lines);
   layout.blocks = toBlocks(ordered);
+}
+
+/** The size most of the words' characters are set in (to a half point), and how many characters they hold. */
+function setIn(words: readonly Word[]): { size: number; chars: number } {
+  const bySize = new Map<number, number>();
+  let chars = 0;
+  for (const w of words) {
+    const size = Math.round(w.size * 2) / 2;
+    bySize.set(size, (bySize.get(size) ?? 0) + w.text.length);
+    chars += w.text.length;
+  }
+  const size = [...bySize.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 0;
+  return { size, chars };
 }
 
 /** Ruled tables first, then tables in the words they leave, top of the page first. */

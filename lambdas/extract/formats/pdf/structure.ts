@@ -22,6 +22,8 @@ export interface PageTable {
   order: number;
   rows: string[][];
   markdown: string;
+  /** The size most of its characters are set in, and how many characters it holds. */
+  setIn?: { size: number; chars: number };
 }
 
 export interface PageLayout {
@@ -70,6 +72,9 @@ interface Classified {
   marker?: string;
   table?: PageTable;
 }
+
+/** A line that ends a sentence. */
+const SENTENCE_STOP = /[.!?:。！？]["'”’)\]]?$/;
 
 const NUMBERED = /^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,5})\.?\s+\S/;
 
@@ -207,21 +212,35 @@ function indentedFirstLine(block: TextBlock): boolean {
 /** The size and weight most of the document's characters are set in. */
 function bodyStyle(layouts: PageLayout[]): Body {
   const bySize = new Map<number, number>();
+  // Per size, the characters of blocks that read as headings: one short line that ends no sentence.
+  const lone = new Map<number, number>();
   let bold = 0;
   let italic = 0;
   let all = 0;
   for (const layout of layouts) {
     for (const block of layout.blocks) {
       if (block.mono) continue;
+      const short = block.lines.length === 1 && block.lines[0]!.text.split(/\s+/).length <= 12 && !SENTENCE_STOP.test(block.lines[0]!.text);
       for (const line of block.lines) {
         bySize.set(line.size, (bySize.get(line.size) ?? 0) + line.text.length);
+        if (short) lone.set(line.size, (lone.get(line.size) ?? 0) + line.text.length);
         all += line.text.length;
         if (line.bold) bold += line.text.length;
         if (line.italic) italic += line.text.length;
       }
     }
   }
-  const size = [...bySize.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 10;
+  const ranked = (sizes: Map<number, number>) => [...sizes.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  let size = ranked(bySize)[0]?.[0] ?? 10;
+  // A size set in short lone lines only is a heading style, not the body's, where smaller text (its tables' cells
+  // counted, in a document whose text stands mostly in tables: a form, a specification) holds as much: the
+  // body is that.
+  if ((lone.get(size) ?? 0) >= 0.8 * (bySize.get(size) ?? 0)) {
+    const smaller = new Map([...bySize].filter(([s]) => s < size));
+    for (const t of layouts.flatMap((l) => l.tables)) if (t.setIn && t.setIn.size < size) smaller.set(t.setIn.size, (smaller.get(t.setIn.size) ?? 0) + t.setIn.chars);
+    const [next, chars] = ranked(smaller)[0] ?? [0, 0];
+    if (chars >= (bySize.get(size) ?? 0)) size = next;
+  }
   return { size, bold: bold > all * 0.5, italic: italic > all * 0.5 };
 }
 
