@@ -325,6 +325,13 @@ function runText(p: XmlElement, styles?: DocxStyles, paraFont?: string): Runs {
   let run = { bold: false, size: defaultSize, mono: false };
   const anchored: Anchored[] = [];
   const maths: string[] = [];
+  /** A checkbox's glyph, where the element is one, is text and plain text alike; whether it was one. */
+  const box = (glyph: string | undefined): boolean => {
+    if (!glyph) return false;
+    out += glyph;
+    plain += glyph;
+    return true;
+  };
   const walk = (el: XmlElement) => {
     for (const c of contentChildren(el)) {
       switch (c.name) {
@@ -353,30 +360,16 @@ function runText(p: XmlElement, styles?: DocxStyles, paraFont?: string): Runs {
         }
         case 'sdt': {
           // A checkbox content control shows its state, whatever glyph its content was last drawn with.
-          const glyph = checkboxGlyph(c);
-          if (glyph) {
-            out += glyph;
-            plain += glyph;
-          } else walk(c);
+          if (!box(checkboxGlyph(c))) walk(c);
           break;
         }
-        case 'fldChar': {
+        case 'fldChar':
           // A legacy form checkbox is a field Word draws as a box; it has no text of its own.
-          const glyph = formCheckbox(c);
-          if (glyph) {
-            out += glyph;
-            plain += glyph;
-          }
+          box(formCheckbox(c));
           break;
-        }
-        case 'sym': {
-          const glyph = symbolCheckbox(c);
-          if (glyph) {
-            out += glyph;
-            plain += glyph;
-          }
+        case 'sym':
+          box(symbolCheckbox(c));
           break;
-        }
         case 'tab':
         case 'ptab':
           out += '\t';
