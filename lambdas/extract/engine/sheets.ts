@@ -2,7 +2,7 @@
 // one page per sheet written from it, so a workbook reads the same whatever
 // file format holds it. A sheet's cells are written as the blocks a reader
 // sees (sheet-blocks.ts): each table apart, a lone cell (a note, a label) as
-// a paragraph, a title line over a table as a paragraph before it; merged
+// a one-cell table, a title line over a table as a paragraph before it; merged
 // cells repeat their value over the cells they cover.
 
 import { Blocks, type OutputMode } from './blocks.ts';

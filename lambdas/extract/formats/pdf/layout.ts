@@ -59,7 +59,7 @@ export interface ListMarker {
 const LEADER_END = /(?:\.\s?){3,}\s*(?:\d{1,4}|[ivxlcdm]{1,7})$/i;
 
 /** A line's last word ends a sentence (or a label: a colon), perhaps inside quotes or brackets. */
-const SENTENCE_END = /[.!?:。！？]["'”’)\]]?$/;
+export const SENTENCE_END = /[.!?:。！？]["'”’)\]]?$/;
 
 
 /** Words (content order, page space y up) into lines, in content order. */

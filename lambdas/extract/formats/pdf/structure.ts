@@ -10,7 +10,7 @@ import { markdownProse, tableText } from '../../engine/blocks.ts';
 import { CAPTION } from './captions.ts';
 import { chartsAmong, isChartLabel, type Label } from './charts.ts';
 import { findFurniture, type Zone } from './furniture.ts';
-import { joinLines, type TextBlock } from './layout.ts';
+import { joinLines, SENTENCE_END, type TextBlock } from './layout.ts';
 import { listingLines } from './listing.ts';
 import { outlineKey, type OutlineEntry } from './outline.ts';
 import type { BBox, DraftElement, ElementType } from '../../engine/types.ts';
@@ -72,9 +72,6 @@ interface Classified {
   marker?: string;
   table?: PageTable;
 }
-
-/** A line that ends a sentence. */
-const SENTENCE_STOP = /[.!?:。！？]["'”’)\]]?$/;
 
 const NUMBERED = /^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,5})\.?\s+\S/;
 
@@ -220,7 +217,7 @@ function bodyStyle(layouts: PageLayout[]): Body {
   for (const layout of layouts) {
     for (const block of layout.blocks) {
       if (block.mono) continue;
-      const short = block.lines.length === 1 && block.lines[0]!.text.split(/\s+/).length <= 12 && !SENTENCE_STOP.test(block.lines[0]!.text);
+      const short = block.lines.length === 1 && block.lines[0]!.text.split(/\s+/).length <= 12 && !SENTENCE_END.test(block.lines[0]!.text);
       for (const line of block.lines) {
         bySize.set(line.size, (bySize.get(line.size) ?? 0) + line.text.length);
         if (short) lone.set(line.size, (lone.get(line.size) ?? 0) + line.text.length);
