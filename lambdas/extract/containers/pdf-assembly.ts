@@ -50,15 +50,17 @@ export interface PlacedText {
   mono?: boolean;
   /** Helvetica Oblique. */
   italic?: boolean;
+  /** Times Roman: a serif face beside the sans. */
+  serif?: boolean;
 }
 
 /**
  * A US Letter PDF with text placed where a layout says (Helvetica, Helvetica
- * Bold, Helvetica Oblique and Courier) and, optionally, gray images: what layout analysis reads.
+ * Bold, Helvetica Oblique, Courier and Times Roman) and, optionally, gray images: what layout analysis reads.
  */
 export function layoutPdf(pages: Array<{ texts: PlacedText[]; images?: Array<{ x: number; y: number; width: number; height: number }> }>): Uint8Array {
-  // 1 Catalog, 2 Pages, 3-6 fonts, 7 an image, then (Page, Contents) per page.
-  const pageIds = pages.map((_, i) => 8 + i * 2);
+  // 1 Catalog, 2 Pages, 3-6 fonts, 7 an image, 8 a font, then (Page, Contents) per page.
+  const pageIds = pages.map((_, i) => 9 + i * 2);
   const objects: string[] = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`,
@@ -67,14 +69,15 @@ export function layoutPdf(pages: Array<{ texts: PlacedText[]; images?: Array<{ x
     '<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>',
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Oblique /Encoding /WinAnsiEncoding >>',
     '<< /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length 4 >>\nstream\n\x80\x40\x40\x80\nendstream',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /WinAnsiEncoding >>',
   ];
   for (const page of pages) {
     const images = (page.images ?? []).map((im) => `q ${im.width} 0 0 ${im.height} ${im.x} ${im.y} cm /Im1 Do Q`);
-    const texts = page.texts.map((t) => `BT /${t.mono ? 'F3' : t.bold ? 'F2' : t.italic ? 'F4' : 'F1'} ${t.size ?? 10} Tf 1 0 0 1 ${t.x} ${t.y} Tm ${pdfString(t.text)} Tj ET`);
+    const texts = page.texts.map((t) => `BT /${t.mono ? 'F3' : t.bold ? 'F2' : t.italic ? 'F4' : t.serif ? 'F5' : 'F1'} ${t.size ?? 10} Tf 1 0 0 1 ${t.x} ${t.y} Tm ${pdfString(t.text)} Tj ET`);
     const ops = [...images, ...texts].join('\n');
     const id = objects.length + 1;
     objects.push(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R /F3 5 0 R /F4 6 0 R >> /XObject << /Im1 7 0 R >> >> /Contents ${id + 1} 0 R >>`,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R /F3 5 0 R /F4 6 0 R /F5 8 0 R >> /XObject << /Im1 7 0 R >> >> /Contents ${id + 1} 0 R >>`,
       `<< /Length ${ops.length} >>\nstream\n${ops}\nendstream`,
     );
   }

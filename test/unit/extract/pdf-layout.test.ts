@@ -93,6 +93,34 @@ describe('PDF layout analysis', () => {
     expect(text.content.split('\n\n')[2]).toBe(`${LONG_1} ${LONG_2} ${LONG_3}`);
   });
 
+  it('takes a numbered line set a step larger in another typeface for a heading over its paragraph, not a list item the paragraph runs on in; numbered lines in the body\'s face and size stay items', async () => {
+    // A report's "(1) ..." subheadings: half a point larger than the body and in a sans where the body is serif.
+    const body = (y: number, texts: string[]) => texts.map((text, i) => ({ x: i === 0 ? 82 : 72, y: y - i * 14, text, size: 11, serif: true }));
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 720, text: '(1) Scope of the survey', size: 11.5 },
+          ...body(702, [LONG_1, LONG_2, LONG_3]),
+          { x: 72, y: 640, text: '(2) Wells and pumps', size: 11.5 },
+          ...body(622, [LONG_1, LONG_2, LONG_3]),
+          ...body(570, ['The survey asked three questions of every household in the district:']),
+          { x: 72, y: 552, text: '1) where its water came from, and at what cost;', size: 11, serif: true },
+          { x: 72, y: 538, text: '2) how far it walked to fetch it in the dry season.', size: 11, serif: true },
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'report.pdf', config: markdown });
+    expect(result.elements!.map((e) => [e.type, e.text.slice(0, 30)])).toEqual([
+      ['heading', '(1) Scope of the survey'],
+      ['paragraph', LONG_1.slice(0, 30)],
+      ['heading', '(2) Wells and pumps'],
+      ['paragraph', LONG_1.slice(0, 30)],
+      ['paragraph', 'The survey asked three questio'],
+      ['list_item', 'where its water came from, and'],
+      ['list_item', 'how far it walked to fetch it '],
+    ]);
+  });
+
   it('takes a paper\'s title set a third larger than its body (15 points over 11) for the title, its numbered sections under it', async () => {
     const body = (y: number) => [LONG_1, LONG_2, LONG_3].map((text, i) => ({ x: 72, y: y - i * 13, text, size: 11 }));
     const bytes = layoutPdf([

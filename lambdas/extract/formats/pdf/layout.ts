@@ -22,6 +22,8 @@ interface Placement {
   /** Set in an italic or oblique face (most of its letters): a heading style where the body is upright. */
   italic?: boolean;
   mono: boolean;
+  /** The font family most of its characters are set in (none for OCR'd text). */
+  family?: string;
   /** Index of its first character in the page's content order. */
   order: number;
 }
@@ -258,6 +260,9 @@ function makeLine(words: Word[], pageHeight: number): Line {
   let longest = 0;
   let foot = 0;
   const bySize = new Map<number, number>();
+  // Most lines are set in one family: counted only from the first word that differs.
+  let family = words[0]!.family;
+  let byFamily: Map<string | undefined, number> | null = null;
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     if (w.x0 < x0) x0 = w.x0;
@@ -274,6 +279,10 @@ function makeLine(words: Word[], pageHeight: number): Line {
     rtlChars += w.rtlChars;
     const size = Math.round(w.size * 2) / 2;
     bySize.set(size, (bySize.get(size) ?? 0) + n);
+    if (w.family !== family || byFamily) {
+      byFamily ??= new Map([[family, letters - n]]);
+      byFamily.set(w.family, (byFamily.get(w.family) ?? 0) + n);
+    }
     if (n > longest) [longest, foot] = [n, w.bottom];
   }
   const rtl = rtlChars > letters * 0.3;
@@ -286,6 +295,10 @@ function makeLine(words: Word[], pageHeight: number): Line {
   for (const [s, n] of bySize) {
     if (n > most || (n === most && s > size)) [size, most] = [s, n];
   }
+  if (byFamily) {
+    most = -1;
+    for (const [f, n] of byFamily) if (n > most) [family, most] = [f, n];
+  }
   return {
     x0,
     x1,
@@ -296,6 +309,7 @@ function makeLine(words: Word[], pageHeight: number): Line {
     bold: boldChars > letters * 0.6,
     italic: italicChars > letters * 0.6,
     mono: monoChars > letters * 0.8,
+    family,
     text,
     words: ordered,
     order,
@@ -526,7 +540,7 @@ export function blockOf(lines: Line[]): TextBlock {
 }
 
 function newBlock(line: Line, marker: ListMarker | null): TextBlock {
-  return { lines: [line], x0: line.x0, x1: line.x1, y0: line.y0, y1: line.y1, size: line.size, bold: line.bold, italic: line.italic, mono: line.mono, order: line.order, marker };
+  return { lines: [line], x0: line.x0, x1: line.x1, y0: line.y0, y1: line.y1, size: line.size, bold: line.bold, italic: line.italic, mono: line.mono, family: line.family, order: line.order, marker };
 }
 
 /**
@@ -648,6 +662,9 @@ function continues(
   if (LEADER_END.test(prev.text)) return false;
   if (block.mono) return true;
   if (block.marker) {
+    // A numbered line set a step larger and in another typeface than the line under it heads that line's
+    // paragraph ("(1) Scope" in a sans over serif text): the paragraph is not the item's text run on.
+    if (block.lines.length === 1 && block.marker.ordered && prev.family !== undefined && line.family !== undefined && prev.family !== line.family && prev.size - line.size >= 0.03 * em) return false;
     // An item's next line hangs under its text, not under its marker.
     if (line.rtl) return line.x1 <= block.marker.textX + 0.6 * em || line.x1 < block.x1 - 0.6 * em;
     const underMarker = prev.x0 < block.marker.textX - 0.6 * em;

@@ -74,6 +74,8 @@ interface Classified {
 }
 
 const NUMBERED = /^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,5})\.?\s+\S/;
+/** A number in brackets, or closed by one, opening a line: "(2) Scope", "2) Scope". Its rank comes from its style. */
+const BRACKETED_NUMBER = /^\(?\d{1,2}\)\s*\S/;
 
 /** A bullet alone: the round ones, and the Symbol and Wingdings fonts' (private-use code points). */
 const LONE_BULLET = /^[•◦▪‣∙\uf0a7\uf0b7\uf076\uf0d8\uf0fc]$/u;
@@ -238,7 +240,12 @@ function bodyStyle(layouts: PageLayout[]): Body {
     const [next, chars] = ranked(smaller)[0] ?? [0, 0];
     if (chars >= (bySize.get(size) ?? 0)) size = next;
   }
-  return { size, bold: bold > all * 0.5, italic: italic > all * 0.5 };
+  const families = new Map<string | undefined, number>();
+  for (const layout of layouts) {
+    for (const block of layout.blocks) for (const line of block.lines) if (line.size === size && !line.mono) families.set(line.family, (families.get(line.family) ?? 0) + line.text.length);
+  }
+  const family = [...families].sort((a, b) => b[1] - a[1])[0]?.[0];
+  return { size, bold: bold > all * 0.5, italic: italic > all * 0.5, family };
 }
 
 /** The style most of a document's text is set in. */
@@ -246,6 +253,12 @@ interface Body {
   size: number;
   bold: boolean;
   italic: boolean;
+  family?: string;
+}
+
+/** Set a step larger than the body and in another typeface (a sans heading over serif text), however light its weight. */
+function otherFace(block: TextBlock, body: Body): boolean {
+  return block.family !== undefined && body.family !== undefined && block.family !== body.family && block.size >= 1.03 * body.size;
 }
 
 function classifyPage(layout: PageLayout, page: number, body: Body, furniture: Map<TextBlock, Zone>): Classified[] {
@@ -279,7 +292,7 @@ function classifyPage(layout: PageLayout, page: number, body: Body, furniture: M
     // A chart's tick labels and axis titles are kept with the page's asides, never headings or list items.
     else if (charts.length > 0 && isChartLabel(label, charts)) out.push({ ...base, type: 'paragraph', aside: true });
     // "1. Introduction" set bold or large on a line of its own is a numbered heading, not a list item.
-    else if (block.marker?.ordered && block.lines.length === 1 && (block.bold || block.size >= body.size * 1.15) && !body.bold && (title === null || block.size >= 0.95 * title) && isHeading(block, text, body)) out.push({ ...base, type: 'heading' });
+    else if (block.marker?.ordered && block.lines.length === 1 && (block.bold || block.size >= body.size * 1.15 || otherFace(block, body)) && !body.bold && (title === null || block.size >= 0.95 * title) && isHeading(block, text, body)) out.push({ ...base, type: 'heading' });
     else if (block.marker) {
       const own = text.startsWith(block.marker.text) ? text.slice(block.marker.text.length).trim() : text;
       out.push({ ...base, type: 'list_item', text: own, ordered: block.marker.ordered, marker: block.marker.text, level: 0 });
@@ -382,7 +395,7 @@ function isHeading(block: TextBlock, text: string, body: Body, leads: () => bool
   // A block that opens in lower case carries on a sentence (a line OCR measured tall, a paragraph's tail),
   // unless it is a few words of display type (a title set in lower case by design).
   if (/^\p{Ll}/u.test(text) && !(ratio >= 1.5 && text.split(/\s+/).length <= 6)) return false;
-  const numbered = NUMBERED.test(text) && text.length <= 120;
+  const numbered = (NUMBERED.test(text) || BRACKETED_NUMBER.test(text)) && text.length <= 120;
   // Prose set large (a lead paragraph, a pull quote) runs longer than a heading and holds a sentence break.
   const words = text.split(/\s+/).length;
   if (!numbered && (words > 14 || /[.!?]\s+\p{Lu}/u.test(text))) return false;
@@ -397,7 +410,7 @@ function isHeading(block: TextBlock, text: string, body: Body, leads: () => bool
   // stop, nearer the text under it than the text over it (a handbook's lowest headings): an italic sentence, a
   // quotation or a label ends with its punctuation, and a signature line closes the text over it.
   if (block.italic && !body.italic && block.lines.length === 1 && words <= 8 && /^\p{Lu}/u.test(text) && /[\p{L}\p{N})]$/u.test(text) && leads()) return true;
-  return numbered && (block.bold || ratio >= 1.08);
+  return numbered && (block.bold || ratio >= 1.08 || otherFace(block, body));
 }
 
 function isFootnote(block: TextBlock, text: string, body: { size: number }, height: number): boolean {

@@ -17,6 +17,8 @@ export interface Word extends TextRun {
   italic: boolean;
   /** Fixed-pitch font: code, terminal output. */
   mono: boolean;
+  /** Its font's family, without the subset tag and the style ("KoPubDotumMedium" and "KoPubDotumBold": "kopubdotum"); absent for OCR'd words. */
+  family?: string;
   /** The word ends with a hyphen PDFium found at a line end (it reports U+0002 for those). */
   hyphen: boolean;
   /** A space character stood before it in the content stream. */
@@ -73,6 +75,16 @@ interface FontStyle {
   bold: boolean;
   italic: boolean;
   mono: boolean;
+  family: string;
+}
+
+/** A font name's family: without its subset tag, its style after a hyphen or comma, and the weight and slant words it ends with. */
+export function fontFamily(name: string): string {
+  const base = name.replace(/^[A-Z]{6}\+/, '').split(/[-,]/)[0]!;
+  return base
+    .replace(/(?:PS)?MT$|PS$/, '')
+    .replace(/(?:ultra|extra|semi|demi)?(?:thin|light|book|regular|roman|medium|bold|black|heavy)?(?:italic|oblique)?$/i, '')
+    .toLowerCase();
 }
 
 /** `tagged`: read each word's marked-content id, the key into a tagged PDF's structure tree. */
@@ -127,6 +139,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
         bold: BOLD_NAME.test(name) || (flags & FORCE_BOLD) !== 0 || (weight >= 600 && weight <= 1000 && !statesLighter(name)),
         italic: (flags & ITALIC) !== 0 || ITALIC_NAME.test(name),
         mono: (flags & FIXED_PITCH) !== 0 || MONO_NAME.test(name),
+        family: fontFamily(name),
       };
       // Text objects without a font handle (0) are not cached: their style is read each time.
       if (font) styles.set(font, style);
@@ -262,6 +275,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
         bold: style.bold,
         italic: style.italic,
         mono: style.mono,
+        family: style.family,
         hyphen: false,
         rtlChars: rtl ? 1 : 0,
         spaced,
