@@ -121,6 +121,29 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('reads a chapter title that wraps under its first word, its label hanging before it, as one heading, and a bold "NOTE 2. POLICIES" as a heading: a stop after a number is a label\'s, not a sentence\'s end', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          // "Chapter 1." set small before the title; the title's second line starts under "Securing".
+          { x: 72, y: 700, text: 'Chapter 1.', size: 12, bold: true },
+          { x: 140, y: 700, text: 'Securing and protecting the', size: 26, bold: true },
+          { x: 140, y: 670, text: 'district records', size: 26, bold: true },
+          ...lines(140, 630, [LONG_1, LONG_2, LONG_3]),
+          { x: 140, y: 580, text: 'NOTE 2. SIGNIFICANT ACCOUNTING POLICIES', bold: true },
+          ...lines(140, 562, [LONG_1, LONG_2, LONG_3]),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'chapter.pdf', config: markdown });
+    expect(result.elements!.map((e) => [e.type, e.text.slice(0, 50)])).toEqual([
+      ['title', 'Chapter 1. Securing and protecting the district re'],
+      ['paragraph', LONG_1.slice(0, 50)],
+      ['heading', 'NOTE 2. SIGNIFICANT ACCOUNTING POLICIES'],
+      ['paragraph', LONG_1.slice(0, 50)],
+    ]);
+  });
+
   it('takes a paper\'s title set a third larger than its body (15 points over 11) for the title, its numbered sections under it', async () => {
     const body = (y: number) => [LONG_1, LONG_2, LONG_3].map((text, i) => ({ x: 72, y: y - i * 13, text, size: 11 }));
     const bytes = layoutPdf([

@@ -689,7 +689,7 @@ function continues(
   // An indented line after a full one, or after one that ends a sentence, opens a new paragraph
   // (right-to-left text is as often set flush left as right, so where its lines start says nothing).
   const ended = p.end > right - 2 * em || SENTENCE_END.test(prev.text);
-  if (!rtl && n.start > left + 0.9 * em && n.start - p.start > 0.9 * em && ended && !centred(block, line)) return false;
+  if (!rtl && n.start > left + 0.9 * em && n.start - p.start > 0.9 * em && ended && !centred(block, line) && !underTitle(prev, line, em)) return false;
   // A line far shorter than the one after it ends something (a label, a title over its text): in a
   // paragraph every line but the last runs to the same edge, ragged by no more than a word.
   if (p.end < n.end - Math.max(6 * em, 0.2 * (n.end - n.start)) && !centred(block, line)) return false;
@@ -709,6 +709,25 @@ function continues(
   // shorter the line is than the block, on whichever side.
   if (rtl && SENTENCE_END.test(prev.text) && nextWordFits(prev.x1 - prev.x0, block.x1 - block.x0, line, em)) return false;
   return true;
+}
+
+/** A heading's label set before its title: a chapter's or part's word and number, or (in bold) a section number. */
+const HANGING_LABEL = /^(?:chapter|part|section|appendix|article)\s+[\dIVXLC]{1,4}[.:]?$/i;
+const LABEL_NUMBER = /^\d{1,3}(?:\.\d{1,3})*\.?$/;
+
+/**
+ * A line that starts under the first word after a label opening the line above ("Chapter 1. | Securing and
+ * protecting" over "data"): the label hangs in the margin and the title wraps under its own first word.
+ */
+function underTitle(prev: Line, line: Line, em: number): boolean {
+  const words = prev.words;
+  for (let i = 1; i <= 2 && i < words.length; i++) {
+    if (Math.abs(words[i]!.x0 - line.x0) >= 0.3 * em) continue;
+    const label = words.slice(0, i).map((w) => w.text).join(' ');
+    // A number alone may be a table's figure or a contents entry's page: only a bold line's is a section's.
+    return HANGING_LABEL.test(label) || (prev.bold && line.bold && LABEL_NUMBER.test(label));
+  }
+  return false;
 }
 
 /**

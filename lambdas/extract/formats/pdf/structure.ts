@@ -398,7 +398,8 @@ function isHeading(block: TextBlock, text: string, body: Body, leads: () => bool
   const numbered = (NUMBERED.test(text) || BRACKETED_NUMBER.test(text)) && text.length <= 120;
   // Prose set large (a lead paragraph, a pull quote) runs longer than a heading and holds a sentence break.
   const words = text.split(/\s+/).length;
-  if (!numbered && (words > 14 || /[.!?]\s+\p{Lu}/u.test(text))) return false;
+  // (A stop after a number is a label's: "Chapter 1. Securing ...".)
+  if (!numbered && (words > 14 || /\p{L}{2}[.!?]\s+\p{Lu}/u.test(text))) return false;
   // A full sentence in a larger font is a pull quote or a lead paragraph more often than a heading.
   if (/[.!?]$/.test(text) && !numbered && (ratio < 1.3 || text.split(' ').length > 12)) return false;
   if (ratio >= 1.15) return true;
