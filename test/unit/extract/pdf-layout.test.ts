@@ -721,6 +721,58 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('repeats a ruled cell merged across columns (a column rule left out in its row) in each column, where its text is centred over them or reaches past its own; a figure beside an empty cell stays one cell', async () => {
+    const content = [
+      // The rule between the last two columns stops under the header row: "Wells" spans them.
+      '0 G 0.5 w 72 590 m 72 720 l S 200 590 m 200 720 l S 300 590 m 300 700 l S 400 590 m 400 720 l S',
+      '72 720 m 400 720 l S 72 700 m 400 700 l S 72 680 m 400 680 l S 72 650 m 400 650 l S 72 620 m 400 620 l S 72 590 m 400 590 l S',
+      textAt(76, 706, 'District'),
+      textAt(287, 706, 'Wells'),
+      textAt(204, 686, 'dug'),
+      textAt(304, 686, 'drilled'),
+      textAt(76, 662, 'North'),
+      textAt(204, 662, '12'),
+      textAt(304, 662, '3'),
+      textAt(76, 632, 'South'),
+      textAt(204, 632, '8'),
+      textAt(304, 632, '5'),
+      textAt(76, 602, 'Total'),
+      textAt(304, 602, '8'),
+    ].join('\n');
+    // The total row leaves out the rule too, but its figure stands in its own column.
+    const merged = content.replace('300 590 m 300 700 l S', '300 620 m 300 700 l S');
+    const result = await extract({ bytes: drawnPdf(merged), filename: 'merged.pdf', config: markdown });
+    expect(result.tables.map((t) => t.rows)).toEqual([
+      [
+        ['District', 'Wells', 'Wells'],
+        ['', 'dug', 'drilled'],
+        ['North', '12', '3'],
+        ['South', '8', '5'],
+        ['Total', '', '8'],
+      ],
+    ]);
+    // Three columns under one header centred in the middle one: no rule crossed, the text centred over all three.
+    const three = [
+      '0 G 0.5 w 72 620 m 72 720 l S 160 620 m 160 720 l S 240 620 m 240 700 l S 320 620 m 320 700 l S 400 620 m 400 720 l S',
+      '72 720 m 400 720 l S 72 700 m 400 700 l S 72 680 m 400 680 l S 72 650 m 400 650 l S 72 620 m 400 620 l S',
+      textAt(76, 706, 'Town'),
+      textAt(266, 706, 'Survey'),
+      textAt(164, 686, '2019'),
+      textAt(244, 686, '2020'),
+      textAt(324, 686, '2021'),
+      textAt(76, 662, 'Ely'),
+      textAt(164, 662, '4'),
+      textAt(244, 662, '5'),
+      textAt(324, 662, '6'),
+      textAt(76, 632, 'Ware'),
+      textAt(164, 632, '7'),
+      textAt(244, 632, '8'),
+      textAt(324, 632, '9'),
+    ].join('\n');
+    const survey = await extract({ bytes: drawnPdf(three), filename: 'survey.pdf', config: markdown });
+    expect(survey.tables[0]?.rows[0]).toEqual(['Town', 'Survey', 'Survey', 'Survey']);
+  });
+
   it('keeps a ruled cell whole where its paragraph is shaded only as far as its first line, and a row whole where a box to tick stands by its border', async () => {
     const grid = '0 G 0.5 w 72 600 360 120 re S 232 600 m 232 720 l S 72 680 m 432 680 l S 72 640 m 432 640 l S';
     const content = [

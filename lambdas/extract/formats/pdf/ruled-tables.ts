@@ -155,7 +155,7 @@ function grids(lines: readonly Ruling[]): Grid[] {
     const xs = distinct(vAt);
     const ys = distinct(hAt).reverse();
     // Two rows and two columns need three lines each way.
-    if (xs.length >= 3 && ys.length >= 3) out.push({ xs, ys, across: group.filter((l) => l.dir === 'h') });
+    if (xs.length >= 3 && ys.length >= 3) out.push({ xs, ys, across: group.filter((l) => l.dir === 'h'), down: group.filter((l) => l.dir === 'v' && !l.shade) });
   }
   return out;
 }
@@ -169,11 +169,56 @@ function distinct(values: readonly number[]): number[] {
 }
 
 /** The table in a grid: its rows, the words of those rows, and every word inside the grid (a left-out note's too). */
-/** A grid: its column and row lines' positions (rows from the top), and the lines drawn across it. */
+/** A grid: its column and row lines' positions (rows from the top), the lines drawn across it and those drawn down it (not a shaded area's edges: rows shaded a cell at a time leave no edge where rows unshaded have none). */
 interface Grid {
   xs: number[];
   ys: number[];
   across: Ruling[];
+  down: Ruling[];
+}
+
+/** Whether a rule is drawn down the line after column `c` through the middle of grid row `r`, or anywhere in the grid (`r` null). */
+function drawnAfter(grid: Grid, c: number, r: number | null): boolean {
+  const x = grid.xs[c + 1]!;
+  const y = r === null ? null : (grid.ys[r]! + grid.ys[r + 1]!) / 2;
+  return grid.down.some((l) => Math.abs(l.at - x) <= SNAP && (y === null || (l.from <= y && l.to >= y)));
+}
+
+/**
+ * A cell of a grid row that a column rule drawn elsewhere in the grid leaves out in that row is merged with the
+ * cell beside it: where such a run of merged cells holds one text, set across the run (centred on it, or
+ * reaching past its own column), the text is in every cell of the run, as a spanned cell is in every format (a
+ * group's header over its columns). A figure in its own column beside an empty one (a statement's amount and
+ * the spacer beside it) stays one cell, and a grid with no rule down between two columns says nothing of spans.
+ */
+function spanAcross(text: string[][], gridRow: ReadonlyArray<number | null>, spans: ReadonlyArray<ReadonlyArray<[number, number] | null> | null>, grid: Grid): void {
+  const { xs } = grid;
+  const columns = xs.length - 1;
+  const ruled: boolean[] = [];
+  for (let c = 0; c < columns - 1; c++) ruled.push(drawnAfter(grid, c, null));
+  for (const [t, row] of text.entries()) {
+    const r = gridRow[t];
+    const at = spans[t];
+    if (r == null || !at) continue;
+    let start = 0;
+    for (let c = 0; c < columns; c++) {
+      const parted = c === columns - 1 || !ruled[c] || drawnAfter(grid, c, r);
+      if (!parted) continue;
+      const filled: number[] = [];
+      for (let k = start; k <= c; k++) if (row[k] !== '') filled.push(k);
+      const k = filled[0]!;
+      const words = at[k];
+      if (c > start && filled.length === 1 && words) {
+        const width = xs[c + 1]! - xs[start]!;
+        // Centred, not set against either side of its own column (a figure there merely stands near the middle).
+        const inset = 0.15 * (xs[k + 1]! - xs[k]!);
+        const centred = Math.abs((words[0] + words[1]) / 2 - (xs[start]! + xs[c + 1]!) / 2) < 0.1 * width && words[0] > xs[k]! + inset && words[1] < xs[k + 1]! - inset;
+        const reaching = words[0] < xs[k]! - SNAP || words[1] > xs[k + 1]! + SNAP;
+        if (centred || reaching) for (let j = start; j <= c; j++) row[j] = row[k]!;
+      }
+      start = c + 1;
+    }
+  }
 }
 
 /** Whether a rule is drawn under grid row `r` across the middle of column `c`. */
@@ -241,17 +286,23 @@ function fill(grid: Grid, runs: readonly TextRun[]): { top: number; rows: string
   const text: string[][] = [];
   // Each text row's grid row, where the grid row is one text row: a cell those rows share across an undrawn rule spans them.
   const gridRow: Array<number | null> = [];
+  // Where each cell's words stand across the page, for the text rows that are grid rows.
+  const spans: Array<Array<[number, number] | null> | null> = [];
   for (const [i, row] of tabular.entries()) {
     const lines = rowTexts(row, singleLine >= 2);
     for (const line of lines) {
       text.push(line);
       gridRow.push(lines.length === 1 ? rowIndex[i]! : null);
+      spans.push(lines.length === 1 ? row.map((cell) => (cell.length ? [Math.min(...cell.map((w) => w.x0)), Math.max(...cell.map((w) => w.x1))] : null)) : null);
     }
   }
   spanDown(text, gridRow, (r, c) => drawnUnder(grid, r, c));
   const columns = xs.length - 1;
+  // Columns no text stands in are a rule's offset from row to row (cells of different widths), not columns:
+  // decided before spanned cells fill them.
   const keepCols: boolean[] = [];
   for (let c = 0; c < columns; c++) keepCols.push(text.some((row) => row[c] !== ''));
+  spanAcross(text, gridRow, spans, grid);
   const rows: string[][] = [];
   let filled = 0;
   let words = 0;
