@@ -721,6 +721,36 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('reads a ruled header cell wrapped onto a bracketed unit or after a lone "#" ("mAP" over "(0.75)", "#" over "layers") as one cell spanning its rows, but not a figure over a bracketed figure', async () => {
+    const content = [
+      '0 G 0.5 w 72 620 m 72 720 l S 160 620 m 160 720 l S 260 620 m 260 720 l S 360 620 m 360 720 l S',
+      '72 720 m 360 720 l S 72 680 m 360 680 l S 72 650 m 360 650 l S 72 620 m 360 620 l S',
+      // A rule under the last column's header only: the header is two grid rows.
+      '260 700 m 360 700 l S',
+      textAt(76, 708, '#'),
+      textAt(76, 688, 'layers'),
+      textAt(164, 708, 'mAP'),
+      textAt(164, 688, '(0.75)'),
+      textAt(264, 708, 'Cost'),
+      textAt(264, 688, 'total'),
+      textAt(76, 662, '6'),
+      textAt(164, 662, '0.88'),
+      textAt(264, 662, '12'),
+      textAt(76, 632, '4'),
+      textAt(164, 632, '0.85'),
+      textAt(264, 632, '(3)'),
+    ].join('\n');
+    const result = await extract({ bytes: drawnPdf(content), filename: 'units.pdf', config: markdown });
+    expect(result.tables.map((t) => t.rows)).toEqual([
+      [
+        ['# layers', 'mAP (0.75)', 'Cost'],
+        ['# layers', 'mAP (0.75)', 'total'],
+        ['6', '0.88', '12'],
+        ['4', '0.85', '(3)'],
+      ],
+    ]);
+  });
+
   it('repeats a ruled cell merged across columns (a column rule left out in its row) in each column, where its text is centred over them or reaches past its own; a figure beside an empty cell stays one cell', async () => {
     const content = [
       // The rule between the last two columns stops under the header row: "Wells" spans them.

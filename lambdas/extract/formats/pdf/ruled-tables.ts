@@ -243,9 +243,10 @@ function spanDown(text: string[][], gridRow: ReadonlyArray<number | null>, drawn
       const joined = t < text.length && a != null && b != null && b === a + 1 && !drawn(a, c);
       if (joined) continue;
       const pieces = text.slice(start, t).map((row) => row[c] ?? '').filter((s) => s !== '');
-      // Words, alone or wrapped over the rows (each piece after the first carrying them on in lower case): a column
-      // of figures or of currency signs that only the cells beside it rule off holds a value a row, no cell spanning them.
-      if (t - start > 1 && /\p{L}/u.test(pieces[0] ?? '') && pieces.slice(1).every((p) => /^\p{Ll}/u.test(p))) {
+      // Words, alone or wrapped over the rows (each piece after the first carrying them on in lower case or in
+      // brackets: "mAP" over "(0.75)", "#" over "enc-layers"): a column of figures or of currency signs that only
+      // the cells beside it rule off holds a value a row, no cell spanning them.
+      if (t - start > 1 && /\p{L}|^#$/u.test(pieces[0] ?? '') && pieces.slice(1).every((p) => /^\p{Ll}|^\(.*\)$/u.test(p))) {
         const cell = pieces.join(' ');
         for (let k = start; k < t; k++) text[k]![c] = cell;
       }
