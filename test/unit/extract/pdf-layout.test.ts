@@ -638,6 +638,28 @@ describe('PDF layout analysis', () => {
     expect(result.content).not.toMatch(/[\u0000-\u0008\u000e-\u001f\u0080-\u009f\uf000-\uf01f\uf080-\uf09f]/);
   });
 
+  it('reads a letter that a control code follows at once at a line\'s start ("r" and U+0001: a box font\'s glyph drawn as two codes) as a bullet, but not a letter with a word after it', async () => {
+    const cmap = '/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Box def 1 begincodespacerange <00> <FF> endcodespacerange 2 beginbfchar <72> <0072> <01> <0001> endbfchar endcmap CMapName currentdict /CMap defineresource pop end end';
+    const item = (y: number, text: string) => `BT /F2 10 Tf 1 0 0 1 72 ${y} Tm (r\\001) Tj ET\n${textAt(86, y, text)}`;
+    const content = [textAt(72, 700, 'The centre offers:'), item(684, 'Database performance and scalability'), item(670, 'Advanced SQL skills transfer'), textAt(72, 640, 'r and s are the rates measured that year.')].join('\n');
+    const bytes = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 6 0 R >> >> /Contents 5 0 R >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /ToUnicode 7 0 R >>',
+      `<< /Length ${cmap.length} >>\nstream\n${cmap}\nendstream`,
+    ]);
+    const result = await extract({ bytes, filename: 'dingbats.pdf', config: markdown });
+    expect(result.elements!.map((e) => [e.type, e.text])).toEqual([
+      ['paragraph', 'The centre offers:'],
+      ['list_item', 'Database performance and scalability'],
+      ['list_item', 'Advanced SQL skills transfer'],
+      ['paragraph', 'r and s are the rates measured that year.'],
+    ]);
+  });
+
   it('reads a table ruled only between its rows, and one whose rows are shaded in turn, with the columns no row\'s words cross', async () => {
     const rows = [
       ['District', 'Wells'],

@@ -97,6 +97,8 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
   // Words holding a glyph read from a control code (below): kept as a mark only where they open a line.
   const marked = new Set<Word>();
   let mark = false;
+  // The word that opened the current line.
+  let opener: Word | null = null;
   // Nothing drawn yet since the page's start or PDFium's last line end.
   let lineStart = true;
   let lastRtl = false;
@@ -193,6 +195,12 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
         // does one drawn with no width. A C1 code drawn with no width (a tick over its box) shows nothing and leaves
         // its word whole.
         if (c0 && (!lineStart || right - left < 0.01)) {
+          // A letter opening its line that a control code follows at once ("r" and U+0001) is one glyph of a dingbat
+          // font drawn as two codes (a box, a bullet): read as a mark, the letter's private-use code.
+          if (code !== 2 && word !== null && word === opener && word.last === i - 1 && /^\p{L}$/u.test(word.text)) {
+            word.text = String.fromCodePoint(0xf000 + word.text.codePointAt(0)!);
+            marked.add(word);
+          }
           // U+0002 between words is PDFium's own (a hyphen, a justified line's stretch): it was read above or says nothing.
           if (code !== 2) [word, spaced] = [null, true];
           continue;
@@ -204,6 +212,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
         code = symbolic || shown <= 0x9f ? 0xf000 + code : shown;
         mark = code >= 0xf000;
       }
+      const opens = lineStart;
       lineStart = false;
       const rtl = isRtl(code);
       // Some producers' Arabic and Hebrew glyphs have tight boxes (Chromium's): each letter's own ink, not the
@@ -283,6 +292,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
         rotated: turned,
       };
       words.push(word);
+      if (opens) opener = word;
       if (mark) {
         marked.add(word);
         mark = false;
@@ -295,8 +305,8 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
   return marked.size === 0 ? words : withMarks(words, marked);
 }
 
-/** Private-use codes a control code's glyph was read as. */
-const MARK_CODES = /[\uf000-\uf01f\uf080-\uf09f]/gu;
+/** Private-use codes a control code's glyph was read as (a letter's, where a control code followed it). */
+const MARK_CODES = /[\uf000-\uf01f\uf041-\uf05a\uf061-\uf07a\uf080-\uf09f]/gu;
 
 /**
  * A glyph read from a control code stands for no character: kept only as a mark alone at the start of its line with
