@@ -144,6 +144,25 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('reads the captions of two pictures side by side on one baseline as two captions, not one line', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          ...lines(72, 720, [LONG_1.slice(0, 40), LONG_2.slice(0, 40)]),
+          ...lines(320, 716, [LONG_2.slice(0, 40), LONG_3.slice(0, 40)]),
+          { x: 72, y: 500, text: 'Figure 7-26. Self-locking nuts.', size: 9 },
+          { x: 320, y: 500, text: 'Figure 7-27. A stainless steel nut.', size: 9 },
+        ],
+        images: [
+          { x: 72, y: 520, width: 200, height: 150 },
+          { x: 320, y: 520, width: 200, height: 150 },
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'figures.pdf', config: markdown });
+    expect(result.elements!.filter((e) => e.type === 'caption').map((e) => e.text)).toEqual(['Figure 7-26. Self-locking nuts.', 'Figure 7-27. A stainless steel nut.']);
+  });
+
   it('takes a paper\'s title set a third larger than its body (15 points over 11) for the title, its numbered sections under it', async () => {
     const body = (y: number) => [LONG_1, LONG_2, LONG_3].map((text, i) => ({ x: 72, y: y - i * 13, text, size: 11 }));
     const bytes = layoutPdf([

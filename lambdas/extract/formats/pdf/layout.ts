@@ -6,6 +6,7 @@
 // a short line ends a sentence. Coordinates here are PDF points with the
 // origin at the page's top-left corner, y growing downwards.
 
+import { CAPTION } from './captions.ts';
 import { HAN_KANA_END, HAN_KANA_START, LTR_LETTER, RTL_CHAR } from './script.ts';
 import type { Tag } from './tags.ts';
 import type { Word } from './words.ts';
@@ -131,11 +132,24 @@ function joinRows(groups: Word[][]): Word[][] {
   let at = 0;
   for (let i = 0; i < groups.length; i++) {
     if (i === pairs[at]) {
-      out.at(-1)!.push(...groups[i]!);
       at++;
-    } else out.push(groups[i]!);
+      // Captions of two pictures side by side share a baseline: the second opens a line of its own.
+      if (!opensCaption(groups[i - 1]!, groups[i]!)) {
+        out.at(-1)!.push(...groups[i]!);
+        continue;
+      }
+    }
+    out.push(groups[i]!);
   }
   return out;
+}
+
+/** Whether `piece`, set a gutter or more apart from `before`, opens with a caption's label ("Figure 7-27.") as `before` does. */
+function opensCaption(before: Word[], piece: Word[]): boolean {
+  const [a, b] = [extent(before), extent(piece)];
+  const gap = Math.max(b.x0 - a.x1, a.x0 - b.x1);
+  const text = (g: Word[]) => g.map((w) => w.text).join(' ');
+  return gap > 2 * piece[0]!.size && CAPTION.test(text(piece)) && CAPTION.test(text(before));
 }
 
 /** Characters of a piece, a space between words counted: how long it reads. */
@@ -648,7 +662,11 @@ function continues(
   const em = Math.max(prev.size, line.size);
   // A tagged PDF says which lines are one element: its tags part blocks, and join them. A bullet opening a line
   // opens an item even so: a producer may tag a list's items, bullets and all, as one element.
-  if (prev.tag || line.tag) return prev.tag?.element === line.tag?.element && !line.rotated && !prev.rotated && !(marker && !marker.ordered);
+  // (A caption beside another on its baseline is its own, whatever one element the tags put them in.)
+  if (prev.tag || line.tag) {
+    const besideCaption = Math.abs(line.foot - prev.foot) < 0.5 * em && line.x0 > prev.x1 && CAPTION.test(line.text);
+    return prev.tag?.element === line.tag?.element && !line.rotated && !prev.rotated && !(marker && !marker.ordered) && !besideCaption;
+  }
   if (marker) return false;
   if (Math.abs(line.size - prev.size) > 0.12 * em || line.mono !== prev.mono || line.rotated || prev.rotated) return false;
   const rtl = prev.rtl;
