@@ -163,6 +163,30 @@ describe('PDF layout analysis', () => {
     expect(result.elements!.filter((e) => e.type === 'caption').map((e) => e.text)).toEqual(['Figure 7-26. Self-locking nuts.', 'Figure 7-27. A stainless steel nut.']);
   });
 
+  it('reads a bold line of labels set columns apart (a table\'s header row left without its table) as a paragraph, not a heading; a number a tab before its title is still a heading', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 720, text: 'Supplier', bold: true },
+          { x: 200, y: 720, text: 'Concentration', bold: true },
+          { x: 330, y: 720, text: 'Share', bold: true },
+          { x: 450, y: 720, text: 'Price', bold: true },
+          ...lines(72, 700, [LONG_1, LONG_2]),
+          { x: 72, y: 660, text: '2.1', bold: true },
+          { x: 110, y: 660, text: 'Wells and pumps', bold: true },
+          ...lines(72, 640, [LONG_1, LONG_2]),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'labels.pdf', config: markdown });
+    expect(result.elements!.map((e) => [e.type, e.text.slice(0, 30)])).toEqual([
+      ['paragraph', 'Supplier Concentration Share P'],
+      ['paragraph', LONG_1.slice(0, 30)],
+      ['heading', '2.1 Wells and pumps'],
+      ['paragraph', LONG_1.slice(0, 30)],
+    ]);
+  });
+
   it('takes a paper\'s title set a third larger than its body (15 points over 11) for the title, its numbered sections under it', async () => {
     const body = (y: number) => [LONG_1, LONG_2, LONG_3].map((text, i) => ({ x: 72, y: y - i * 13, text, size: 11 }));
     const bytes = layoutPdf([

@@ -391,6 +391,9 @@ function leadsInto(blocks: readonly TextBlock[], i: number): boolean {
 function isHeading(block: TextBlock, text: string, body: Body, leads: () => boolean = () => true): boolean {
   if (block.lines.length > 3 || text.length > 200 || !/\p{L}/u.test(text)) return false;
   if (/[,;]$/.test(text)) return false;
+  // Words set columns apart on a line (two gaps of two ems or more) are a table's labels, not a heading: a
+  // heading's words run as a sentence's do, a tab at most parting its number from its title.
+  if (block.lines.some((l) => wideGaps(l.words, block.size) >= 2)) return false;
   const ratio = block.size / body.size;
   // A block that opens in lower case carries on a sentence (a line OCR measured tall, a paragraph's tail),
   // unless it is a few words of display type (a title set in lower case by design).
@@ -412,6 +415,14 @@ function isHeading(block: TextBlock, text: string, body: Body, leads: () => bool
   // quotation or a label ends with its punctuation, and a signature line closes the text over it.
   if (block.italic && !body.italic && block.lines.length === 1 && words <= 8 && /^\p{Lu}/u.test(text) && /[\p{L}\p{N})]$/u.test(text) && leads()) return true;
   return numbered && (block.bold || ratio >= 1.08 || otherFace(block, body));
+}
+
+/** How many gaps between a line's words are two ems wide or wider. */
+function wideGaps(words: readonly { x0: number; x1: number }[], size: number): number {
+  const sorted = [...words].sort((a, b) => a.x0 - b.x0);
+  let n = 0;
+  for (let i = 1; i < sorted.length; i++) if (sorted[i]!.x0 - sorted[i - 1]!.x1 >= 2 * size) n++;
+  return n;
 }
 
 function isFootnote(block: TextBlock, text: string, body: { size: number }, height: number): boolean {
