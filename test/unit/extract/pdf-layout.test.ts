@@ -187,6 +187,31 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('ranks a "(1)" heading one level under the numbered heading before it ("2 Wells" over "(1) Pumps")', async () => {
+    const body = (y: number) => [LONG_1, LONG_2].map((text, i) => ({ x: 72, y: y - i * 14, text, size: 11, serif: true }));
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 720, text: '1 Background', size: 14, bold: true },
+          ...body(700),
+          { x: 72, y: 660, text: '2 Wells', size: 14, bold: true },
+          { x: 72, y: 640, text: '(1) Pumps and their upkeep', size: 11.5 },
+          ...body(622),
+          // A style between the two: by rank alone "(1)" would be a level further down.
+          { x: 72, y: 580, text: 'Notes on method', size: 12.5, bold: true },
+          ...body(562),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'levels.pdf', config: markdown });
+    expect(result.elements!.filter((e) => e.type === 'heading').map((e) => [e.text, e.level])).toEqual([
+      ['1 Background', 1],
+      ['2 Wells', 1],
+      ['(1) Pumps and their upkeep', 2],
+      ['Notes on method', 2],
+    ]);
+  });
+
   it('takes a paper\'s title set a third larger than its body (15 points over 11) for the title, its numbered sections under it', async () => {
     const body = (y: number) => [LONG_1, LONG_2, LONG_3].map((text, i) => ({ x: 72, y: y - i * 13, text, size: 11 }));
     const bytes = layoutPdf([

@@ -465,8 +465,9 @@ function nestListItems(out: Classified[]): void {
 
 /**
  * Heading levels: by numbering depth where a heading is numbered ("2.3" is
- * level 2), else by the rank of its style (larger first, bold before regular
- * at one size). A first-page block set larger than every heading is the title.
+ * level 2; "(1)" one under the numbered heading before it), else by the rank
+ * of its style (larger first, bold before regular at one size). A first-page
+ * block set larger than every heading is the title.
  */
 function assignHeadingLevels(all: Classified[], bodySize: number): void {
   const headings = all.filter((c) => c.type === 'heading');
@@ -487,12 +488,16 @@ function assignHeadingLevels(all: Classified[], bodySize: number): void {
   // A title the outline leaves out (a Title style is not a bookmark) sits above the outline's top entries.
   const title = all.find((c) => c.type === 'title');
   const outlineUnder = title && !title.outlined ? 1 : 0;
+  // The depth of the last heading numbered "2" or "2.3": a "(1)" heading after it is one level under it.
+  let numberedDepth = 0;
   for (const h of headings) {
     if (h.outlined && h.type === 'heading') h.level = Math.min(6, h.level! + outlineUnder);
     if (h.type === 'title' || h.tagLevel) continue;
     const numbered = NUMBERED.exec(h.text);
     const depth = numbered && /^\d/.test(numbered[1]!) ? numbered[1]!.split('.').length : 0;
-    h.level = Math.min(6, under + (depth > 0 ? depth : styles.indexOf(style(h)) + 1));
+    if (depth > 0) numberedDepth = depth;
+    const bracketed = depth === 0 && numberedDepth > 0 && BRACKETED_NUMBER.test(h.text) ? numberedDepth + 1 : 0;
+    h.level = Math.min(6, under + (depth || bracketed || styles.indexOf(style(h)) + 1));
   }
 }
 
