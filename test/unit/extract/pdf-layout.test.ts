@@ -212,6 +212,28 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('keeps a plain line that hangs under a wrapped bold item\'s text in the item (a question and its "(Please select all that apply)"), but not the paragraph under a one-line bold item', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 720, text: '27.', bold: true },
+          { x: 90, y: 720, text: 'If your country allows legal aid services through student law clinics, what', bold: true },
+          { x: 90, y: 708, text: 'type of legal aid services is a student authorized to undertake?', bold: true },
+          { x: 90, y: 696, text: '(Please select all that apply)' },
+          { x: 72, y: 670, text: '28.', bold: true },
+          { x: 90, y: 670, text: 'Scope of the survey', bold: true },
+          ...lines(90, 658, [LONG_1, LONG_2, LONG_3]),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'questions.pdf', config: markdown });
+    expect(result.elements!.map((e) => [e.type, e.text])).toEqual([
+      ['list_item', 'If your country allows legal aid services through student law clinics, what type of legal aid services is a student authorized to undertake? (Please select all that apply)'],
+      ['heading', '28. Scope of the survey'],
+      ['paragraph', `${LONG_1} ${LONG_2} ${LONG_3}`],
+    ]);
+  });
+
   it('takes a paper\'s title set a third larger than its body (15 points over 11) for the title, its numbered sections under it', async () => {
     const body = (y: number) => [LONG_1, LONG_2, LONG_3].map((text, i) => ({ x: 72, y: y - i * 13, text, size: 11 }));
     const bytes = layoutPdf([

@@ -672,7 +672,10 @@ function continues(
   const rtl = prev.rtl;
   // Measured in the block's reading direction: mirrored for right-to-left text.
   const left = rtl ? -block.x1 : block.x0;
-  if (line.bold !== prev.bold && !boldLeadRunsOn(prev, line, columnRightOf(left, em, rtl, prev), em, (line.foot - prev.foot) / prev.size <= Math.max(spacing, 1) + 0.1)) return false;
+  // A wrapped item's line in another weight that hangs under its text is still the item's (a bold question and
+  // its plain "(Please select all that apply)"): a one-line bold item over plain text is a heading over its paragraph.
+  const hangsInItem = block.marker !== null && !rtl && block.lines.length >= 2 && Math.abs(line.x0 - block.marker.textX) < 0.6 * em;
+  if (line.bold !== prev.bold && !hangsInItem && !boldLeadRunsOn(prev, line, columnRightOf(left, em, rtl, prev), em, (line.foot - prev.foot) / prev.size <= Math.max(spacing, 1) + 0.1)) return false;
   const pitch = (line.foot - prev.foot) / prev.size;
   if (pitch < 0.5 || pitch > Math.max(spacing, 1) + 0.45 + 1 / em) return false;
   if (!overlapX(line, block)) return false;
