@@ -234,6 +234,25 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('takes no line of fixed-pitch text for a heading for its size alone (a statute printed from plain text, its few proportional lines smaller)', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 740, text: 'Public Law 107-56, printed from the plain-text edition', size: 7 },
+          { x: 72, y: 700, text: 'SEC. 106. PRESIDENTIAL AUTHORITY.', mono: true },
+          { x: 72, y: 676, text: 'Section 203 of the International Emergency Economic Powers', mono: true },
+          { x: 72, y: 664, text: 'Act is amended in subsection (a)(1) by inserting the words.', mono: true },
+          { x: 72, y: 640, text: 'SEC. 107. SCOPE OF SUBPOENAS.', mono: true },
+          { x: 72, y: 616, text: 'Section 2703(c)(2) of title 18 is amended by striking the', mono: true },
+          { x: 72, y: 604, text: 'words and inserting the following text in their place.', mono: true },
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'statute.pdf', config: markdown });
+    expect(result.elements!.filter((e) => e.type === 'heading' || e.type === 'title')).toEqual([]);
+    expect(result.content).toContain('SEC. 106. PRESIDENTIAL AUTHORITY.');
+  });
+
   it('takes a paper\'s title set a third larger than its body (15 points over 11) for the title, its numbered sections under it', async () => {
     const body = (y: number) => [LONG_1, LONG_2, LONG_3].map((text, i) => ({ x: 72, y: y - i * 13, text, size: 11 }));
     const bytes = layoutPdf([

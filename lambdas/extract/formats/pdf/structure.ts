@@ -391,6 +391,9 @@ function leadsInto(blocks: readonly TextBlock[], i: number): boolean {
 function isHeading(block: TextBlock, text: string, body: Body, leads: () => boolean = () => true): boolean {
   if (block.lines.length > 3 || text.length > 200 || !/\p{L}/u.test(text)) return false;
   if (/[,;]$/.test(text)) return false;
+  // Fixed-pitch text (plain text printed, a web page's <pre>) is set in the size its font was given, whatever the
+  // size of the text around it, not larger for emphasis: only bold makes a line of it a heading.
+  if (block.mono && !block.bold) return false;
   // Words set columns apart on a line (two gaps of two ems or more) are a table's labels, not a heading: a
   // heading's words run as a sentence's do, a tab at most parting its number from its title.
   if (block.lines.some((l) => wideGaps(l.words, block.size) >= 2)) return false;
