@@ -33,6 +33,9 @@ function drawnPdf(content: string, box = '0 0 612 792', page: { crop?: string; r
 /** `text` at (x, y) in 10-point Helvetica. */
 const textAt = (x: number, y: number, text: string) => `BT /F1 10 Tf 1 0 0 1 ${x} ${y} Tm (${text}) Tj ET`;
 
+/** A table's cell texts row by row: each row's y, then a text per column set at that column's x ('' for none). */
+const cellsAt = (xs: number[], rows: Array<[number, ...string[]]>) => rows.flatMap(([y, ...texts]) => texts.flatMap((t, c) => (t ? [textAt(xs[c]!, y, t)] : [])));
+
 const LONG_1 = 'The quick survey of the northern districts found that most households relied on';
 const LONG_2 = 'wells dug before the war, and that the water table had fallen by a third in the';
 const LONG_3 = 'last decade, which the committee took to be the main cause of the shortage.';
@@ -858,18 +861,15 @@ describe('PDF layout analysis', () => {
       '72 720 m 360 720 l S 72 680 m 360 680 l S 72 650 m 360 650 l S 72 620 m 360 620 l S',
       // A rule under the last column's header only: the header is two grid rows.
       '260 700 m 360 700 l S',
-      textAt(76, 708, '#'),
-      textAt(76, 688, 'layers'),
-      textAt(164, 708, 'mAP'),
-      textAt(164, 688, '(0.75)'),
-      textAt(264, 708, 'Cost'),
-      textAt(264, 688, 'total'),
-      textAt(76, 662, '6'),
-      textAt(164, 662, '0.88'),
-      textAt(264, 662, '12'),
-      textAt(76, 632, '4'),
-      textAt(164, 632, '0.85'),
-      textAt(264, 632, '(3)'),
+      ...cellsAt(
+        [76, 164, 264],
+        [
+          [708, '#', 'mAP', 'Cost'],
+          [688, 'layers', '(0.75)', 'total'],
+          [662, '6', '0.88', '12'],
+          [632, '4', '0.85', '(3)'],
+        ],
+      ),
     ].join('\n');
     const result = await extract({ bytes: drawnPdf(content), filename: 'units.pdf', config: markdown });
     expect(result.tables.map((t) => t.rows)).toEqual([
@@ -887,18 +887,17 @@ describe('PDF layout analysis', () => {
       // The rule between the last two columns stops under the header row: "Wells" spans them.
       '0 G 0.5 w 72 590 m 72 720 l S 200 590 m 200 720 l S 300 590 m 300 700 l S 400 590 m 400 720 l S',
       '72 720 m 400 720 l S 72 700 m 400 700 l S 72 680 m 400 680 l S 72 650 m 400 650 l S 72 620 m 400 620 l S 72 590 m 400 590 l S',
-      textAt(76, 706, 'District'),
       textAt(287, 706, 'Wells'),
-      textAt(204, 686, 'dug'),
-      textAt(304, 686, 'drilled'),
-      textAt(76, 662, 'North'),
-      textAt(204, 662, '12'),
-      textAt(304, 662, '3'),
-      textAt(76, 632, 'South'),
-      textAt(204, 632, '8'),
-      textAt(304, 632, '5'),
-      textAt(76, 602, 'Total'),
-      textAt(304, 602, '8'),
+      ...cellsAt(
+        [76, 204, 304],
+        [
+          [706, 'District', '', ''],
+          [686, '', 'dug', 'drilled'],
+          [662, 'North', '12', '3'],
+          [632, 'South', '8', '5'],
+          [602, 'Total', '', '8'],
+        ],
+      ),
     ].join('\n');
     // The total row leaves out the rule too, but its figure stands in its own column.
     const merged = content.replace('300 590 m 300 700 l S', '300 620 m 300 700 l S');
@@ -916,19 +915,16 @@ describe('PDF layout analysis', () => {
     const three = [
       '0 G 0.5 w 72 620 m 72 720 l S 160 620 m 160 720 l S 240 620 m 240 700 l S 320 620 m 320 700 l S 400 620 m 400 720 l S',
       '72 720 m 400 720 l S 72 700 m 400 700 l S 72 680 m 400 680 l S 72 650 m 400 650 l S 72 620 m 400 620 l S',
-      textAt(76, 706, 'Town'),
       textAt(266, 706, 'Survey'),
-      textAt(164, 686, '2019'),
-      textAt(244, 686, '2020'),
-      textAt(324, 686, '2021'),
-      textAt(76, 662, 'Ely'),
-      textAt(164, 662, '4'),
-      textAt(244, 662, '5'),
-      textAt(324, 662, '6'),
-      textAt(76, 632, 'Ware'),
-      textAt(164, 632, '7'),
-      textAt(244, 632, '8'),
-      textAt(324, 632, '9'),
+      ...cellsAt(
+        [76, 164, 244, 324],
+        [
+          [706, 'Town', '', '', ''],
+          [686, '', '2019', '2020', '2021'],
+          [662, 'Ely', '4', '5', '6'],
+          [632, 'Ware', '7', '8', '9'],
+        ],
+      ),
     ].join('\n');
     const survey = await extract({ bytes: drawnPdf(three), filename: 'survey.pdf', config: markdown });
     expect(survey.tables[0]?.rows[0]).toEqual(['Town', 'Survey', 'Survey', 'Survey']);
