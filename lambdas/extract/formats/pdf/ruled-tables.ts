@@ -191,24 +191,24 @@ function drawnAfter(grid: Grid, c: number, r: number | null): boolean {
  * group's header over its columns). A figure in its own column beside an empty one (a statement's amount and
  * the spacer beside it) stays one cell, and a grid with no rule down between two columns says nothing of spans.
  */
-function spanAcross(text: string[][], gridRow: ReadonlyArray<number | null>, spans: ReadonlyArray<ReadonlyArray<[number, number] | null> | null>, grid: Grid): void {
+function spanAcross(text: string[][], gridRow: ReadonlyArray<number | null>, extents: ReadonlyArray<ReadonlyArray<[number, number] | null> | null>, grid: Grid): void {
   const { xs } = grid;
   const columns = xs.length - 1;
   const ruled: boolean[] = [];
   for (let c = 0; c < columns - 1; c++) ruled.push(drawnAfter(grid, c, null));
   for (const [t, row] of text.entries()) {
     const r = gridRow[t];
-    const at = spans[t];
-    if (r == null || !at) continue;
+    const extent = extents[t];
+    if (r == null || !extent) continue;
     let start = 0;
     for (let c = 0; c < columns; c++) {
       const parted = c === columns - 1 || !ruled[c] || drawnAfter(grid, c, r);
       if (!parted) continue;
       const filled: number[] = [];
       for (let k = start; k <= c; k++) if (row[k] !== '') filled.push(k);
-      const k = filled[0]!;
-      const words = at[k];
-      if (c > start && filled.length === 1 && words) {
+      const k = filled.length === 1 ? filled[0]! : -1;
+      const words = k >= 0 ? extent[k] : null;
+      if (c > start && words) {
         const width = xs[c + 1]! - xs[start]!;
         // Centred, not set against either side of its own column (a figure there merely stands near the middle).
         const inset = 0.15 * (xs[k + 1]! - xs[k]!);
@@ -288,13 +288,13 @@ function fill(grid: Grid, runs: readonly TextRun[]): { top: number; rows: string
   // Each text row's grid row, where the grid row is one text row: a cell those rows share across an undrawn rule spans them.
   const gridRow: Array<number | null> = [];
   // Where each cell's words stand across the page, for the text rows that are grid rows.
-  const spans: Array<Array<[number, number] | null> | null> = [];
+  const extents: Array<Array<[number, number] | null> | null> = [];
   for (const [i, row] of tabular.entries()) {
     const lines = rowTexts(row, singleLine >= 2);
     for (const line of lines) {
       text.push(line);
       gridRow.push(lines.length === 1 ? rowIndex[i]! : null);
-      spans.push(lines.length === 1 ? row.map((cell) => (cell.length ? [Math.min(...cell.map((w) => w.x0)), Math.max(...cell.map((w) => w.x1))] : null)) : null);
+      extents.push(lines.length === 1 ? row.map((cell) => (cell.length ? [Math.min(...cell.map((w) => w.x0)), Math.max(...cell.map((w) => w.x1))] : null)) : null);
     }
   }
   spanDown(text, gridRow, (r, c) => drawnUnder(grid, r, c));
@@ -303,7 +303,7 @@ function fill(grid: Grid, runs: readonly TextRun[]): { top: number; rows: string
   // decided before spanned cells fill them.
   const keepCols: boolean[] = [];
   for (let c = 0; c < columns; c++) keepCols.push(text.some((row) => row[c] !== ''));
-  spanAcross(text, gridRow, spans, grid);
+  spanAcross(text, gridRow, extents, grid);
   const rows: string[][] = [];
   let filled = 0;
   let words = 0;

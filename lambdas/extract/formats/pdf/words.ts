@@ -1,7 +1,7 @@
 // A PDF page's words as PDFium's text API gives them: characters in content
 // order joined while they sit on one baseline with no more than a thin space
 // between them, each word with its box and the style of its font (size,
-// weight, fixed pitch), which layout analysis reads headings and code from.
+// weight, fixed pitch, family), which layout analysis reads headings and code from.
 
 import { withBuffer, type Pdfium } from './pdfium.ts';
 import { isRtl } from './script.ts';
@@ -79,7 +79,7 @@ interface FontStyle {
 }
 
 /** A font name's family: without its subset tag, its style after a hyphen or comma, and the weight and slant words it ends with. */
-export function fontFamily(name: string): string {
+function fontFamily(name: string): string {
   const base = name.replace(/^[A-Z]{6}\+/, '').split(/[-,]/)[0]!;
   return base
     .replace(/(?:PS)?MT$|PS$/, '')
