@@ -134,7 +134,7 @@ function joinRows(groups: Word[][]): Word[][] {
     if (i === pairs[at]) {
       at++;
       // Captions of two pictures side by side share a baseline: the second opens a line of its own.
-      if (!opensCaption(groups[i - 1]!, groups[i]!)) {
+      if (!opensCaption(groups[i - 1]!, extents[i - 1]!, groups[i]!, extents[i]!)) {
         out.at(-1)!.push(...groups[i]!);
         continue;
       }
@@ -145,8 +145,7 @@ function joinRows(groups: Word[][]): Word[][] {
 }
 
 /** Whether `piece`, set a gutter or more apart from `before`, opens with a caption's label ("Figure 7-27.") as `before` does. */
-function opensCaption(before: Word[], piece: Word[]): boolean {
-  const [a, b] = [extent(before), extent(piece)];
+function opensCaption(before: Word[], a: Extent, piece: Word[], b: Extent): boolean {
   const gap = Math.max(b.x0 - a.x1, a.x0 - b.x1);
   const text = (g: Word[]) => g.map((w) => w.text).join(' ');
   return gap > 2 * piece[0]!.size && CAPTION.test(text(piece)) && CAPTION.test(text(before));
