@@ -237,6 +237,63 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('runs a paragraph on over a line left short by a web address too long for the room after it, and joins the address again', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: lines(72, 720, [
+          'The committee keeps the minutes of every meeting and',
+          'publishes them a week later. You may examine them on',
+          'the internet at https://',
+          'www.committee-records.example.org/minutes, or in',
+          "person at the clerk's office on weekdays.",
+        ]),
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'minutes.pdf', config: markdown });
+    expect(result.elements!.map((e) => [e.type, e.text])).toEqual([
+      [
+        'paragraph',
+        "The committee keeps the minutes of every meeting and publishes them a week later. You may examine them on the internet at https://www.committee-records.example.org/minutes, or in person at the clerk's office on weekdays.",
+      ],
+    ]);
+  });
+
+  it('keeps in its item a line that wraps back to the margin, left of the marker, after a full line that stopped mid-sentence, and nests the next item by its marker', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          ...lines(72, 720, ['Comments may be sent to the committee by any of the', 'methods listed here, until the first of September:']),
+          { x: 81, y: 694, text: '* Mail: the Office of the Clerk, Department of' },
+          ...lines(72, 682, ['Transportation, Docket Operations, Room 140, West', 'Building, Washington, DC 20590.']),
+          { x: 81, y: 658, text: '* Fax: 202-493-2251.' },
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'addresses.pdf', config: markdown });
+    expect(result.elements!.map((e) => [e.type, e.text, e.level])).toEqual([
+      ['paragraph', 'Comments may be sent to the committee by any of the methods listed here, until the first of September:', undefined],
+      ['list_item', 'Mail: the Office of the Clerk, Department of Transportation, Docket Operations, Room 140, West Building, Washington, DC 20590.', 0],
+      ['list_item', 'Fax: 202-493-2251.', 0],
+    ]);
+  });
+
+  it('takes a bold lettered title wrapped onto a second line for one heading', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 720, text: '(g) Installation and Verification of the Flight Control Computer', bold: true },
+          { x: 72, y: 708, text: 'Operational Program Software', bold: true },
+          ...lines(72, 690, [LONG_1, LONG_2, LONG_3]),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'directive.pdf', config: markdown });
+    expect(result.elements!.map((e) => [e.type, e.text])).toEqual([
+      ['heading', '(g) Installation and Verification of the Flight Control Computer Operational Program Software'],
+      ['paragraph', `${LONG_1} ${LONG_2} ${LONG_3}`],
+    ]);
+  });
+
   it('takes no line of fixed-pitch text for a heading for its size alone (a statute printed from plain text, its few proportional lines smaller)', async () => {
     const bytes = layoutPdf([
       {
@@ -444,7 +501,7 @@ describe('PDF layout analysis', () => {
     expect(result.content).toBe(['# Water for the North', 'What the survey asks for:', '- New pumps for the wells\n- A bridge over the river\n- A report to the council'].join('\n\n'));
   });
 
-  it('runs an item set without a hanging indent on over the lines that wrap back under its marker, but not past a sentence\'s end, a line with room for the next word, a capital, or a line that hangs under its text or is set in after it', async () => {
+  it('runs an item set without a hanging indent on over the lines that wrap back under its marker, but not past a sentence\'s end, a line with room for the next word, a capital after a figure, or a line that hangs under its text or is set in after it', async () => {
     const item = (y: number, marker: string, text: string): PlacedText[] => [
       { x: 72, y, text: marker },
       { x: 86, y, text },
@@ -460,8 +517,9 @@ describe('PDF layout analysis', () => {
       ...item(564, 'd.', 'keeps the ledgers of the district where the committee can read them,'),
       ...lines(86, 552, ['checked by the auditors of the northern region as the code wants']),
       ...lines(72, 540, [LONG_2]),
-      // A capital opens a sentence of its own; so does a line set in from an item that wrapped back under its marker.
-      ...item(516, 'e.', 'keeps the ledgers of the district where the committee can read them and'),
+      // A capital after a line that stopped on a figure or a bracket opens a sentence of its own (after a word, it
+      // carries a name on: "Department of | Transportation"); so does a line set in from an item that wrapped back under its marker.
+      ...item(516, 'e.', 'keeps the ledgers of the district where the committee reads them (rule 4)'),
       ...lines(72, 504, ['The committee reads them once a year.']),
       ...item(480, 'f.', 'keeps the ledgers of the district where the committee can read them and'),
       ...lines(72, 468, ['reads them once a year.']),
@@ -478,7 +536,7 @@ describe('PDF layout analysis', () => {
       ['paragraph', LONG_2],
       ['list_item', 'keeps the ledgers of the district where the committee can read them, checked by the auditors of the northern region as the code wants'],
       ['paragraph', LONG_2],
-      ['list_item', 'keeps the ledgers of the district where the committee can read them and'],
+      ['list_item', 'keeps the ledgers of the district where the committee reads them (rule 4)'],
       ['paragraph', 'The committee reads them once a year.'],
       ['list_item', 'keeps the ledgers of the district where the committee can read them and reads them once a year.'],
       ['paragraph', 'The committee meets in the spring, when the roads to the northern districts are open again.'],

@@ -700,8 +700,11 @@ function continues(
     }
     // Items set without a hanging indent wrap back under their marker (or their column's margin): the line
     // above (the marker's, or one already back under it) ran to the column's edge mid-sentence, where the
-    // next line's first word no longer fitted, and the line carries the sentence on (in lower case or with a figure).
-    return underMarker && !prev.rtl && CARRIES_ON.test(line.text) && edge !== Infinity && !SENTENCE_END.test(prev.text) && !nextWordFits(prev.x1, edge, line, em);
+    // next line's first word no longer fitted, and the line carries the sentence on (in lower case or with a
+    // figure, or with a name after a line that stopped on a word or a comma: "Department of | Transportation"; a
+    // contents entry stops on its page number).
+    const carriesOn = CARRIES_ON.test(line.text) || (STOPS_ON_WORD.test(prev.text) && !HAN_KANA_START.test(line.text));
+    return underMarker && !prev.rtl && carriesOn && edge !== Infinity && !SENTENCE_END.test(prev.text) && !nextWordFits(prev.x1, edge, line, em);
   }
   const p = { start: rtl ? -prev.x1 : prev.x0, end: rtl ? -prev.x0 : prev.x1 };
   const n = { start: rtl ? -line.x1 : line.x0, end: rtl ? -line.x0 : line.x1 };
@@ -710,21 +713,28 @@ function continues(
   // (right-to-left text is as often set flush left as right, so where its lines start says nothing).
   const ended = p.end > right - 2 * em || SENTENCE_END.test(prev.text);
   if (!rtl && n.start > left + 0.9 * em && n.start - p.start > 0.9 * em && ended && !centred(block, line) && !underTitle(prev, line, em)) return false;
+  const columnEnd = columnRightOf(left, em, rtl, prev);
+  // A line left short mid-sentence because the next line's first word (a web address, a long compound) would not
+  // fit in what it left of the column is a full line all the same.
+  const edge = Math.max(right, n.end, columnEnd === Infinity ? -Infinity : columnEnd);
+  // It is set in the same type as the line it carries on to (a label a half point larger over its text is no such
+  // line); Chinese and Japanese set no spaces: their next line's first word is its first character, which any room takes.
+  const carried =
+    !rtl && MID_SENTENCE.test(prev.text) && !HAN_KANA_START.test(line.text) && Math.abs(largest(prev) - largest(line)) < 0.02 * em && !nextWordFits(p.end, edge, line, em);
   // A line far shorter than the one after it ends something (a label, a title over its text): in a
   // paragraph every line but the last runs to the same edge, ragged by no more than a word.
-  if (p.end < n.end - Math.max(6 * em, 0.2 * (n.end - n.start)) && !centred(block, line)) return false;
+  if (p.end < n.end - Math.max(6 * em, 0.2 * (n.end - n.start)) && !centred(block, line) && !carried) return false;
   if (endsRow(block, line, left, em, rtl, columnRightOf)) return false;
   if (spaced) return true;
   // A short line that ends a sentence ends its paragraph.
   if (block.lines.length >= 2 && p.end < right - 4 * em && SENTENCE_END.test(prev.text)) return false;
   // So does a line that stops far short of where its column's lines end, unless the lines are centred.
-  const columnEnd = columnRightOf(left, em, rtl, prev);
-  if (columnEnd !== Infinity && p.end < columnEnd - 0.35 * (columnEnd - left) && !centred(block, line)) return false;
+  if (columnEnd !== Infinity && p.end < columnEnd - 0.35 * (columnEnd - left) && !centred(block, line) && !carried) return false;
   // Running text breaks a line only where the next word no longer fits: a line that ends a sentence
   // with room left for the next line's first word was ended on purpose (one-line paragraphs set
   // without space between them, where no line of the block shows how wide the column is).
-  const edge = Math.max(right, columnEnd === Infinity ? -Infinity : columnEnd);
-  if (SENTENCE_END.test(prev.text) && nextWordFits(p.end, edge, line, em) && !centred(block, line)) return false;
+  const room = Math.max(right, columnEnd === Infinity ? -Infinity : columnEnd);
+  if (SENTENCE_END.test(prev.text) && nextWordFits(p.end, room, line, em) && !centred(block, line)) return false;
   // Right-to-left text set flush left leaves its room at the line's start: what counts is how much
   // shorter the line is than the block, on whichever side.
   if (rtl && SENTENCE_END.test(prev.text) && nextWordFits(prev.x1 - prev.x0, block.x1 - block.x0, line, em)) return false;
@@ -772,6 +782,9 @@ function endsRow(block: TextBlock, line: Line, left: number, em: number, rtl: bo
   if (columnEnd === Infinity || !nextWordFits(lineEnd(prev), columnEnd, line, em)) return false;
   return (letter !== null && line.words.length > 1) || (tabbed(prev, em) && tabbed(line, em));
 }
+
+/** A line that stops inside a sentence: on a word, a figure, a comma, or a web address's slash or hyphen. */
+const MID_SENTENCE = /[\p{L}\p{N},/\-–]$/u;
 
 /** A line that opens, past any bracket or quote, in lower case or with a figure: a sentence carried on, not a new one. */
 const CARRIES_ON = /^[\p{Ps}\p{Pi}"']*[\p{Ll}\p{N}]/u;
@@ -833,6 +846,15 @@ function addLine(block: TextBlock, line: Line): void {
   block.y1 = Math.max(block.y1, line.y1);
 }
 
+/** The size of a line's largest words, unrounded. */
+const largest = (line: Line) => Math.max(...line.words.map((w) => w.size));
+
+/** A line that stops on a word or a comma. */
+const STOPS_ON_WORD = /[\p{L},]$/u;
+
+/** Text ending in a web address cut after a slash. */
+const URL_BROKEN = /(?:^|\s)(?:https?:|www\.)\S*\/$/;
+
 /** A block's lines as one paragraph: line breaks become spaces, words hyphenated across them are joined again. */
 export function joinLines(lines: Line[]): string {
   let text = '';
@@ -845,6 +867,8 @@ export function joinLines(lines: Line[]): string {
     if (prev.hyphen && /^[a-z\u00df-\u00ff]/.test(line.text) && text.endsWith('-')) text = text.slice(0, -1) + line.text;
     // Chinese and Japanese run on without spaces; Korean, whose words stand apart, is mostly set to wrap between them.
     else if (HAN_KANA_END.test(text) && HAN_KANA_START.test(line.text)) text += line.text;
+    // A web address broken after a slash ("https://" | "www.example.org") is one word again.
+    else if (URL_BROKEN.test(text) && /^\S/.test(line.text)) text += line.text;
     else text += ' ' + line.text;
   });
   return text.replace(/\s+/g, ' ').trim();

@@ -67,6 +67,8 @@ interface Classified {
   outlined?: boolean;
   /** Written right to left: its lines start at the right, where a list item's indent is measured. */
   rtl?: boolean;
+  /** Where its first line starts, in its reading direction (negated from the right in right-to-left text): a list item's marker, whose indent says how deep it is nested. */
+  start?: number;
   level?: number;
   ordered?: boolean;
   marker?: string;
@@ -275,7 +277,7 @@ function classifyPage(layout: PageLayout, page: number, body: Body, furniture: M
     const room = block.lines.length < 2 ? Infinity : last.rtl ? last.x0 - block.x0 : block.x1 - last.x1;
     const first = block.lines[0]!.words[0]!;
     const indented = indentedFirstLine(block);
-    const base = { bbox, order: block.order, text, page, size: block.size, bold: block.bold, italic: block.italic, room, firstWord: first.x1 - first.x0 + 0.3 * block.size, rtl: block.lines[0]!.rtl, indented };
+    const base = { bbox, order: block.order, text, page, size: block.size, bold: block.bold, italic: block.italic, room, firstWord: first.x1 - first.x0 + 0.3 * block.size, rtl: block.lines[0]!.rtl, indented, start: block.lines[0]!.rtl ? -block.lines[0]!.x1 : block.lines[0]!.x0 };
     const zone = furniture.get(block);
     const tagged = layout.tagged ? byTag(block, text, base) : null;
     const key = layout.outline && block.lines.length <= 3 && text.length <= 300 ? outlineKey(text) : null;
@@ -292,7 +294,7 @@ function classifyPage(layout: PageLayout, page: number, body: Body, furniture: M
     // A chart's tick labels and axis titles are kept with the page's asides, never headings or list items.
     else if (charts.length > 0 && isChartLabel(label, charts)) out.push({ ...base, type: 'paragraph', aside: true });
     // "1. Introduction" set bold or large on a line of its own is a numbered heading, not a list item.
-    else if (block.marker?.ordered && block.lines.length === 1 && (block.bold || block.size >= body.size * 1.15 || otherFace(block, body)) && !body.bold && (title === null || block.size >= 0.95 * title) && isHeading(block, text, body)) out.push({ ...base, type: 'heading' });
+    else if (block.marker?.ordered && numberedHeadingLines(block, text) && (block.bold || block.size >= body.size * 1.15 || otherFace(block, body)) && !body.bold && (title === null || block.size >= 0.95 * title) && isHeading(block, text, body)) out.push({ ...base, type: 'heading' });
     else if (block.marker) {
       const own = text.startsWith(block.marker.text) ? text.slice(block.marker.text.length).trim() : text;
       out.push({ ...base, type: 'list_item', text: own, ordered: block.marker.ordered, marker: block.marker.text, level: 0 });
@@ -420,6 +422,14 @@ function isHeading(block: TextBlock, text: string, body: Body, leads: () => bool
   return numbered && (block.bold || ratio >= 1.08 || otherFace(block, body));
 }
 
+/**
+ * Whether a numbered block is short enough to be a heading: one line, or a bold title wrapped onto a second
+ * (a numbered question in bold, "23. If your country has ...?", is an item of a questionnaire's list).
+ */
+function numberedHeadingLines(block: TextBlock, text: string): boolean {
+  return block.lines.length === 1 || (block.lines.length === 2 && block.bold && block.lines.every((l) => l.bold) && !text.endsWith('?'));
+}
+
 /** How many gaps between a line's words are two ems wide or wider. */
 function wideGaps(words: readonly { x0: number; x1: number }[], size: number): number {
   const sorted = [...words].sort((a, b) => a.x0 - b.x0);
@@ -458,8 +468,8 @@ function nestListItems(out: Classified[]): void {
       if (c.type !== 'figure' && c.type !== 'page_header' && c.type !== 'page_footer') indents = [];
       continue;
     }
-    // Indents in the item's reading direction: from the right for right-to-left items.
-    const x = c.rtl ? -c.bbox[2] : c.bbox[0];
+    // Where its marker stands, not its box's edge: an item's lines may wrap back to the margin, left of its marker.
+    const x = c.start ?? (c.rtl ? -c.bbox[2] : c.bbox[0]);
     while (indents.length > 0 && x < indents.at(-1)! - 3) indents.pop();
     if (indents.length === 0 || x > indents.at(-1)! + 3) indents.push(x);
     c.level = indents.length - 1;
