@@ -258,6 +258,36 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('opens a paragraph at a run-in bold lead after a sentence\'s end, and runs a line whose small bold lead ended inside it on into the plain lines under it', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          ...lines(72, 720, ['The agency proposes to replace the directive issued in', 'the spring with one that covers the newer models.']),
+          { x: 72, y: 696, text: 'DATES:', bold: true, size: 8 },
+          { x: 104, y: 696, text: 'Comments must reach the agency by the first of' },
+          ...lines(72, 684, ['September, and late comments are read if time allows.']),
+          { x: 72, y: 672, text: 'FOR FURTHER INFORMATION CONTACT:', bold: true, size: 8 },
+          { x: 242, y: 672, text: 'Ian Won, Manager, the' },
+          ...lines(72, 660, [
+            'Seattle Branch, 2200 South 216th St., Des Moines, WA',
+            '98198; phone: 206-231-3500; e-mail: 9-FAA-Inquiry@',
+            'faa.gov; fax: 206-231-3501; docket number FAA-2020-',
+            '0686, on weekdays.',
+          ]),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'notice.pdf', config: markdown });
+    expect(result.elements!.map((e) => [e.type, e.text])).toEqual([
+      ['paragraph', 'The agency proposes to replace the directive issued in the spring with one that covers the newer models.'],
+      ['paragraph', 'DATES: Comments must reach the agency by the first of September, and late comments are read if time allows.'],
+      [
+        'paragraph',
+        'FOR FURTHER INFORMATION CONTACT: Ian Won, Manager, the Seattle Branch, 2200 South 216th St., Des Moines, WA 98198; phone: 206-231-3500; e-mail: 9-FAA-Inquiry@faa.gov; fax: 206-231-3501; docket number FAA-2020-0686, on weekdays.',
+      ],
+    ]);
+  });
+
   it('keeps in its item a line that wraps back to the margin, left of the marker, after a full line that stopped mid-sentence, and nests the next item by its marker', async () => {
     const bytes = layoutPdf([
       {

@@ -667,14 +667,18 @@ function continues(
     return prev.tag?.element === line.tag?.element && !line.rotated && !prev.rotated && !(marker && !marker.ordered) && !besideCaption;
   }
   if (marker) return false;
-  if (Math.abs(line.size - prev.size) > 0.12 * em || line.mono !== prev.mono || line.rotated || prev.rotated) return false;
+  // A bold lead (small capitals, `FOR FURTHER INFORMATION CONTACT:`) that took most of its line but ended inside it
+  // leaves the line in the paragraph's own type: its last word's, which the next line is set in.
+  const tail = prev.words.at(-1)!;
+  const leadEnded = !prev.rtl && prev.bold && !tail.bold && !line.bold && Math.abs(tail.size - largest(line)) < 0.02 * em;
+  if ((Math.abs(line.size - prev.size) > 0.12 * em && !leadEnded) || line.mono !== prev.mono || line.rotated || prev.rotated) return false;
   const rtl = prev.rtl;
   // Measured in the block's reading direction: mirrored for right-to-left text.
   const left = rtl ? -block.x1 : block.x0;
   // A wrapped item's line in another weight that hangs under its text is still the item's (a bold question and
   // its plain "(Please select all that apply)"): a one-line bold item over plain text is a heading over its paragraph.
   const hangsInItem = block.marker !== null && !rtl && block.lines.length >= 2 && Math.abs(line.x0 - block.marker.textX) < 0.6 * em;
-  if (line.bold !== prev.bold && !hangsInItem && !boldLeadRunsOn(prev, line, columnRightOf(left, em, rtl, prev), em, (line.foot - prev.foot) / prev.size <= Math.max(spacing, 1) + 0.1)) return false;
+  if (line.bold !== prev.bold && !hangsInItem && !leadEnded && !boldLeadRunsOn(prev, line, columnRightOf(left, em, rtl, prev), em, (line.foot - prev.foot) / prev.size <= Math.max(spacing, 1) + 0.1)) return false;
   const pitch = (line.foot - prev.foot) / prev.size;
   if (pitch < 0.5 || pitch > Math.max(spacing, 1) + 0.45 + 1 / em) return false;
   if (!overlapX(line, block)) return false;
@@ -725,6 +729,9 @@ function continues(
   // paragraph every line but the last runs to the same edge, ragged by no more than a word.
   if (p.end < n.end - Math.max(6 * em, 0.2 * (n.end - n.start)) && !centred(block, line) && !carried) return false;
   if (endsRow(block, line, left, em, rtl, columnRightOf)) return false;
+  // A line that opens with a run-in lead (`DATES:`, `Background.` in bold before plain text) after a sentence's end
+  // opens a paragraph, however little room the line above had left.
+  if (!rtl && !line.bold && SENTENCE_END.test(prev.text) && opensWithLead(line)) return false;
   if (spaced) return true;
   // A short line that ends a sentence ends its paragraph.
   if (block.lines.length >= 2 && p.end < right - 4 * em && SENTENCE_END.test(prev.text)) return false;
@@ -846,14 +853,20 @@ function addLine(block: TextBlock, line: Line): void {
   block.y1 = Math.max(block.y1, line.y1);
 }
 
+/** A line that opens with a few bold words, the last ending in a colon or a stop, before plain text. */
+function opensWithLead(line: Line): boolean {
+  const plain = line.words.findIndex((w) => !w.bold);
+  return plain > 0 && plain <= 6 && /[:.]$/.test(line.words[plain - 1]!.text);
+}
+
 /** The size of a line's largest words, unrounded. */
 const largest = (line: Line) => Math.max(...line.words.map((w) => w.size));
 
 /** A line that stops on a word or a comma. */
 const STOPS_ON_WORD = /[\p{L},]$/u;
 
-/** Text ending in a web address cut after a slash. */
-const URL_BROKEN = /(?:^|\s)(?:https?:|www\.)\S*\/$/;
+/** Text ending in a web address cut after a slash, or an e-mail address cut after its at sign. */
+const URL_BROKEN = /(?:^|\s)(?:(?:https?:|www\.)\S*\/|\S+@)$/;
 
 /** A block's lines as one paragraph: line breaks become spaces, words hyphenated across them are joined again. */
 export function joinLines(lines: Line[]): string {
@@ -867,8 +880,9 @@ export function joinLines(lines: Line[]): string {
     if (prev.hyphen && /^[a-z\u00df-\u00ff]/.test(line.text) && text.endsWith('-')) text = text.slice(0, -1) + line.text;
     // Chinese and Japanese run on without spaces; Korean, whose words stand apart, is mostly set to wrap between them.
     else if (HAN_KANA_END.test(text) && HAN_KANA_START.test(line.text)) text += line.text;
-    // A web address broken after a slash ("https://" | "www.example.org") is one word again.
-    else if (URL_BROKEN.test(text) && /^\S/.test(line.text)) text += line.text;
+    // A web address broken after a slash ("https://" | "www.example.org"), an e-mail address after its at sign, or a
+    // number's range or an identifier after a dash that follows a figure ("FAA-2020-" | "0686") is one word again.
+    else if ((URL_BROKEN.test(text) && /^\S/.test(line.text)) || (/\d[-–]$/.test(text) && /^[\p{L}\p{N}]/u.test(line.text))) text += line.text;
     else text += ' ' + line.text;
   });
   return text.replace(/\s+/g, ' ').trim();
