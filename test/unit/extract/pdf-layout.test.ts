@@ -288,6 +288,56 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('reads small print at a column\'s foot (a paper\'s permission notice) after the page\'s flow, so the paragraph over it runs on into the next column', async () => {
+    const left = [
+      'Dynamic languages such as JavaScript and Ruby are',
+      'popular since they are expressive, accessible to',
+      'people who are not experts, and make it as easy to',
+      'deploy a program as to distribute a source file. It',
+      'is the standard for the client-side web programming',
+    ];
+    const right = ['and is used for the logic of the applications that', 'run in a browser, where a virtual machine must start', 'quickly and run fast for the page to feel fluid.'];
+    const notice = ['Permission to make digital or hard copies of all or part of this work for', 'personal or classroom use is granted without fee provided that copies are', 'not made for profit. Copyright 2009 ACM.'];
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 740, text: '1. Introduction', bold: true, size: 12 },
+          ...lines(72, 720, left),
+          ...notice.map((text, i) => ({ x: 72, y: 150 - i * 8.5, text, size: 7 })),
+          ...lines(320, 740, right),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'paper.pdf', config: markdown });
+    expect(result.elements!.map((e) => [e.type, e.text])).toEqual([
+      ['heading', '1. Introduction'],
+      ['paragraph', `${left.join(' ')} ${right.join(' ')}`],
+      ['paragraph', notice.join(' ')],
+    ]);
+  });
+
+  it('keeps a reference list set small in its place: it starts under its heading (small capitals too), higher up than a page\'s foot', async () => {
+    const refs = Array.from({ length: 20 }, (_, i) => [`Author, A. and Author, B. A paper on the topic of the`, `northern wells, ${2000 + i}.`]);
+    const bytes = layoutPdf([
+      {
+        texts: [
+          ...lines(72, 740, [LONG_1.slice(0, 50), LONG_2.slice(0, 50), 'and so it ends here.']),
+          { x: 72, y: 690, text: 'REFERENCES', bold: true, size: 8 },
+          ...refs.flatMap(([first, second], i) => [
+            { x: 72, y: 670 - i * 24, text: first!, size: 7 },
+            { x: 72, y: 661.5 - i * 24, text: second!, size: 7 },
+          ]),
+          // The right column's text, more of it than of the references, is the body.
+          ...lines(320, 740, ['The appendix follows the references and holds the', ...Array.from({ length: 40 }, () => 'tables the paper refers to, one per experiment, and')]),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'references.pdf', config: markdown });
+    const texts = result.elements!.map((e) => e.text);
+    expect(texts.indexOf(refs.at(-1)!.join(' '))).toBeLessThan(texts.findIndex((t) => t.startsWith('The appendix')));
+    expect(texts.indexOf(refs.at(-1)!.join(' '))).toBeGreaterThan(0);
+  });
+
   it('keeps in its item a line that wraps back to the margin, left of the marker, after a full line that stopped mid-sentence, and nests the next item by its marker', async () => {
     const bytes = layoutPdf([
       {

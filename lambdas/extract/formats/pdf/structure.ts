@@ -300,6 +300,9 @@ function classifyPage(layout: PageLayout, page: number, body: Body, furniture: M
       out.push({ ...base, type: 'list_item', text: own, ordered: block.marker.ordered, marker: block.marker.text, level: 0 });
     } else if ((title === null || block.size >= 0.95 * title) && isHeading(block, text, body, () => leadsInto(layout.blocks, i))) out.push({ ...base, type: 'heading' });
     else if (isFootnote(block, text, body, layout.height)) out.push({ ...base, type: 'footnote' });
+    // Small print at a column's foot (a paper's copyright and permission notice) is read after the page's flow, so
+    // the paragraph it stands under runs on into the next column or page past it.
+    else if (isSmallPrint(block, body, layout, furniture)) out.push({ ...base, type: 'paragraph', aside: true });
     else out.push({ ...base, type: 'paragraph' });
   }
   for (const table of layout.tables) out.push({ type: 'table', text: tableText(table.rows), bbox: table.bbox, order: table.order, page, size: body.size, bold: false, table });
@@ -443,6 +446,26 @@ function isFootnote(block: TextBlock, text: string, body: { size: number }, heig
   const first = block.lines[0]!.words[0]!;
   const raised = first.size < block.size * 0.85 || first.bottom > block.lines[0]!.words.at(-1)!.bottom + 1;
   return /^(?:\d{1,3}|[*†‡§¶])\s?\S/.test(text) || raised;
+}
+
+/**
+ * A block in small type (a tenth under the body's size or smaller) in the lower part of the page, under body text
+ * in its column (perhaps past more small print), with nothing under it in its column but more small print and the
+ * page's running footer.
+ */
+function isSmallPrint(block: TextBlock, body: { size: number }, layout: PageLayout, furniture: Map<TextBlock, Zone>): boolean {
+  const small = (b: TextBlock) => b.size <= body.size * 0.9;
+  if (!small(block) || block.y0 < layout.height * 0.6) return false;
+  const column = layout.blocks.filter((b) => b !== block && !furniture.has(b) && b.x0 < block.x1 && b.x1 > block.x0);
+  if (column.some((b) => !small(b) && b.y0 > block.y1)) return false;
+  // Nor a table or a picture under it: a table's header labels set small, a figure's labels.
+  if ([...layout.tables.map((t) => t.bbox), ...layout.figures].some((box) => box[1] > block.y1 && box[0] < block.x1 && box[2] > block.x0)) return false;
+  // The nearest block above that is not small print is the column's running text, and the small print from it down
+  // starts in the page's lower part, without a heading of its own: a reference list set small starts higher up,
+  // under its heading.
+  const above = column.filter((b) => !small(b) && b.y1 <= block.y0).sort((a, b) => b.y1 - a.y1)[0];
+  if (above === undefined || above.bold || above.size > body.size * 1.1) return false;
+  return column.every((b) => b.y0 < above.y1 || b.y0 > block.y1 || (b.y0 >= layout.height * 0.6 && !b.bold));
 }
 
 /** Figures go before the first block that starts below their top edge, or last. */
