@@ -90,6 +90,33 @@ describe('OCR', () => {
     expect(never.metadata.ocr_pages).toEqual([]);
   });
 
+  it('reads a page whose text layer is unreadable (its font maps letters to punctuation) from its picture, unless OCR is off', async () => {
+    // A ToUnicode map that gives arrows for capitals and punctuation for small letters: the page shows Helvetica's
+    // letters, its text layer gives none.
+    const cmap = [
+      '/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Garbled def /CMapType 2 def',
+      '1 begincodespacerange <00> <FF> endcodespacerange',
+      '2 beginbfrange <41> <5A> <2190> <61> <7A> <2030> endbfrange',
+      'endcmap CMapName currentdict /CMap defineresource pop end end',
+    ].join('\n');
+    const lines = ['Water in the North', 'The survey of the northern districts found', 'that most households relied on old wells.'];
+    const content = lines.map((t, i) => `BT /F1 ${i === 0 ? 24 : 16} Tf 72 ${700 - i * 30} Td (${t}) Tj ET`).join('\n');
+    const pdf = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode 6 0 R >>',
+      `<< /Length ${cmap.length} >>\nstream\n${cmap}\nendstream`,
+    ]);
+    const read = await extract({ bytes: pdf.slice(), filename: 'garbled.pdf', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
+    expect(read.content).toBe('# Water in the North\n\nThe survey of the northern districts found\n\nthat most households relied on old wells.');
+    expect(read.metadata.ocr_pages).toEqual([1]);
+    const never = await extract({ bytes: pdf.slice(), filename: 'garbled.pdf', config: { ...DEFAULT_CONFIG, ocr: 'never' } });
+    expect(never.content).not.toMatch(/[a-z]/i);
+    expect(never.metadata.ocr_pages).toEqual([]);
+  });
+
   it('reads a scanned page as a text page is read: the title by its size, a paragraph over its lines, numbered list items, with boxes in points', async () => {
     const scan = await scanOf(reportPage());
     const result = await extract({ bytes: scan, filename: 'scan.pdf', config: { ...DEFAULT_CONFIG, output: 'markdown' } });

@@ -13,6 +13,7 @@ import { imageRulings, withoutRuleGlyphs, type GrayImage } from './image-rulings
 import { annotationWords, placeAmong } from './annotations.ts';
 import { readOutline } from './outline.ts';
 import { pageTags } from './tags.ts';
+import { illegible } from './legibility.ts';
 import { pageWords } from './words.ts';
 import { readingFrame, shownBox, shownFrame, shownRect, shownSize, shownWords, type ShownFrame } from './page-box.ts';
 import { MARK_ALPHABET, numberMarks } from './ocr-marks.ts';
@@ -33,7 +34,7 @@ export const MAX_PDF_ENGINE_BYTES = 1536 * 1024 * 1024;
 export interface PdfOptions {
   /** 1-based page numbers to read; null for all. */
   pages?: number[] | null;
-  /** "auto": OCR pages that have images but no text layer; "always": every page; "never": none. */
+  /** "auto": OCR pages that have images but no text layer, or whose text layer is unreadable; "always": every page; "never": none. */
   ocr?: 'auto' | 'always' | 'never';
   /** "markdown": each table the page's text holds in one piece is written in its place as a Markdown table. */
   output?: 'text' | 'markdown';
@@ -124,7 +125,8 @@ async function readPage(m: Pdfium, doc: number, n: number, ocrMode: OcrMode, tag
     const shown = shownSize(layout);
     const size = { page: n, width: round2(shown.width), height: round2(shown.height) };
     const chars = layout.blocks.reduce((sum, b) => sum + b.lines.reduce((k, l) => k + l.words.reduce((w, word) => w + word.text.length, 0), 0), 0);
-    if (!(ocrMode === 'always' || (ocrMode === 'auto' && chars < MIN_TEXT_LAYER_CHARS && layout.tables.length === 0 && hasImages(m, page)))) {
+    const scanned = chars < MIN_TEXT_LAYER_CHARS && layout.tables.length === 0 && hasImages(m, page);
+    if (!(ocrMode === 'always' || (ocrMode === 'auto' && (scanned || layout.illegible === true)))) {
       return { layout, tables, size, ocr: false };
     }
     const { ocrImage, ocrSnippets } = await import('../../engine/ocr.ts');
@@ -133,6 +135,9 @@ async function readPage(m: Pdfium, doc: number, n: number, ocrMode: OcrMode, tag
     if (layout.turn) layout.drawings = [];
     Object.assign(layout, shown);
     delete layout.turn;
+    // An unreadable text layer's tables and structure tags give way to the picture's reading.
+    tables.length = 0;
+    delete layout.tagged;
     const scale = renderScale(m, page);
     // The picture outlives the engine's bitmap: its lines rule the scan's tables, its strokes tell bold lines.
     let picture: GrayImage | undefined;
@@ -251,6 +256,7 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged:
     const count = m.FPDFText_CountChars(textPage);
     if (count <= 0) return pageFrame(m, page, shown);
     const own = pageWords(m, textPage, count, tagged);
+    const unreadable = illegible(m, textPage, count);
     const frame = readingFrame(shown, own);
     const layout = pageFrame(m, page, frame);
     const drawing = pageDrawing(m, page, frame.matrix);
@@ -268,6 +274,7 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged:
     if (tags) for (const w of words) w.tag = tags.get(w.mcid);
     layout.tagged = tags !== null;
     layoutWords(n, tables, layout, words, drawing.rulings ?? []);
+    if (unreadable) layout.illegible = true;
     return layout;
   } finally {
     m.FPDFText_ClosePage(textPage);

@@ -39,6 +39,8 @@ export interface PageLayout {
   drawings?: BBox[];
   /** The page has a structure tree (a tagged PDF): its text is tagged, and untagged text is an artifact. */
   tagged?: boolean;
+  /** Its text layer is mostly neither letters nor figures (legibility.ts): read from its picture where OCR is "auto". */
+  illegible?: boolean;
   /** The outline entries that point at this page. */
   outline?: OutlineEntry[];
 }
