@@ -32,11 +32,13 @@ export function illegible(m: Pdfium, textPage: number, count: number): boolean {
       if (unit === 0x20 || unit === 0x09 || unit === 0x0a || unit === 0x0d || unit === 0x02 || unit === 0xa0) continue;
       // Surrogates (letters past the first plane, mostly) and private-use characters are not judged.
       if ((unit >= 0xd800 && unit <= 0xdfff) || (unit >= 0xe000 && unit <= 0xf8ff)) continue;
-      const char = String.fromCharCode(unit);
-      if (LETTER_OR_FIGURE.test(char)) {
+      // ASCII by its code (most of the characters of most pages), the rest by its Unicode category.
+      const ascii = unit < 0x80;
+      const letter = (unit | 0x20) >= 0x61 && (unit | 0x20) <= 0x7a;
+      if (ascii ? letter || (unit >= 0x30 && unit <= 0x39) : LETTER_OR_FIGURE.test(String.fromCharCode(unit))) {
         readable++;
         all++;
-      } else if (unit !== last && (unit < 0x7f || PUNCTUATION.test(char))) all++;
+      } else if (unit !== last && (ascii || PUNCTUATION.test(String.fromCharCode(unit)))) all++;
       last = unit;
     }
     return all >= MIN_JUDGED && readable < all / 2;
