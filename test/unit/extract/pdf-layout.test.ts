@@ -1957,6 +1957,16 @@ describe('PDF layout analysis', () => {
     expect(result.content).not.toMatch(/Standing Trustees|Page \d/);
   });
 
+  it('takes a running foot numbered in roman figures, on the left of even pages and the right of odd ones, for a page footer', async () => {
+    const feet = ['xii PREFACE', 'PREFACE xiii', 'xiv PREFACE', 'PREFACE xv'];
+    const pages = feet.map((foot, i) => ({
+      texts: [...lines(72, 600, [`Page ${i + 1} of the preface says why the book was written and for whom.`]), { x: i % 2 === 0 ? 72 : 450, y: 40, text: foot, size: 8 }],
+    }));
+    const result = await extract({ bytes: layoutPdf(pages), filename: 'book.pdf' });
+    expect(result.elements!.filter((e) => e.type === 'page_footer').map((e) => e.text)).toEqual(feet);
+    expect(result.content).not.toContain('PREFACE');
+  });
+
   it('keeps a title repeated word for word over the pages of an exhibit, though the next exhibit\'s title differs only in its number', async () => {
     const page = (form: number, n: number) => ({
       texts: [

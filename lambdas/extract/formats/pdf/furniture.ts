@@ -10,6 +10,7 @@ export type Zone = 'page_header' | 'page_footer';
 
 /** Top and bottom bands of a page where running headers and footers sit. */
 const FURNITURE_BAND = 0.14;
+
 const PAGE_NUMBER = /^(?:(?:page|seite|página|pagina|p\.)\s*)?[-–—(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7}|[A-Z]?\d{1,3}[-–]\d{1,4})\s*[-–—)\]]?(?:\s*(?:of|\/|de|von|sur)\s*\d{1,4})?$/i;
 
 /**
@@ -210,7 +211,9 @@ const styled = (placed: Style, body: Style) => placed.size > body.size * 1.05 ||
  * rule of underscores two characters shorter in one chapter, "Page 1- 5" beside "Page 3-2".
  */
 function furnitureKey(zone: Zone, text: string): string {
-  const letters = text.toLowerCase().replace(/\d+/g, '#').replace(/[^\p{L}\p{M}#]+/gu, '').replace(/#+/g, '#');
+  // A page number in roman figures opening or closing the line ("xiv PREFACE", "PREFACE xv") is a number too.
+  const numbered = text.toLowerCase().replace(/^[ivxlc]{1,7}(?=\s)|(?<=\s)[ivxlc]{1,7}$/g, '#');
+  const letters = numbered.replace(/\d+/g, '#').replace(/[^\p{L}\p{M}#]+/gu, '').replace(/#+/g, '#');
   return `${zone}|${letters || text.replace(/\s+/g, ' ')}`;
 }
 
