@@ -15,18 +15,20 @@ function lines(x: number, y: number, texts: string[], extra: Partial<PlacedText>
 }
 
 /**
- * A one-page PDF of raw content: Helvetica as /F1 (and the Symbol font as /F2 with `symbol`), paths drawn as
+ * A one-page PDF of raw content: Helvetica as /F1 (and the Symbol font, or the font `symbol` names, as /F2), paths drawn as
  * written; US Letter unless `box` says otherwise, cropped to `crop`, shown turned by `rotate`.
  */
-function drawnPdf(content: string, box = '0 0 612 792', page: { crop?: string; rotate?: number; symbol?: boolean } = {}): Uint8Array {
-  const fonts = page.symbol ? '/F1 3 0 R /F2 6 0 R' : '/F1 3 0 R';
+function drawnPdf(content: string, box = '0 0 612 792', page: { crop?: string; rotate?: number; symbol?: boolean | string } = {}): Uint8Array {
+  // /F2: the Symbol font, or the font `symbol` names.
+  const second = page.symbol === true ? 'Symbol' : page.symbol;
+  const fonts = second ? '/F1 3 0 R /F2 6 0 R' : '/F1 3 0 R';
   return assemblePdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
     `<< /Type /Page /Parent 2 0 R /MediaBox [${box}]${page.crop ? ` /CropBox [${page.crop}]` : ''}${page.rotate ? ` /Rotate ${page.rotate}` : ''} /Resources << /Font << ${fonts} >> >> /Contents 5 0 R >>`,
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    ...(page.symbol ? ['<< /Type /Font /Subtype /Type1 /BaseFont /Symbol >>'] : []),
+    ...(second ? [`<< /Type /Font /Subtype /Type1 /BaseFont /${second} >>`] : []),
   ]);
 }
 
@@ -336,6 +338,32 @@ describe('PDF layout analysis', () => {
     const texts = result.elements!.map((e) => e.text);
     expect(texts.indexOf(refs.at(-1)!.join(' '))).toBeLessThan(texts.findIndex((t) => t.startsWith('The appendix')));
     expect(texts.indexOf(refs.at(-1)!.join(' '))).toBeGreaterThan(0);
+  });
+
+  it('reads a dingbat font\'s glyph opening a line as a bullet, though its map gives it a letter ("y"), and drops the letter overprinted on it', async () => {
+    const item = (y: number, text: string) =>
+      `BT /F2 10 Tf 1 0 0 1 72 ${y} Tm (y) Tj ET\nBT /F1 10 Tf 1 0 0 1 77 ${y} Tm 0 Tz (y) Tj 100 Tz ET\n${textAt(90, y, text)}`;
+    const content = [textAt(72, 720, 'The survey found three causes:'), item(700, 'Wells dug too shallow'), item(686, 'Pumps left unrepaired'), item(672, 'A falling water table')].join('\n');
+    const result = await extract({ bytes: drawnPdf(content, undefined, { symbol: 'Wingdings' }), filename: 'causes.pdf', config: markdown });
+    expect(result.content).toBe('The survey found three causes:\n\n- Wells dug too shallow\n- Pumps left unrepaired\n- A falling water table');
+  });
+
+  it('nests the items of the next column by their own indents, not under the last item of the column before', async () => {
+    const list = (x: number, texts: string[]) => texts.map((text, i) => ({ x, y: 700 - i * 14, text: `- ${text}` }));
+    const bytes = layoutPdf([
+      {
+        texts: [
+          ...lines(72, 720, ['The left column, its list set in:']),
+          ...list(90, ['Wells', 'Pumps', 'Canals', 'Dams', 'Weirs', 'Locks']),
+          // The right column's list runs on from the left's, at its own margin.
+          ...list(330, ['Roads', 'Bridges', 'Tunnels', 'Ferries', 'Fords', 'Quays']).map((t) => ({ ...t, y: t.y + 20 })),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'columns.pdf', config: markdown });
+    const items = result.elements!.filter((e) => e.type === 'list_item');
+    expect(items.map((e) => e.text)).toEqual(['Wells', 'Pumps', 'Canals', 'Dams', 'Weirs', 'Locks', 'Roads', 'Bridges', 'Tunnels', 'Ferries', 'Fords', 'Quays']);
+    expect(items.every((e) => e.level === 0)).toBe(true);
   });
 
   it('keeps in its item a line that wraps back to the margin, left of the marker, after a full line that stopped mid-sentence, and nests the next item by its marker', async () => {

@@ -487,12 +487,16 @@ function overlapsX(a: BBox, b: BBox): boolean {
 /** Consecutive list items nest by how far their markers are indented: each new indent is one level deeper. */
 function nestListItems(out: Classified[]): void {
   let indents: number[] = [];
+  let last: Classified | undefined;
   for (const c of out) {
     if (c.tagLevel && c.type === 'list_item') continue;
     if (c.type !== 'list_item') {
       if (c.type !== 'figure' && c.type !== 'page_header' && c.type !== 'page_footer') indents = [];
       continue;
     }
+    // An item standing higher than the one before it opens the next column: its indent is measured afresh.
+    if (last && c.bbox[1] < last.bbox[1]) indents = [];
+    last = c;
     // Where its marker stands, not its box's edge: an item's lines may wrap back to the margin, left of its marker.
     const x = c.start ?? (c.rtl ? -c.bbox[2] : c.bbox[0]);
     while (indents.length > 0 && x < indents.at(-1)! - 3) indents.pop();

@@ -76,7 +76,11 @@ interface FontStyle {
   italic: boolean;
   mono: boolean;
   family: string;
+  /** A dingbat font (Wingdings, ZapfDingbats): its codes stand for its pictures, whatever letters its map gives them. */
+  dingbat: boolean;
 }
+
+const DINGBAT_NAME = /wingdings|webdings|dingbats/i;
 
 /** A font name's family: without its subset tag, its style after a hyphen or comma, and the weight and slant words it ends with. */
 function fontFamily(name: string): string {
@@ -142,6 +146,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
         italic: (flags & ITALIC) !== 0 || ITALIC_NAME.test(name),
         mono: (flags & FIXED_PITCH) !== 0 || MONO_NAME.test(name),
         family: fontFamily(name),
+        dingbat: DINGBAT_NAME.test(name),
       };
       // Text objects without a font handle (0) are not cached: their style is read each time.
       if (font) styles.set(font, style);
@@ -184,6 +189,8 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
       const right = f32[at + 2]!;
       const bottom = f32[at + 3]!;
       const height = Math.max(1, top - bottom);
+      // A glyph of no width drawn right after a mark (the letter a producer overprints a dingbat with) adds nothing to it.
+      if (right - left < 0.01 && word !== null && word.last === i - 1 && marked.has(word)) continue;
       // Control codes, which no text holds, come out where a font's map gives a glyph one. A C0 code that opens a word
       // (a bullet some producers map to U+0002) is the font's own glyph, and so is a C1 code (0x80-0x9f) in a symbol
       // font or a nameless drawn one: each is read as the private-use code PDFium gives other symbol fonts' glyphs
@@ -268,6 +275,13 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
       const across = turned !== undefined && Math.abs(Math.cos(angle)) < 0.5 ? Math.max(1, right - left) : height;
       const size = sizeOf(x.FPDFText_GetFontSize(textPage, i), object, across, rtl);
       const style = styleAt(i, object);
+      // A dingbat font's picture opening its line that a producer's map gives a letter or a sign ("y" for a bullet)
+      // is read as the private-use code a map-less symbol font's gives: a mark that opens a list item. (Inside a
+      // line, a box to tick in a table's cell, it keeps the sign the map gives.)
+      if (style.dingbat && opens && code > 0x20 && code < 0x7f) {
+        code = 0xf000 + code;
+        mark = true;
+      }
       // A right-to-left letter boxed by its ink stands as high or low as its shape: the word is boxed as a
       // line of its type is, from the baseline, so a line's words, low letters or tall, share one band.
       inked = rtl && height < 0.95 * size && x.FPDFText_GetCharOrigin(textPage, i, originPtr, originPtr + 8) !== 0;
@@ -305,8 +319,8 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
   return marked.size === 0 ? words : withMarks(words, marked);
 }
 
-/** Private-use codes a control code's glyph was read as (a letter's, where a control code followed it). */
-const MARK_CODES = /[\uf000-\uf01f\uf041-\uf05a\uf061-\uf07a\uf080-\uf09f]/gu;
+/** Private-use codes a control code's glyph was read as (a letter's, where a control code followed it; a dingbat font's sign). */
+const MARK_CODES = /[\uf000-\uf01f\uf021-\uf07e\uf080-\uf09f]/gu;
 
 /**
  * A glyph read from a control code stands for no character: kept only as a mark alone at the start of its line with
