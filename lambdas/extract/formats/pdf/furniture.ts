@@ -10,7 +10,6 @@ export type Zone = 'page_header' | 'page_footer';
 
 /** Top and bottom bands of a page where running headers and footers sit. */
 const FURNITURE_BAND = 0.14;
-
 const PAGE_NUMBER = /^(?:(?:page|seite|página|pagina|p\.)\s*)?[-–—(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7}|[A-Z]?\d{1,3}[-–]\d{1,4})\s*[-–—)\]]?(?:\s*(?:of|\/|de|von|sur)\s*\d{1,4})?$/i;
 
 /**

@@ -720,11 +720,11 @@ function continues(
   const columnEnd = columnRightOf(left, em, rtl, prev);
   // A line left short mid-sentence because the next line's first word (a web address, a long compound) would not
   // fit in what it left of the column is a full line all the same.
-  const edge = Math.max(right, n.end, columnEnd === Infinity ? -Infinity : columnEnd);
+  const reach = Math.max(right, n.end, columnEnd === Infinity ? -Infinity : columnEnd);
   // It is set in the same type as the line it carries on to (a label a half point larger over its text is no such
   // line); Chinese and Japanese set no spaces: their next line's first word is its first character, which any room takes.
   const carried =
-    !rtl && MID_SENTENCE.test(prev.text) && !HAN_KANA_START.test(line.text) && Math.abs(largest(prev) - largest(line)) < 0.02 * em && !nextWordFits(p.end, edge, line, em);
+    !rtl && MID_SENTENCE.test(prev.text) && !HAN_KANA_START.test(line.text) && Math.abs(largest(prev) - largest(line)) < 0.02 * em && !nextWordFits(p.end, reach, line, em);
   // A line far shorter than the one after it ends something (a label, a title over its text): in a
   // paragraph every line but the last runs to the same edge, ragged by no more than a word.
   if (p.end < n.end - Math.max(6 * em, 0.2 * (n.end - n.start)) && !centred(block, line) && !carried) return false;
@@ -740,8 +740,8 @@ function continues(
   // Running text breaks a line only where the next word no longer fits: a line that ends a sentence
   // with room left for the next line's first word was ended on purpose (one-line paragraphs set
   // without space between them, where no line of the block shows how wide the column is).
-  const room = Math.max(right, columnEnd === Infinity ? -Infinity : columnEnd);
-  if (SENTENCE_END.test(prev.text) && nextWordFits(p.end, room, line, em) && !centred(block, line)) return false;
+  const edge = Math.max(right, columnEnd === Infinity ? -Infinity : columnEnd);
+  if (SENTENCE_END.test(prev.text) && nextWordFits(p.end, edge, line, em) && !centred(block, line)) return false;
   // Right-to-left text set flush left leaves its room at the line's start: what counts is how much
   // shorter the line is than the block, on whichever side.
   if (rtl && SENTENCE_END.test(prev.text) && nextWordFits(prev.x1 - prev.x0, block.x1 - block.x0, line, em)) return false;

@@ -80,6 +80,7 @@ interface FontStyle {
   dingbat: boolean;
 }
 
+/** Names of dingbat fonts: Wingdings 1 to 3, Webdings, ZapfDingbats and the type houses' own ("AllumiStd-DingbatsTwo"). */
 const DINGBAT_NAME = /wingdings|webdings|dingbats/i;
 
 /** A font name's family: without its subset tag, its style after a hyphen or comma, and the weight and slant words it ends with. */
