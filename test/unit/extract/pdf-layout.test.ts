@@ -1456,6 +1456,20 @@ describe('PDF layout analysis', () => {
     expect(boxed.elements!.some((e) => e.type === 'figure')).toBe(false);
   });
 
+  it('takes a drawing with no numbers for a figure where a figure\'s caption stands under it (a diagram), its words for its labels after the page\'s flow; a table\'s caption makes no figure of it', async () => {
+    // Ten slanted segments over 200 by 100 points (a diagram's arrows), two words among them, a caption under them.
+    const arrows = `1 w 100 500 m ${Array.from({ length: 10 }, (_, i) => `${120 + i * 20} ${i % 2 ? 520 + i * 8 : 510 + i * 9} l`).join(' ')} S`;
+    const words = [textAt(120, 560, 'Interpret'), textAt(230, 540, 'Record')];
+    const prose = [LONG_1, LONG_2, LONG_3].map((t, i) => textAt(72, 700 - i * 12, t));
+    const after = [LONG_1, LONG_2].map((t, i) => textAt(72, 420 - i * 12, t));
+    const read = (caption: string) => extract({ bytes: drawnPdf([...prose, arrows, ...words, textAt(100, 480, caption), ...after].join('\n')), filename: 'diagram.pdf', config: markdown });
+    const diagram = await read('Figure 2. The states of the tracing machine.');
+    expect(diagram.elements!.map((e) => e.type)).toEqual(['paragraph', 'figure', 'caption', 'paragraph', 'paragraph', 'paragraph']);
+    expect(diagram.content.split('\n\n')).toEqual([`${LONG_1} ${LONG_2} ${LONG_3}`, 'Figure 2. The states of the tracing machine.', `${LONG_1} ${LONG_2}`, 'Interpret', 'Record']);
+    const table = await read('Table 2. The states of the tracing machine.');
+    expect(table.elements!.some((e) => e.type === 'figure')).toBe(false);
+  });
+
   it('takes a bold "Tabla 2:" or "Abbildung 3." for a caption, not a heading, in the languages it knows', async () => {
     const captions = ['Tabla 2: Pozos por década', 'Abbildung 3. Brunnen je Jahrzehnt', 'Tableau 1 : Puits par décennie'];
     const bytes = layoutPdf([

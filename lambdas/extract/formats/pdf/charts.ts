@@ -4,10 +4,12 @@
 // title comes out as a heading and tick labels as short paragraphs. The paths
 // with slanted lines or curves (a chart's data lines, a pie's slices, a
 // diagram's arrows) that lie together are one drawing; with enough of those
-// segments over a large enough area, and numbers beside it (tick labels), it
-// is a chart: a figure, and the short text in and around it its labels.
+// segments over a large enough area, and numbers beside it (tick labels) or a
+// figure's caption right under or over it (a diagram's), it is a chart: a
+// figure, and the short text in and around it its labels.
 
 import type { BBox } from '../../engine/types.ts';
+import { CAPTION, TABLE_CAPTION } from './captions.ts';
 import type { Box } from './rulings.ts';
 
 /** Points between two shapes that still belong to one drawing. */
@@ -71,6 +73,9 @@ export interface Label {
 
 /** Numbers alone: tick labels ("0", "2.5", "40%", "10 20 30"). */
 const TICKS = /^[-+−]?\d[\d.,]*%?(?:\s+[-+−]?\d[\d.,]*%?)*$/u;
+/** A caption that names a figure, a chart, a diagram (not a table). */
+const figureCaption = (text: string) => CAPTION.test(text) && !TABLE_CAPTION.test(text);
+
 /** Tick labels a chart's axes carry at least: a brochure's curves and a diagram's arrows have none. */
 const MIN_TICKS = 3;
 
@@ -82,7 +87,22 @@ export function chartsAmong(drawings: readonly BBox[], blocks: readonly Label[])
   return drawings.filter((d) => {
     let ticks = 0;
     for (const b of blocks) if (TICKS.test(b.text) && isChartLabel(b, [d])) ticks += b.text.split(/\s+/).length;
-    return ticks >= MIN_TICKS;
+    return ticks >= MIN_TICKS || captioned(d, blocks);
+  });
+}
+
+/**
+ * A figure's caption ("Figure 2.", not a table's) standing right under or over the drawing, across most of its
+ * width: a diagram drawn with paths (boxes and arrows, a state machine), whose words are its labels though it
+ * shows no numbers.
+ */
+function captioned(drawing: BBox, blocks: readonly Label[]): boolean {
+  const [x0, y0, x1, y1] = drawing;
+  return blocks.some(({ bbox, text, size }) => {
+    if (!figureCaption(text)) return false;
+    const across = Math.min(bbox[2], x1) - Math.max(bbox[0], x0);
+    const gap = bbox[1] >= y1 ? bbox[1] - y1 : y0 - bbox[3];
+    return gap >= -size && gap <= 4 * size && across >= 0.3 * Math.min(x1 - x0, bbox[2] - bbox[0]);
   });
 }
 
