@@ -12,3 +12,6 @@ export const CAPTION = labelled(`${OTHER_WORDS}|${TABLE_WORDS}`);
 
 /** A caption that names a table. */
 export const TABLE_CAPTION = labelled(TABLE_WORDS);
+
+/** A caption that names a figure, a chart, a diagram: anything but a table. */
+export const FIGURE_CAPTION = labelled(OTHER_WORDS);

@@ -9,7 +9,7 @@
 // figure, and the short text in and around it its labels.
 
 import type { BBox } from '../../engine/types.ts';
-import { CAPTION, TABLE_CAPTION } from './captions.ts';
+import { FIGURE_CAPTION } from './captions.ts';
 import type { Box } from './rulings.ts';
 
 /** Points between two shapes that still belong to one drawing. */
@@ -73,9 +73,6 @@ export interface Label {
 
 /** Numbers alone: tick labels ("0", "2.5", "40%", "10 20 30"). */
 const TICKS = /^[-+−]?\d[\d.,]*%?(?:\s+[-+−]?\d[\d.,]*%?)*$/u;
-/** A caption that names a figure, a chart, a diagram (not a table). */
-const figureCaption = (text: string) => CAPTION.test(text) && !TABLE_CAPTION.test(text);
-
 /** Tick labels a chart's axes carry at least: a brochure's curves and a diagram's arrows have none. */
 const MIN_TICKS = 3;
 
@@ -92,14 +89,14 @@ export function chartsAmong(drawings: readonly BBox[], blocks: readonly Label[])
 }
 
 /**
- * A figure's caption ("Figure 2.", not a table's) standing right under or over the drawing, across most of its
- * width: a diagram drawn with paths (boxes and arrows, a state machine), whose words are its labels though it
- * shows no numbers.
+ * A figure's caption ("Figure 2.", not a table's) standing within four ems under or over the drawing, across a
+ * third or more of the narrower of the two: a diagram drawn with paths (boxes and arrows, a state machine), whose
+ * words are its labels though it shows no numbers.
  */
 function captioned(drawing: BBox, blocks: readonly Label[]): boolean {
   const [x0, y0, x1, y1] = drawing;
   return blocks.some(({ bbox, text, size }) => {
-    if (!figureCaption(text)) return false;
+    if (!FIGURE_CAPTION.test(text)) return false;
     const across = Math.min(bbox[2], x1) - Math.max(bbox[0], x0);
     const gap = bbox[1] >= y1 ? bbox[1] - y1 : y0 - bbox[3];
     return gap >= -size && gap <= 4 * size && across >= 0.3 * Math.min(x1 - x0, bbox[2] - bbox[0]);

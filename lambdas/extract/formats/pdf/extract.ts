@@ -121,7 +121,7 @@ async function readPage(m: Pdfium, doc: number, n: number, ocrMode: OcrMode, tag
   if (form) m.FORM_OnAfterLoadPage(page, form);
   try {
     // OCR on every page reads the picture, not the text layer beside it.
-    const layout = ocrMode === 'always' ? pageFrame(m, page) : readLayout(m, page, n, tables, tagged, form);
+    const layout = ocrMode === 'always' ? pageFrame(m, page) : readLayout(m, page, n, tables, tagged, form, ocrMode === 'auto');
     const shown = shownSize(layout);
     const size = { page: n, width: round2(shown.width), height: round2(shown.height) };
     const chars = layout.blocks.reduce((sum, b) => sum + b.lines.reduce((k, l) => k + l.words.reduce((w, word) => w + word.text.length, 0), 0), 0);
@@ -246,9 +246,10 @@ function pageFrame(m: Pdfium, page: number, frame = shownFrame(m, page)): PageLa
 
 /**
  * The page's words read into lines and blocks, with the tables their layout
- * shows (added to `tables`, numbered `n`) and the boxes of its images.
+ * shows (added to `tables`, numbered `n`) and the boxes of its images;
+ * `judgeLegibility`: mark the layout `illegible` where its text layer is unreadable.
  */
-function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged: boolean, form: number): PageLayout {
+function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged: boolean, form: number, judgeLegibility: boolean): PageLayout {
   const shown = shownFrame(m, page);
   const textPage = m.FPDFText_LoadPage(page);
   if (!textPage) return pageFrame(m, page, shown);
@@ -256,7 +257,8 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged:
     const count = m.FPDFText_CountChars(textPage);
     if (count <= 0) return pageFrame(m, page, shown);
     const own = pageWords(m, textPage, count, tagged);
-    const unreadable = illegible(m, textPage, count);
+    // Only OCR "auto" acts on an unreadable layer: the check is not paid for otherwise.
+    const unreadable = judgeLegibility && illegible(m, textPage, count);
     const frame = readingFrame(shown, own);
     const layout = pageFrame(m, page, frame);
     const drawing = pageDrawing(m, page, frame.matrix);
