@@ -110,15 +110,20 @@ describe('documents over 10 MB', () => {
     expect([last.index, last.page_start, last.char_end]).toEqual([result.metadata.pages - 1, result.metadata.pages, text.length]);
   });
 
-  /** What only the local server can show: the worker's log of the split, and the aggregation execution's record. */
-  function pipelineOf(id: string): { chunks: number; format: string; execution: string } {
+  /**
+   * What only the local server can show: the worker's log of the split, and the aggregation execution's record.
+   * The aggregation task marks the job completed before its execution ends (as in AWS), so the record is read
+   * once it has left RUNNING: read at the job's completion it could still say RUNNING (a CI run caught that).
+   */
+  async function pipelineOf(id: string): Promise<{ chunks: number; format: string; execution: string }> {
+    const file = path.join(server.dataDir, 'executions', `${encodeURIComponent(id)}.json`);
+    const record = await waitFor(async () => JSON.parse(fs.readFileSync(file, 'utf8')), (r) => r.status !== 'RUNNING', { timeoutMs: 10_000, intervalMs: 50 });
     const split = server
       .output()
       .split('\n')
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l))
       .find((l) => l.message === 'split large document' && l.job_id === id);
-    const record = JSON.parse(fs.readFileSync(path.join(server.dataDir, 'executions', `${encodeURIComponent(id)}.json`), 'utf8'));
     return { chunks: split?.chunks, format: split?.format, execution: record.status };
   }
 
@@ -130,7 +135,7 @@ describe('documents over 10 MB', () => {
     const id = await upload(makePptx(slides, { 'ppt/media/image1.png': media() }), 'deck.pptx', 'application/vnd.openxmlformats-officedocument.presentationml.presentation');
     const done = (await follow(id)).at(-1)!;
     expect(done.body.status, done.body.error_message).toBe('completed');
-    expect(pipelineOf(id)).toEqual({ chunks: 3, format: 'pptx', execution: 'SUCCEEDED' });
+    expect(await pipelineOf(id)).toEqual({ chunks: 3, format: 'pptx', execution: 'SUCCEEDED' });
     const { result } = done.body;
     expect(result.content).toBe(
       slides.map((s) => [s.title, ...s.bullets, ...(s.table ? [s.table.map((r) => r.join('\t')).join('\n')] : [])].join('\n\n')).join('\n\n'),
@@ -146,7 +151,7 @@ describe('documents over 10 MB', () => {
     const id = await upload(makeXlsx(sheets, { 'xl/media/image1.png': media() }), 'book.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     const done = (await follow(id)).at(-1)!;
     expect(done.body.status, done.body.error_message).toBe('completed');
-    expect(pipelineOf(id)).toEqual({ chunks: 2, format: 'xlsx', execution: 'SUCCEEDED' });
+    expect(await pipelineOf(id)).toEqual({ chunks: 2, format: 'xlsx', execution: 'SUCCEEDED' });
     const { result } = done.body;
     expect(result.metadata).toMatchObject({ format: 'xlsx', pages: 70, pages_total: 70, page_unit: 'sheet', sheets: sheets.map((s) => s.name) });
     expect(result.tables.map((t: { sheet: string; rows: string[][] }) => [t.sheet, t.rows[1]])).toEqual(sheets.map((s, i) => [s.name, [`sales ${i + 1}`, String((i + 1) * 10)]]));
@@ -163,7 +168,7 @@ describe('documents over 10 MB', () => {
     const id = await upload(makeXlsx(sheets, { 'xl/media/image1.png': media() }), 'big.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     const done = (await follow(id)).at(-1)!;
     expect(done.body.status, done.body.error_message).toBe('completed');
-    expect(pipelineOf(id)).toEqual({ chunks: 3, format: 'xlsx', execution: 'SUCCEEDED' });
+    expect(await pipelineOf(id)).toEqual({ chunks: 3, format: 'xlsx', execution: 'SUCCEEDED' });
     const result = done.body.result ?? (await (await fetch(done.body.result_url)).json());
     expect(result.metadata).toMatchObject({ format: 'xlsx', pages: 2, pages_total: 2, page_unit: 'sheet', failed_page_ranges: [] });
     expect(result.content).toBe(`Summary\n\nTotal\t40000\n\nItems\n\nItem\tQty\tNote\n${rows.map((r) => r.join('\t')).join('\n')}`);
