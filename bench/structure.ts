@@ -26,6 +26,8 @@
 //                   a grayscale picture (PDFium's rendering at about 200 dpi), no text layer, so
 //                   docex reads them by OCR (pdftotext reads nothing)
 //   gen-docx        the same DOCX, read by docex directly
+//   gen-latex       the LaTeX sources gen-pdf-latex typesets, read by docex as sources (no TeX
+//                   needed): sections, lists, tables, bold and italic runs
 //   gen-pptx        generated presentations (bench/structure/officemodel.ts, seeded), written
 //                   with python-pptx in the default template's layouts: slide titles, bulleted
 //                   content placeholders (levels 0-2), text boxes, tables, speaker notes; the
@@ -72,7 +74,7 @@ import { scanOf } from '../test/support/text-image.ts';
 import { KINDS, markdownBlocks, plainTextBlocks, scoreBlocks, type Kind, type StructureScore } from './structure-metric.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const SETS = ['gen-pdf', 'gen-pdf-tagged', 'gen-pdf-latex', 'gen-pdf-chromium', 'gen-pdf-slides', 'gen-pdf-sheets', 'gen-pdf-scanned', 'gen-docx', 'gen-pptx', 'gen-xlsx', 'corpus-pdf', 'corpus-docx', 'corpus-odt', 'corpus-html', 'external'] as const;
+const SETS = ['gen-pdf', 'gen-pdf-tagged', 'gen-pdf-latex', 'gen-pdf-chromium', 'gen-pdf-slides', 'gen-pdf-sheets', 'gen-pdf-scanned', 'gen-docx', 'gen-latex', 'gen-pptx', 'gen-xlsx', 'corpus-pdf', 'corpus-docx', 'corpus-odt', 'corpus-html', 'external'] as const;
 type SetName = (typeof SETS)[number];
 
 const { values: args } = parseArgs({
@@ -217,6 +219,21 @@ function latex(): void {
     else skipped.push(`gen-pdf-latex ${m.name}: pdflatex wrote no PDF (see ${relative(ROOT, join(dir, `${m.name}.log`))})`);
   }
   sets.set('gen-pdf-latex', docs);
+}
+
+/** gen-latex: the sources gen-pdf-latex typesets, read as LaTeX: the same truth, without TeX in between. */
+function latexSources(): void {
+  if (!wanted('gen-latex')) return;
+  const dir = join(CACHE, 'gen-latex-source');
+  mkdirSync(dir, { recursive: true });
+  const docs: Doc[] = generateModels(Number(args.docs))
+    .filter(latexCanTypeset)
+    .map((m) => {
+      const file = join(dir, `${m.name}.tex`);
+      writeFileSync(file, latexSource(m));
+      return { name: m.name, file, truth: truthMarkdown(m) };
+    });
+  sets.set('gen-latex', docs);
 }
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -621,6 +638,7 @@ function figures(results: DocResult[]): Figures {
 generated();
 await scannedSet();
 latex();
+latexSources();
 await printed();
 office();
 corpus();

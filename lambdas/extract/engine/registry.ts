@@ -10,6 +10,7 @@
 
 import { zip } from '../formats/archive/index.ts';
 import { png, jpeg, tiff } from '../formats/image/index.ts';
+import { latex } from '../formats/latex/index.ts';
 import { doc, ppt, xls } from '../formats/legacy-office/index.ts';
 import { eml, mbox, msg } from '../formats/mail/index.ts';
 import { odp, ods, odt } from '../formats/odf/index.ts';
@@ -20,7 +21,7 @@ import { epub, html, xml } from '../formats/web/index.ts';
 import type { FormatDescriptor, SplitCapability } from './format.ts';
 import { hasHeader, hasMagic } from './signatures.ts';
 
-export const FORMATS = [pdf, docx, xlsx, pptx, odt, ods, odp, epub, zip, markdown, csv, tsv, mbox, eml, html, xml, msg, doc, xls, ppt, rtf, text, png, jpeg, tiff] as const;
+export const FORMATS = [pdf, docx, xlsx, pptx, odt, ods, odp, epub, zip, markdown, csv, tsv, mbox, eml, html, xml, msg, doc, xls, ppt, rtf, latex, text, png, jpeg, tiff] as const;
 
 export type Format = (typeof FORMATS)[number]['name'];
 

@@ -1,0 +1,36 @@
+// LaTeX: a source file (.tex), told by its name or its opening
+// \documentclass, or a project's folder zipped (its .tex files with their
+// styles, bibliography and pictures), told by its members. Both flow, so
+// their pages are estimated from their LaTeX source's text.
+
+import type { CountSource, FormatDescriptor } from '../../engine/format.ts';
+import { DOCUMENT_ADVICE } from '../../engine/limits.ts';
+import { textPages } from '../../engine/text-pages.ts';
+import { isZip } from '../../containers/zip.ts';
+import { isProject, sourceNames } from './project.ts';
+
+export const latex: FormatDescriptor<'latex'> = {
+  name: 'latex',
+  family: 'latex',
+  extensions: ['tex', 'ltx', 'latex'],
+  mime_type: 'application/x-tex',
+  unit: 'text_page',
+  signature: {
+    names: { extensions: ['tex', 'ltx', 'latex'], contentTypes: ['application/x-tex', 'text/x-tex', 'application/x-latex', 'text/x-latex'], decides: true },
+    // Without a name: a document class (or a LaTeX 2.09 style) declared before any text, after comments only.
+    sniff: (head) => /^\uFEFF?(?:\s*%[^\n]*\n)*\s*\\(?:documentclass|documentstyle)\s*[[{]/.test(head),
+    zipMembers: (zip) => isProject(zip.names()),
+  },
+  countPages: (doc: CountSource) => {
+    if (!isZip(doc.bytes)) return textPages(doc.codePoints());
+    const zip = doc.zip();
+    return textPages(
+      sourceNames(zip.names()).reduce((sum, name) => {
+        doc.meter.checkTime();
+        return sum + (zip.readText(name)?.length ?? 0);
+      }, 0),
+    );
+  },
+  // The reader holds the source and the blocks it writes: a few times the file's text.
+  readLimit: { bytes: 60_000_000, advice: DOCUMENT_ADVICE },
+};

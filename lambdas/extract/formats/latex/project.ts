@@ -1,0 +1,132 @@
+// A LaTeX project sent as one archive (a paper's folder zipped, as arXiv's
+// sources are): a ZIP holding LaTeX sources and nothing but what a project
+// holds beside them (styles, bibliographies, pictures, a README). Its main
+// file, the one declaring a document class, is read with the files it
+// brings in by \input, \include and \subfile written in their place, and
+// its compiled bibliography (the .bbl BibTeX wrote beside it) in place of
+// \bibliography, as TeX reads them. A project without a main file has its
+// sources read one after the other, in name order.
+
+import { Blocks } from '../../engine/blocks.ts';
+import type { FormatContext } from '../../engine/extract.ts';
+import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
+import { SafeZip } from '../../containers/zip.ts';
+import { decodeText } from '../../containers/text-decoding.ts';
+import { readLatex } from './source.ts';
+
+/** Deeper than any project nests its inputs: a file that includes itself stops here. */
+const MAX_DEPTH = 16;
+
+/** TeX's own files: styles, classes, bibliography databases and what a compile leaves. */
+const SUPPORT = /\.(sty|cls|bst|bib|bbl|aux|log|out|toc|lof|lot|blg|fls|fdb_latexmk|synctex(\.gz)?|clo|def|cfg|fd|ist|nav|snm|vrb|brf|idx|ind|ilg)$/i;
+
+const SOURCE = /\.(tex|ltx|latex)$/i;
+
+/** What a LaTeX project holds beside its sources: support files, pictures, plot data, notes, and build files without an extension. */
+const PROJECT_MEMBER = /\.(tex|ltx|latex|sty|cls|bib|bbl|bst|clo|cfg|def|fd|dtx|ins|aux|log|out|toc|lof|lot|blg|brf|idx|ind|ilg|nav|snm|vrb|gz|png|jpe?g|gif|eps|ps|pdf|svg|tiff?|bmp|dat|csv|tsv|txt|md|tikz|pgf|mp|xml|json|yml|yaml|sh|py|latexmkrc)$|(^|\/)[^./]+$/i;
+
+const isJunk = (name: string) => name.startsWith('__MACOSX/') || /(^|\/)(\.DS_Store|Thumbs\.db)$/i.test(name) || name.endsWith('/');
+
+/** The LaTeX sources among an archive's members. */
+export const sourceNames = (names: string[]) => names.filter((n) => SOURCE.test(n) && !isJunk(n));
+
+/** Whether an archive's members are a LaTeX project's: sources, and only what a project holds beside them. */
+export function isProject(names: string[]): boolean {
+  const members = names.filter((n) => !isJunk(n));
+  return members.some((n) => SOURCE.test(n)) && members.every((n) => PROJECT_MEMBER.test(n));
+}
+
+const PICTURE = /\.(png|jpe?g|gif|eps|ps|svg|tiff?|bmp)$/i;
+
+/** The project's document: each main file read with its inputs in place, or, without one, each source in turn. */
+export function extractProject(bytes: Uint8Array, ctx: Pick<FormatContext, 'budget' | 'config'>): FormatOutput {
+  const zip = new SafeZip(bytes, ctx.budget);
+  const names = zip.entries.filter((e) => !e.isDirectory && !isJunk(e.name)).map((e) => e.name);
+  const texts = new Map<string, string | undefined>();
+  const read = (name: string): string | undefined => {
+    if (!texts.has(name)) {
+      const entry = zip.entries.find((e) => e.name === name);
+      let text: string | undefined;
+      try {
+        text = entry ? decodeText(zip.readEntry(entry)).text : undefined;
+      } catch (err) {
+        // A member that is not text brings nothing in: \input of it is left as it stands.
+        if (!(err instanceof ExtractionError)) throw err;
+      }
+      texts.set(name, text);
+    }
+    return texts.get(name);
+  };
+  const sources = sourceNames(names);
+  const mains = sources.filter((n) => isLatexMain(n, read(n) ?? ''));
+  const blocks = new Blocks(ctx.config.output);
+  const metadata: FormatOutput['metadata'] = {};
+  for (const name of mains.length > 0 ? mains : sources) {
+    const source = mains.length > 0 ? latexProject(name, names, read).source : (read(name) ?? '');
+    const found = readLatex(source, blocks);
+    if (found.title && !metadata.title) metadata.title = found.title;
+    if (found.author && !metadata.author) metadata.author = found.author;
+  }
+  return blocks.output(metadata);
+}
+
+export interface LatexProject {
+  /** The main file's source with its inputs in place. */
+  source: string;
+  /** Members that are parts of the document rather than documents of their own. */
+  parts: Set<string>;
+}
+
+/** Whether a file's text is a LaTeX document's main file. */
+export const isLatexMain = (name: string, text: string) => /\.(tex|ltx|latex)$/i.test(name) && /\\documentclass\s*[[{]/.test(text.replace(/(^|[^\\])%[^\n]*/g, '$1'));
+
+/**
+ * The project of the main file `main` among `names`, reading members with
+ * `read` (undefined for one it cannot read). Paths in \input are relative
+ * to the main file's folder, as TeX resolves them when run there.
+ */
+export function latexProject(main: string, names: string[], read: (name: string) => string | undefined): LatexProject {
+  const folder = main.includes('/') ? main.slice(0, main.lastIndexOf('/') + 1) : '';
+  const members = new Set(names);
+  const parts = new Set<string>([main]);
+  const resolve = (path: string, extensions: string[]): string | undefined => {
+    const clean = normalise(folder + path.trim().replace(/^\.\//, ''));
+    return [clean, ...extensions.map((e) => clean + e)].find((n) => members.has(n));
+  };
+  const inline = (text: string, depth: number): string =>
+    text.replace(/(^|[^\\])(%[^\n]*)|\\(input|include|subfile|subfileinclude|bibliography|includegraphics)\s*(\[[^\]]*\])?\s*\{([^}]*)\}/g, (whole, before: string | undefined, comment: string | undefined, command: string, _options: string, arg: string) => {
+      if (comment !== undefined) return whole;
+      if (command === 'includegraphics') {
+        const picture = resolve(arg, ['.pdf', '.png', '.jpg', '.jpeg', '.eps', '.ps', '.svg']);
+        if (picture) parts.add(picture);
+        return whole;
+      }
+      if (command === 'bibliography') {
+        const bbl = resolve(main.replace(/\.[^./]+$/, '').slice(folder.length), ['.bbl']);
+        const bibliography = bbl ? read(bbl) : undefined;
+        if (bbl) parts.add(bbl);
+        return bibliography ?? whole;
+      }
+      const file = resolve(arg, ['.tex']);
+      if (!file || depth >= MAX_DEPTH) return whole;
+      const included = read(file);
+      if (included === undefined) return whole;
+      parts.add(file);
+      // \include starts its file on a new page: a paragraph break at least.
+      return `\n\n${inline(included, depth + 1)}\n\n`;
+    });
+  const text = read(main) ?? '';
+  const source = inline(text, 0);
+  for (const name of names) if (SUPPORT.test(name) || PICTURE.test(name)) parts.add(name);
+  return { source, parts };
+}
+
+/** `a/./b/../c` as `a/c`. */
+function normalise(path: string): string {
+  const out: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '..') out.pop();
+    else if (segment !== '.' && segment !== '') out.push(segment);
+  }
+  return out.join('/');
+}

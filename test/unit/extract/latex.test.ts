@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { extract } from '../../../lambdas/extract/engine/extract.ts';
+import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/engine/types.ts';
+import { makeZip } from '../../support/office-fixture.ts';
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const markdown: ExtractionConfig = { ...DEFAULT_CONFIG, output: 'markdown' };
+const read = (source: string, filename = 'paper.tex', config = markdown) => extract({ bytes: utf8(source), filename, config });
+const kinds = (elements: { type: string; level?: number; text: string }[]) => elements.map((e) => [e.type, e.level, e.text]);
+
+const PAPER = String.raw`\documentclass[11pt]{article}
+\usepackage{amsmath}
+% A comment the reader never sees: \section{Hidden}
+\newcommand{\model}{\textsc{Transformer}}
+\newcommand{\dmodel}{d_{\text{model}}}
+\newcommand{\pair}[2]{(#1, #2)}
+\title{Attention Is Enough\thanks{Work done while at home.}}
+\author{Ana Lima\\ Example University \and J\"org M\"uller}
+\begin{document}
+\maketitle
+\begin{abstract}
+We propose the \model, a model of width $\dmodel=512$.
+\end{abstract}
+
+\section{Introduction}\label{sec:intro}
+Recurrent models~\cite{hochreiter1997, cho2014} are ${'``'}slow'' --- as Section~\ref{sec:model} shows,
+100\% of them read a pair \pair{a}{b} one step at a time.\footnote{See the appendix.}
+
+A second paragraph,
+set over two lines.
+\subsection{Model}
+\begin{itemize}
+  \item Encoder
+  \begin{enumerate}
+    \item six layers
+    \item residual connections
+  \end{enumerate}
+  \item Decoder
+\end{itemize}
+\begin{equation}\label{eq:attn}
+  \mathrm{Attention}(Q,K,V) = \mathrm{softmax}(QK^T)V
+\end{equation}
+\end{document}
+Text after the end of the document is not read.`;
+
+describe('LaTeX', () => {
+  it('reads sections as ranked headings, the title and authors from \\maketitle, and paragraphs across line breaks', async () => {
+    const result = await read(PAPER);
+    expect(result.metadata).toMatchObject({ format: 'latex', title: 'Attention Is Enough', author: 'Ana Lima, Jörg Müller' });
+    expect(kinds(result.elements!)).toEqual([
+      ['title', 1, 'Attention Is Enough'],
+      ['paragraph', undefined, 'Ana Lima, Example University'],
+      ['paragraph', undefined, 'Jörg Müller'],
+      ['footnote', undefined, 'Work done while at home.'],
+      ['heading', 1, 'Abstract'],
+      // Markdown output keeps inline math in its dollars, in the element's text too.
+      ['paragraph', undefined, 'We propose the Transformer, a model of width $d_{\\text{model}} =512$.'],
+      ['heading', 1, 'Introduction'],
+      ['paragraph', undefined, 'Recurrent models [hochreiter1997, cho2014] are “slow” — as Section [sec:model] shows, 100% of them read a pair (a, b) one step at a time.'],
+      ['footnote', undefined, 'See the appendix.'],
+      ['paragraph', undefined, 'A second paragraph, set over two lines.'],
+      ['heading', 2, 'Model'],
+      ['list_item', 0, 'Encoder'],
+      ['list_item', 1, 'six layers'],
+      ['list_item', 1, 'residual connections'],
+      ['list_item', 0, 'Decoder'],
+      ['formula', undefined, '\\mathrm{Attention}(Q,K,V) = \\mathrm{softmax}(QK^T)V'],
+    ]);
+    expect(result.content).toContain('# Attention Is Enough\n\nAna Lima, Example University');
+    expect(result.content).toContain('- Encoder\n  1. six layers\n  2. residual connections\n- Decoder');
+    expect(result.content).toContain('We propose the Transformer, a model of width $d_{\\text{model}} =512$.');
+    expect(result.content).not.toMatch(/Hidden|not read|\\section|\\label/);
+  });
+
+  it('writes plain text without Markdown marks, math without its dollars', async () => {
+    const result = await read(PAPER, 'paper.tex', { ...DEFAULT_CONFIG, output: 'text' });
+    expect(result.content).toContain('Attention Is Enough\n\nAna Lima, Example University');
+    expect(result.content).toContain('a model of width d_{\\text{model}} =512.');
+    expect(result.content).not.toContain('#');
+  });
+
+  it('reads tabular environments as tables, spanned cells written in each cell they cover, with their captions', async () => {
+    const source = String.raw`\begin{table}[htbp]
+\centering
+\caption{Results on the test set}
+\begin{tabular}{|l|cc|}
+\toprule
+\multirow{2}{*}{Model} & \multicolumn{2}{c|}{BLEU} \\
+ & EN-DE & EN-FR \\ \midrule
+Base & 27.3 & 38.1 \\
+Big \& deep & 28.4 & 41.8 \\ \bottomrule
+\end{tabular}
+\end{table}`;
+    const result = await read(source);
+    expect(result.tables.map((t) => t.rows)).toEqual([
+      [
+        ['Model', 'BLEU', 'BLEU'],
+        ['Model', 'EN-DE', 'EN-FR'],
+        ['Base', '27.3', '38.1'],
+        ['Big & deep', '28.4', '41.8'],
+      ],
+    ]);
+    expect(kinds(result.elements!).map(([type, , text]) => [type, type === 'table' ? '' : text])).toEqual([
+      ['caption', 'Results on the test set'],
+      ['table', ''],
+    ]);
+  });
+
+  it('keeps verbatim text as code, drops drawing code and comments, and decodes accents and escapes', async () => {
+    const source = String.raw`\section*{Setup}
+Na\"ive caf\'e users pay \$5 for 50\% off % not this
+\begin{verbatim}
+for i in range(3):   # 100% kept
+    print(i)
+\end{verbatim}
+\begin{tikzpicture}\node {drawn label};\end{tikzpicture}
+\begin{description}
+\item[Term] its meaning
+\end{description}`;
+    const result = await read(source);
+    expect(kinds(result.elements!)).toEqual([
+      ['heading', 1, 'Setup'],
+      ['paragraph', undefined, 'Naïve café users pay $5 for 50% off'],
+      ['code', undefined, 'for i in range(3):   # 100% kept\n    print(i)'],
+      ['list_item', 0, 'Term its meaning'],
+    ]);
+  });
+
+  it('takes a title set in a display size on a title page of its own for the title', async () => {
+    const result = await read(String.raw`\documentclass{report}\begin{document}
+\begin{center}{\LARGE\bfseries Annual Review 2024\par}\end{center}
+\chapter{Findings}
+Text.
+\end{document}`);
+    expect(kinds(result.elements!)).toEqual([
+      ['title', 1, 'Annual Review 2024'],
+      ['heading', 1, 'Findings'],
+      ['paragraph', undefined, 'Text.'],
+    ]);
+    expect(result.metadata.title).toBe('Annual Review 2024');
+  });
+
+  it('is recognised by its document class when the file has no name, and stops expanding a macro that calls itself', async () => {
+    const result = await extract({ bytes: utf8('% paper\n\\documentclass{article}\n\\def\\loop{a\\loop}\n\\begin{document}\nStart \\loop end.\n\\end{document}'), filename: 'upload' });
+    expect(result.metadata.format).toBe('latex');
+    expect(result.content.startsWith('Start aaa')).toBe(true);
+    expect(result.content.endsWith('end.')).toBe(true);
+  });
+
+  it('reads a LaTeX project in a ZIP as one document, its inputs and compiled bibliography in place, its pictures and support files left out', async () => {
+    const zip = makeZip([
+      { name: 'paper/main.tex', data: String.raw`\documentclass{article}\begin{document}\input{sections/intro}\include{method.tex}\bibliography{refs}\end{document}` },
+      { name: 'paper/sections/intro.tex', data: String.raw`\section{Introduction}See Figure~\ref{f}.\begin{figure}\includegraphics{fig/plot}\caption{A plot}\end{figure}` },
+      { name: 'paper/method.tex', data: String.raw`\section{Method}We count.` },
+      { name: 'paper/main.bbl', data: String.raw`\begin{thebibliography}{1}\bibitem{a} A. Author. \newblock A title, 2020.\end{thebibliography}` },
+      { name: 'paper/refs.bib', data: '@article{a, title={A title}}' },
+      { name: 'paper/fig/plot.pdf', data: '%PDF-1.4 not read' },
+      { name: 'paper/fig/unused.png', data: new Uint8Array([0x89, 0x50, 0x4e, 0x47]) },
+      { name: 'paper/README.txt', data: 'How to build the paper.' },
+    ]);
+    const result = await extract({ bytes: zip, filename: 'paper.zip', config: markdown });
+    expect(result.metadata.format).toBe('latex');
+    expect(result.content).toBe(['# Introduction', 'See Figure [f].', 'A plot', '# Method', 'We count.', '# References', '1. A. Author. A title, 2020.'].join('\n\n'));
+    expect(result.elements!.find((e) => e.type === 'figure')).toMatchObject({ text: 'A plot' });
+  });
+
+  it('leaves a ZIP holding other documents beside a LaTeX file to the archive reader, each member its own section', async () => {
+    const zip = makeZip([
+      { name: 'notes.tex', data: String.raw`\section{Notes}Some notes.` },
+      { name: 'letter.docx', data: new Uint8Array([1, 2, 3]) },
+    ]);
+    const result = await extract({ bytes: zip, filename: 'mixed.zip', config: markdown });
+    expect(result.metadata.format).toBe('zip');
+    expect(result.content).toContain('## notes.tex\n\n# Notes\n\nSome notes.');
+  });
+});
