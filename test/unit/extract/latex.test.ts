@@ -128,16 +128,25 @@ for i in range(3):   # 100% kept
 
   it('takes a title set in a display size on a title page of its own for the title', async () => {
     const result = await read(String.raw`\documentclass{report}\begin{document}
-\begin{center}{\LARGE\bfseries Annual Review 2024\par}\end{center}
+\begin{center}{\LARGE\bfseries Annual\\ Review 2024}\\ \vspace{1cm} prepared by\\ The Board\end{center}
+{\Large Summary\par}
 \chapter{Findings}
 Text.
 \end{document}`);
     expect(kinds(result.elements!)).toEqual([
       ['title', 1, 'Annual Review 2024'],
+      ['paragraph', undefined, 'prepared by The Board'],
+      ['heading', 1, 'Summary'],
       ['heading', 1, 'Findings'],
       ['paragraph', undefined, 'Text.'],
     ]);
     expect(result.metadata.title).toBe('Annual Review 2024');
+  });
+
+  it('sets registers and skips without printing their values', async () => {
+    const result = await read(String.raw`\parskip=0pt \tolerance = 1000
+\vskip 2mm plus 1mm Text\kern3pt{} here.`);
+    expect(result.content).toBe('Text here.');
   });
 
   it('is recognised by its document class when the file has no name, and stops expanding a macro that calls itself', async () => {

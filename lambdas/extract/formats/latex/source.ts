@@ -81,6 +81,12 @@ const DROPPED = new Set(['comment', 'tikzpicture', 'pgfpicture', 'picture', 'fil
 /** A source that defines a macro in terms of itself would expand forever: expansions stop here. */
 const MAX_EXPANSIONS = 200_000;
 
+/** A TeX dimension or number as a primitive takes it, with its stretch (`2mm plus 1mm minus 0.5mm`). */
+// A unit that is a register (`0.5\textwidth`) follows its factor at once: after a space, a control word is the next command.
+const DIMENSION = /\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:\s*(?:true\s*)?(?:pt|em|ex|mm|cm|in|bp|sp|pc|dd|cc|mu)(?![A-Za-z])|\\[A-Za-z]+)?(?:\s*(?:plus|minus)\s*[-+]?(?:\d+\.?\d*|\.\d+)\s*(?:fil+|pt|em|ex|mm|cm|in|mu)(?![A-Za-z]))*/y;
+/** `= value` after a register's name. */
+const ASSIGNED_VALUE = new RegExp(`\\s*=${DIMENSION.source}`, 'y');
+
 /** A table's rules and row styling, which print nothing in a cell. */
 const RULES =
   /\\(?:hline|toprule|midrule|bottomrule|hdashline|specialrule\s*\{[^}]*\}\s*\{[^}]*\}\s*\{[^}]*\}|cline\s*\{[^}]*\}|cmidrule\s*(?:\([^)]*\))?\s*\{[^}]*\}|addlinespace\s*(?:\[[^\]]*\])?|rowcolor\s*(?:\[[^\]]*\])?\s*\{[^}]*\}|noalign\s*\{[^}]*\}|label\s*\{[^}]*\})/g;
@@ -321,6 +327,8 @@ class LatexReader {
         if (this.display && this.depth < this.display.depth) {
           this.display.end = this.buf.join('').length;
           this.display.depth = Number.POSITIVE_INFINITY;
+          // A line set large that opens its block ends there (a title page's title over the lines under it).
+          if (!this.buf.join('').slice(0, this.display.start).trim()) this.flush();
         }
         return;
       case '$':
@@ -577,12 +585,31 @@ class LatexReader {
       case 'Huge':
         if (!this.display) this.display = { start: this.buf.join('').length, end: Number.POSITIVE_INFINITY, depth: this.depth };
         return;
+      case 'vskip':
+      case 'hskip':
+      case 'kern':
+        this.skipDimension(false);
+        return;
       default:
-        // Any other command prints nothing of its own; what it is given (a braced argument) is read as text.
+        // Any other command prints nothing of its own; what it is given (a braced argument) is read as text,
+        // but not a value it is set to (`\parskip=0pt`, `\tolerance=1000`).
+        if (this.skipDimension(true)) return;
         this.readStar();
         this.readOptional();
         return;
     }
+  }
+
+  /** Passes over a TeX dimension or number (`2mm plus 1mm`), after an `=` where `assigned`; whether there was one. */
+  private skipDimension(assigned: boolean): boolean {
+    const top = this.frames.at(-1);
+    if (!top) return false;
+    const pattern = assigned ? ASSIGNED_VALUE : DIMENSION;
+    pattern.lastIndex = top.i;
+    const m = pattern.exec(top.s);
+    if (!m) return false;
+    top.i += m[0].length;
+    return true;
   }
 
   private readTo(end: string): string {
@@ -731,7 +758,10 @@ class LatexReader {
     // Placement and options first (`[htbp]`, a theorem's name); a box's width too.
     this.readOptional();
     if (name === 'minipage' || name === 'multicols' || name === 'wraptable') this.readArg();
+    // An environment (center, quote, a theorem) stands apart from the paragraphs around it, as TeX sets it.
+    this.paragraphBreak();
     this.within(name);
+    this.paragraphBreak();
   }
 
   private source(): string {
