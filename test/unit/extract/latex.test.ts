@@ -149,6 +149,18 @@ Text.
     expect(result.content).toBe('Text here.');
   });
 
+  it('reads sources nested or recursive past any real document without exhausting the stack', async () => {
+    const sources = [
+      `${'\\begin{center}'.repeat(20_000)}deep${'\\end{center}'.repeat(20_000)}`,
+      `${'\\footnote{'.repeat(20_000)}deep${'}'.repeat(20_000)}`,
+      `${'\\begin{itemize}\\item '.repeat(5_000)}deep`,
+      '\\newenvironment{loop}{\\begin{loop}}{}\\begin{loop}deep\\end{loop}',
+      '\\begin{tabular}{l}\\multicolumn{99999999}{c}{deep}\\end{tabular}',
+      '$$deep',
+    ];
+    for (const source of sources) expect((await read(source)).content, source.slice(0, 40)).toContain('deep');
+  });
+
   it('is recognised by its document class when the file has no name, and stops expanding a macro that calls itself', async () => {
     const result = await extract({ bytes: utf8('% paper\n\\documentclass{article}\n\\def\\loop{a\\loop}\n\\begin{document}\nStart \\loop end.\n\\end{document}'), filename: 'upload' });
     expect(result.metadata.format).toBe('latex');

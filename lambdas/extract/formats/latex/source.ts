@@ -80,6 +80,10 @@ const DROPPED = new Set(['comment', 'tikzpicture', 'pgfpicture', 'picture', 'fil
 
 /** A source that defines a macro in terms of itself would expand forever: expansions stop here. */
 const MAX_EXPANSIONS = 200_000;
+/** Environments and arguments nested deeper are not read by nested readers (a hostile source would exhaust the stack). */
+const MAX_NESTING = 64;
+/** Columns a \multicolumn may span: a wider count is the source's mistake, not a table. */
+const MAX_SPAN = 256;
 
 /** A TeX dimension or number as a primitive takes it, with its stretch (`2mm plus 1mm minus 0.5mm`). */
 // A unit that is a register (`0.5\textwidth`) follows its factor at once: after a space, a control word is the next command.
@@ -135,7 +139,8 @@ class LatexReader {
   private item: { level: number; ordinal: number | null; label?: string } | null = null;
   private readonly macros: Map<string, Macro>;
   private readonly environments: Map<string, { params: number; optional?: string; begin: string; end: string }>;
-  private expansions = { count: 0 };
+  /** Shared with the readers of fragments: what a hostile source could otherwise make unbounded. */
+  private limits = { expansions: 0, depth: 0 };
   /** Before \begin{document}: definitions are read, nothing is written. */
   private silent: boolean;
   private done = false;
@@ -153,14 +158,14 @@ class LatexReader {
   constructor(
     source: string,
     blocks: Blocks,
-    shared?: { macros: Map<string, Macro>; environments: LatexReader['environments']; expansions: { count: number }; topRank: number },
+    shared?: { macros: Map<string, Macro>; environments: LatexReader['environments']; limits: { expansions: number; depth: number }; topRank: number },
   ) {
     this.blocks = blocks;
     this.mode = blocks.mode;
     this.frames = [{ s: source, i: 0 }];
     this.macros = shared?.macros ?? new Map();
     this.environments = shared?.environments ?? new Map();
-    if (shared) this.expansions = shared.expansions;
+    if (shared) this.limits = shared.limits;
     this.silent = !shared && /\\begin\s*\{document\}/.test(source);
     this.topRank = shared?.topRank ?? topSectionRank(source);
     this.fragment = shared !== undefined;
@@ -173,7 +178,18 @@ class LatexReader {
 
   /** A fragment (an argument, a cell) as one line of text, read with this document's macros. */
   private inline(source: string): string {
-    const child = new LatexReader(source, new Blocks(this.mode), { macros: this.macros, environments: this.environments, expansions: this.expansions, topRank: this.topRank });
+    // Arguments nested past any real document's depth are read as their words, without recursing further.
+    if (this.limits.depth >= MAX_NESTING) return clean(source.replace(/\\[A-Za-z@]+\*?|[{}$]/g, ' '));
+    this.limits.depth++;
+    try {
+      return this.readFragment(source);
+    } finally {
+      this.limits.depth--;
+    }
+  }
+
+  private readFragment(source: string): string {
+    const child = new LatexReader(source, new Blocks(this.mode), { macros: this.macros, environments: this.environments, limits: this.limits, topRank: this.topRank });
     child.title = this.title;
     while (child.more()) child.step();
     // A footnote inside a fragment (a caption's, an author's \thanks) follows the block the fragment is in.
@@ -390,13 +406,15 @@ class LatexReader {
   private dollarMath(): void {
     if (this.peek() === '$') {
       this.next();
-      const top = this.frames.at(-1)!;
+      const top = this.frames.at(-1);
+      if (!top) return;
       const end = top.s.indexOf('$$', top.i);
       const body = top.s.slice(top.i, end < 0 ? top.s.length : end);
       top.i = end < 0 ? top.s.length : end + 2;
       return this.displayMath(body);
     }
-    const top = this.frames.at(-1)!;
+    const top = this.frames.at(-1);
+    if (!top) return;
     let j = top.i;
     while (j < top.s.length && top.s[j] !== '$') j += top.s[j] === '\\' ? 2 : 1;
     const body = top.s.slice(top.i, j);
@@ -423,7 +441,7 @@ class LatexReader {
   /** The document's own macros without parameters written out in math (`\dmodel` is `d_{\text{model}}`), a few levels deep. */
   private mathMacros(math: string): string {
     let out = math;
-    for (let pass = 0; pass < 4 && ++this.expansions.count <= MAX_EXPANSIONS; pass++) {
+    for (let pass = 0; pass < 4 && ++this.limits.expansions <= MAX_EXPANSIONS; pass++) {
       const next = out.replace(/\\([A-Za-z@]+)(?![A-Za-z@])\s?/g, (whole, name: string) => {
         const macro = this.macros.get(name);
         return macro && macro.params === 0 ? `${macro.body} ` : whole;
@@ -697,6 +715,8 @@ class LatexReader {
       if (this.title.title && !this.source().includes('\\maketitle')) this.makeTitle();
       return;
     }
+    // Past any real document's depth an environment is its content: looking for its end each time would take a hostile source quadratic time.
+    if (this.limits.depth >= MAX_NESTING) return;
     const user = this.environments.get(name);
     if (user) return this.userEnvironment(name, user);
     if (DROPPED.has(name)) {
@@ -772,6 +792,16 @@ class LatexReader {
   private within(name: string): void {
     const body = this.readEnvironmentBody(name);
     this.frames.push({ s: body, i: 0 });
+    this.limits.depth++;
+    try {
+      this.readFrame();
+    } finally {
+      this.limits.depth--;
+    }
+  }
+
+  /** Reads the frame just pushed to its end, then drops it. */
+  private readFrame(): void {
     const depth = this.frames.length;
     for (;;) {
       // Macro expansions read to their end pop off; the body's own end ends the environment.
@@ -827,7 +857,7 @@ class LatexReader {
       const cells: string[] = [];
       for (const rawCell of splitTop(row, '&')) {
         const multi = /^\s*\\multicolumn\s*\{\s*(\d+)\s*\}\s*\{[^}]*\}\s*\{/.exec(rawCell);
-        const span = multi ? Math.max(1, Number(multi[1])) : 1;
+        const span = multi ? Math.min(MAX_SPAN, Math.max(1, Number(multi[1]))) : 1;
         const cellSource = multi ? balanced(rawCell, multi[0].length - 1) : rawCell;
         const down = /^\s*\\multirow\s*(\[[^\]]*\])?\s*\{\s*(-?\d+)\s*\}\s*(\[[^\]]*\])?\s*\{[^}]*\}\s*(\[[^\]]*\])?\s*\{/.exec(cellSource);
         const text = this.inline(down ? balanced(cellSource, down[0].length - 1) : cellSource.replace(/\\cellcolor\s*(\[[^\]]*\])?\s*\{[^}]*\}/g, ''));
@@ -885,7 +915,7 @@ class LatexReader {
   }
 
   private expand(macro: Macro): void {
-    if (++this.expansions.count > MAX_EXPANSIONS) return;
+    if (++this.limits.expansions > MAX_EXPANSIONS) return;
     const args: string[] = [];
     for (let k = 0; k < macro.params; k++) {
       if (k === 0 && macro.optional !== undefined) args.push(this.readOptional() ?? macro.optional);
@@ -895,7 +925,7 @@ class LatexReader {
   }
 
   private userEnvironment(name: string, env: { params: number; optional?: string; begin: string; end: string }): void {
-    if (++this.expansions.count > MAX_EXPANSIONS) return;
+    if (++this.limits.expansions > MAX_EXPANSIONS) return;
     const args: string[] = [];
     for (let k = 0; k < env.params; k++) {
       if (k === 0 && env.optional !== undefined) args.push(this.readOptional() ?? env.optional);
