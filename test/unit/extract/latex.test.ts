@@ -72,6 +72,34 @@ describe('LaTeX', () => {
     expect(result.content).not.toMatch(/Hidden|not read|\\section|\\label/);
   });
 
+  it("shows an abstract set before \\maketitle under the title, and the parts of an author set apart (acmart's) in the author's block", async () => {
+    const result = await read(String.raw`\documentclass[sigconf]{acmart}
+\begin{document}
+\title{Fast Joins}
+\author{Ana Lima}
+\affiliation{\institution{Example University}\city{Porto}}
+\email{ana@example.org}
+\author{Bo Chen}
+\affiliation{\institution{Lab}}
+\begin{abstract}
+Joins are slow.
+\end{abstract}
+\maketitle
+\section{Introduction}
+Text.
+\end{document}`);
+    expect(kinds(result.elements!)).toEqual([
+      ['title', 1, 'Fast Joins'],
+      ['paragraph', undefined, 'Ana Lima, Example University, Porto, ana@example.org'],
+      ['paragraph', undefined, 'Bo Chen, Lab'],
+      ['heading', 1, 'Abstract'],
+      ['paragraph', undefined, 'Joins are slow.'],
+      ['heading', 1, 'Introduction'],
+      ['paragraph', undefined, 'Text.'],
+    ]);
+    expect(result.metadata.author).toBe('Ana Lima, Bo Chen');
+  });
+
   it('writes plain text without Markdown marks, math without its dollars', async () => {
     const result = await read(PAPER, 'paper.tex', { ...DEFAULT_CONFIG, output: 'text' });
     expect(result.content).toContain('Attention Is Enough\n\nAna Lima, Example University');
@@ -87,6 +115,7 @@ describe('LaTeX', () => {
 \toprule
 \multirow{2}{*}{Model} & \multicolumn{2}{c|}{BLEU} \\
  & EN-DE & EN-FR \\ \midrule
+\multicolumn{3}{@{}l}{\textit{Single models}} \\
 Base & 27.3 & 38.1 \\
 Big \& deep & 28.4 & 41.8 \\ \bottomrule
 \end{tabular}
@@ -96,6 +125,7 @@ Big \& deep & 28.4 & 41.8 \\ \bottomrule
       [
         ['Model', 'BLEU', 'BLEU'],
         ['Model', 'EN-DE', 'EN-FR'],
+        ['Single models', 'Single models', 'Single models'],
         ['Base', '27.3', '38.1'],
         ['Big & deep', '28.4', '41.8'],
       ],
@@ -171,7 +201,7 @@ Text.
   it('reads a LaTeX project in a ZIP as one document, its inputs and compiled bibliography in place, its pictures and support files left out', async () => {
     const zip = makeZip([
       { name: 'paper/main.tex', data: String.raw`\documentclass{article}\begin{document}\input{sections/intro}\include{method.tex}\bibliography{refs}\end{document}` },
-      { name: 'paper/sections/intro.tex', data: String.raw`\section{Introduction}See Figure~\ref{f}.\begin{figure}\includegraphics{fig/plot}\caption{A plot}\end{figure}` },
+      { name: 'paper/sections/intro.tex', data: String.raw`\section{Introduction}See Figure~\ref{f}.\begin{figure}[H]\includegraphics{fig/plot}\caption{A plot}\end{figure}` },
       { name: 'paper/method.tex', data: String.raw`\section{Method}We count.` },
       { name: 'paper/main.bbl', data: String.raw`\begin{thebibliography}{1}\bibitem{a} A. Author. \newblock A title, 2020.\end{thebibliography}` },
       { name: 'paper/refs.bib', data: '@article{a, title={A title}}' },

@@ -1,6 +1,6 @@
 // A LaTeX project sent as one archive (a paper's folder zipped, as arXiv's
-// sources are): a ZIP holding LaTeX sources and nothing but what a project
-// holds beside them (styles, bibliographies, pictures, a README). Its main
+// sources are): a ZIP holding LaTeX sources and no document of another kind
+// (isProject). Its main
 // file, the one declaring a document class, is read with the files it
 // brings in by \input, \include and \subfile written in their place, and
 // its compiled bibliography (the .bbl BibTeX wrote beside it) in place of
@@ -22,18 +22,24 @@ const SUPPORT = /\.(sty|cls|bst|bib|bbl|aux|log|out|toc|lof|lot|blg|fls|fdb_late
 
 const SOURCE = /\.(tex|ltx|latex)$/i;
 
-/** What a LaTeX project holds beside its sources: support files, pictures, plot data, notes, and build files without an extension. */
-const PROJECT_MEMBER = /\.(tex|ltx|latex|sty|cls|bib|bbl|bst|clo|cfg|def|fd|dtx|ins|aux|log|out|toc|lof|lot|blg|brf|idx|ind|ilg|nav|snm|vrb|gz|png|jpe?g|gif|eps|ps|pdf|svg|tiff?|bmp|dat|csv|tsv|txt|md|tikz|pgf|mp|xml|json|yml|yaml|sh|py|latexmkrc)$|(^|\/)[^./]+$/i;
+/**
+ * Members that are documents of another kind (office files, web pages, mail,
+ * archives): a ZIP holding one is an archive of documents, read member by
+ * member, not a LaTeX project. Everything else a paper's folder holds
+ * (styles, bibliographies, pictures, PDFs of figures or of the compiled
+ * paper, plot data, scripts, notes) is the project's.
+ */
+const OTHER_DOCUMENT = /\.(docx?|docm|dotx|xlsx?|xlsm|xlsb|pptx?|pptm|od[tspg]|epub|html?|xhtml|eml|msg|mbox|rtf|zip|7z|rar|tar|gz|tgz)$/i;
 
 const isJunk = (name: string) => name.startsWith('__MACOSX/') || /(^|\/)(\.DS_Store|Thumbs\.db)$/i.test(name) || name.endsWith('/');
 
 /** The LaTeX sources among an archive's members. */
 export const sourceNames = (names: string[]) => names.filter((n) => SOURCE.test(n) && !isJunk(n));
 
-/** Whether an archive's members are a LaTeX project's: sources, and only what a project holds beside them. */
+/** Whether an archive's members are a LaTeX project's: sources, and no document of another kind. */
 export function isProject(names: string[]): boolean {
   const members = names.filter((n) => !isJunk(n));
-  return members.some((n) => SOURCE.test(n)) && members.every((n) => PROJECT_MEMBER.test(n));
+  return members.some((n) => SOURCE.test(n)) && !members.some((n) => OTHER_DOCUMENT.test(n) && !/\.synctex\.gz$/i.test(n));
 }
 
 const PICTURE = /\.(png|jpe?g|gif|eps|ps|svg|tiff?|bmp)$/i;

@@ -144,7 +144,7 @@ class LatexReader {
   /** Before \begin{document}: definitions are read, nothing is written. */
   private silent: boolean;
   private done = false;
-  private title: { title?: string; author?: string; date?: string; shown: boolean } = { shown: false };
+  private title: { title?: string; author?: string; date?: string; abstract?: string; shown: boolean } = { shown: false };
   private readonly topRank: number;
   private figure: { graphic: boolean; caption: number } | null = null;
   private depth = 0;
@@ -548,10 +548,31 @@ class LatexReader {
         this.readOptional();
         this.title.title = this.readArg();
         return;
-      case 'author':
+      case 'author': {
+        // One \author per author in some classes (acmart, IEEE's journal styles): each joins the list.
         this.readOptional();
-        this.title.author = this.readArg();
+        const author = this.readArg();
+        this.title.author = this.title.author === undefined ? author : `${this.title.author}\\and ${author}`;
         return;
+      }
+      case 'affiliation':
+      case 'institution':
+      case 'department':
+      case 'streetaddress':
+      case 'city':
+      case 'state':
+      case 'postcode':
+      case 'country':
+      case 'email':
+      case 'orcid':
+      case 'additionalaffiliation': {
+        // acmart's parts of the author block set apart: each a line of the last author's, its parts apart by commas.
+        if (this.fragment) return this.write(', ');
+        this.readOptional();
+        const part = this.readArg();
+        if (this.title.author !== undefined && name !== 'orcid') this.title.author += `\\\\ ${part}`;
+        return;
+      }
       case 'date':
         this.title.date = this.readArg();
         return;
@@ -688,6 +709,21 @@ class LatexReader {
     const date = this.title.date ? this.inline(this.title.date) : '';
     if (date) this.blocks.paragraph(date);
     for (const note of this.footnotes.splice(0)) this.blocks.footnote(note);
+    if (this.title.abstract !== undefined) this.abstract(this.title.abstract);
+  }
+
+  private abstract(body: string): void {
+    this.flush();
+    if (this.silent) return;
+    this.blocks.heading(Math.max(1, SECTIONS.indexOf('section') - this.topRank + 1), 'Abstract');
+    this.frames.push({ s: body, i: 0 });
+    this.limits.depth++;
+    try {
+      this.readFrame();
+    } finally {
+      this.limits.depth--;
+    }
+    this.flush();
   }
 
   /** An \item (its label, if it names one) or a \bibitem: the item before it ends. */
@@ -748,13 +784,19 @@ class LatexReader {
       return this.list(name, { ordered: true, count: 0, bibliography: true });
     }
     if (name === 'abstract') {
-      this.flush();
-      if (!this.silent) this.blocks.heading(Math.max(1, SECTIONS.indexOf('section') - this.topRank + 1), 'Abstract');
-      return this.within(name);
+      // An abstract set before \maketitle (acmart's way) is shown under the title, as the class typesets it.
+      const top = this.frames.at(-1);
+      if (!this.title.shown && top && this.frames.length === 1 && top.s.includes('\\maketitle', top.i)) {
+        this.title.abstract = this.readEnvironmentBody(name);
+        return;
+      }
+      return this.abstract(this.readEnvironmentBody(name));
     }
     if (name === 'figure' || name === 'figure*' || name === 'wrapfigure' || name === 'subfigure') {
+      // figure[placement]; subfigure[position]{width}; wrapfigure[lines]{placement}[overhang]{width}.
+      this.readOptional();
+      if (name === 'subfigure') this.readArg();
       if (name === 'wrapfigure') {
-        this.readOptional();
         this.readArg();
         this.readOptional();
         this.readArg();
@@ -856,13 +898,15 @@ class LatexReader {
       if (!row.trim()) continue;
       const cells: string[] = [];
       for (const rawCell of splitTop(row, '&')) {
-        const multi = /^\s*\\multicolumn\s*\{\s*(\d+)\s*\}\s*\{[^}]*\}\s*\{/.exec(rawCell);
-        const span = multi ? Math.min(MAX_SPAN, Math.max(1, Number(multi[1]))) : 1;
-        const cellSource = multi ? balanced(rawCell, multi[0].length - 1) : rawCell;
-        const down = /^\s*\\multirow\s*(\[[^\]]*\])?\s*\{\s*(-?\d+)\s*\}\s*(\[[^\]]*\])?\s*\{[^}]*\}\s*(\[[^\]]*\])?\s*\{/.exec(cellSource);
-        const text = this.inline(down ? balanced(cellSource, down[0].length - 1) : cellSource.replace(/\\cellcolor\s*(\[[^\]]*\])?\s*\{[^}]*\}/g, ''));
+        // \multicolumn{n}{spec}{text}; \multirow[v]{n}[struts]{width}[fixup]{text}: their specs may hold braces of their own (`@{}l`).
+        const multi = commandArgs(rawCell, 'multicolumn', '{}{}{}');
+        const span = multi ? Math.min(MAX_SPAN, Math.max(1, Number.parseInt(multi[0]!, 10) || 1)) : 1;
+        const cellSource = multi ? multi[2]! : rawCell;
+        const down = commandArgs(cellSource, 'multirow', '[]{}[]{}[]{}');
+        const downRows = down ? Number.parseInt(down[1]!, 10) || 1 : 1;
+        const text = this.inline(down ? down[5]! : cellSource.replace(/\\cellcolor\s*(\[[^\]]*\])?\s*\{[^}]*\}/g, ''));
         for (let k = 0; k < span; k++) {
-          if (down && Math.abs(Number(down[2])) > 1) spans.push({ row: rows.length, col: cells.length, rows: Number(down[2]), text });
+          if (Math.abs(downRows) > 1) spans.push({ row: rows.length, col: cells.length, rows: downRows, text });
           cells.push(text);
         }
       }
@@ -980,6 +1024,37 @@ function splitTop(s: string, separator: string): string[] {
   }
   out.push(s.slice(from));
   return out;
+}
+
+/**
+ * The arguments of `\name` when it opens `s` (after white space), read by
+ * `pattern` (`{}` a braced argument, `[]` an optional one, undefined when
+ * left out); null when `s` does not open with the command.
+ */
+function commandArgs(s: string, name: string, pattern: string): (string | undefined)[] | null {
+  const head = new RegExp(`^\\s*\\\\${name}(?![A-Za-z])`).exec(s);
+  if (!head) return null;
+  let at = head[0].length;
+  const args: (string | undefined)[] = [];
+  for (let k = 0; k < pattern.length; k += 2) {
+    while (at < s.length && /\s/.test(s[at]!)) at++;
+    if (pattern[k] === '[') {
+      if (s[at] !== '[') {
+        args.push(undefined);
+        continue;
+      }
+      const close = s.indexOf(']', at);
+      if (close < 0) return null;
+      args.push(s.slice(at + 1, close));
+      at = close + 1;
+    } else {
+      if (s[at] !== '{') return null;
+      const inner = balanced(s, at);
+      args.push(inner);
+      at += inner.length + 2;
+    }
+  }
+  return args;
 }
 
 /** The text of the braced group opening at `open` in `s`, without its braces. */
