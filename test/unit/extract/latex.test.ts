@@ -136,6 +136,28 @@ Big \& deep & 28.4 & 41.8 \\ \bottomrule
     ]);
   });
 
+  it("numbers an enumerate's items with the label its options set", async () => {
+    const result = await read(String.raw`\begin{enumerate}[label=\textbf{RQ\arabic*:}]
+\item Does it scale?
+\item Is it robust?
+\end{enumerate}
+\begin{enumerate}[(i)]
+\item first
+\item second
+\end{enumerate}
+\begin{enumerate}[leftmargin=*]
+\item plain
+\end{enumerate}`);
+    expect(result.content).toBe(['- RQ1: Does it scale?', '- RQ2: Is it robust?', '- (i) first', '- (ii) second', '1. plain'].join('\n'));
+    expect(result.elements!.map((e) => [e.text, e.ordered])).toEqual([
+      ['RQ1: Does it scale?', true],
+      ['RQ2: Is it robust?', true],
+      ['(i) first', true],
+      ['(ii) second', true],
+      ['plain', true],
+    ]);
+  });
+
   it('keeps verbatim text as code, drops drawing code and comments, and decodes accents and escapes', async () => {
     const source = String.raw`\section*{Setup}
 Na\"ive caf\'e users pay \$5 for 50\% off % not this

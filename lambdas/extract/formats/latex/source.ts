@@ -16,6 +16,7 @@
 import { Blocks, type OutputMode } from '../../engine/blocks.ts';
 import { decodeText } from '../../containers/text-decoding.ts';
 import type { FormatOutput } from '../../engine/types.ts';
+import { letters, roman } from '../../engine/list-counters.ts';
 
 const SECTIONS = ['part', 'chapter', 'section', 'subsection', 'subsubsection', 'paragraph', 'subparagraph'];
 
@@ -111,6 +112,14 @@ interface ListContext {
   ordered: boolean;
   count: number;
   bibliography?: boolean;
+  /** The label an enumerate's options set (`label=\textbf{RQ\arabic*:}`, `[(i)]`), its counter's place marked. */
+  label?: LabelTemplate;
+}
+
+interface LabelTemplate {
+  before: string;
+  after: string;
+  style: 'arabic' | 'alph' | 'Alph' | 'roman' | 'Roman';
 }
 
 export function extractLatex(bytes: Uint8Array, mode: OutputMode): FormatOutput {
@@ -740,6 +749,7 @@ class LatexReader {
       this.item = { level, ordinal: null };
       if (text) this.write(`${text} `);
     } else if (text !== undefined) this.item = { level, ordinal: null, label: text };
+    else if (list.label) this.item = { level, ordinal: null, label: this.inline(`${list.label.before}${counter(list.count, list.label.style)}${list.label.after}`) };
     else this.item = { level, ordinal: list.ordered ? list.count : null };
   }
 
@@ -858,7 +868,9 @@ class LatexReader {
   private list(name: string, context: ListContext): void {
     this.closeItem();
     this.flush();
-    this.readOptional();
+    const options = this.readOptional();
+    const label = context.ordered && options !== undefined ? labelTemplate(options) : null;
+    if (label) context.label = label;
     if (name === 'inparaenum') {
       // Items run on inside the paragraph.
       this.within(name);
@@ -978,6 +990,47 @@ class LatexReader {
     const body = this.readEnvironmentBody(name);
     this.frames.push({ s: `${substitute(env.begin, args)}${body}${env.end}`, i: 0 });
   }
+}
+
+/**
+ * The item label an enumerate's options set: enumitem's `label=` with its
+ * counter (`\arabic*`, `\alph*`, `\roman*`...), or the enumerate package's
+ * sample, whose first `1`, `a`, `A`, `i` or `I` outside braces is the
+ * counter (`[(i)]`, `[Step 1:]`). Null where the options set none.
+ */
+function labelTemplate(options: string): LabelTemplate | null {
+  const setting = /(?:^|,)\s*label\s*=\s*/.exec(options);
+  if (setting) {
+    let value = options.slice(setting.index + setting[0].length);
+    value = value.startsWith('{') ? balanced(value, 0) : (splitTop(value, ',')[0] ?? '');
+    const counter = /\\(arabic|alph|Alph|roman|Roman)\*/.exec(value);
+    if (!counter) return null;
+    return { before: value.slice(0, counter.index), after: value.slice(counter.index + counter[0].length), style: counter[1] as LabelTemplate['style'] };
+  }
+  if (options.includes('=')) return null;
+  let depth = 0;
+  for (let j = 0; j < options.length; j++) {
+    const c = options[j]!;
+    if (c === '\\') {
+      while (j + 1 < options.length && /[A-Za-z]/.test(options[j + 1]!)) j++;
+      continue;
+    }
+    if (c === '{') depth++;
+    else if (c === '}') depth--;
+    else if (depth === 0 && 'aAiI1'.includes(c) && !/[A-Za-z]/.test(options[j - 1] ?? '') && !/[A-Za-z]/.test(options[j + 1] ?? '')) {
+      const style = ({ '1': 'arabic', a: 'alph', A: 'Alph', i: 'roman', I: 'Roman' } as const)[c as '1'];
+      return { before: options.slice(0, j), after: options.slice(j + 1), style };
+    }
+  }
+  return null;
+}
+
+function counter(n: number, style: LabelTemplate['style']): string {
+  if (style === 'alph') return letters(n);
+  if (style === 'Alph') return letters(n).toUpperCase();
+  if (style === 'roman') return roman(n);
+  if (style === 'Roman') return roman(n).toUpperCase();
+  return String(n);
 }
 
 /** #1..#9 in a macro's body replaced by its arguments; ## is a #. */

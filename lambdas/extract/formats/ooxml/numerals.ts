@@ -4,39 +4,7 @@
 // abjad, ...) are written as decimal digits: the reader still sees which
 // item it is, where a wrong glyph would mislead.
 
-const ROMAN: Array<[number, string]> = [
-  [1000, 'm'],
-  [900, 'cm'],
-  [500, 'd'],
-  [400, 'cd'],
-  [100, 'c'],
-  [90, 'xc'],
-  [50, 'l'],
-  [40, 'xl'],
-  [10, 'x'],
-  [9, 'ix'],
-  [5, 'v'],
-  [4, 'iv'],
-  [1, 'i'],
-];
-
-function roman(n: number): string {
-  if (n <= 0 || n >= 4000) return String(n);
-  let out = '';
-  for (const [value, digits] of ROMAN) {
-    while (n >= value) {
-      out += digits;
-      n -= value;
-    }
-  }
-  return out;
-}
-
-/** Word's letters: a..z, then aa..zz, aaa..: the letter repeated once per pass through the alphabet. */
-function letters(n: number): string {
-  if (n <= 0) return String(n);
-  return String.fromCharCode(97 + ((n - 1) % 26)).repeat(Math.ceil(n / 26));
-}
+import { letters, roman } from '../../engine/list-counters.ts';
 
 function ordinal(n: number): string {
   const tens = Math.abs(n) % 100;
