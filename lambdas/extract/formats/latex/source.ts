@@ -16,85 +16,14 @@
 import { Blocks, type OutputMode } from '../../engine/blocks.ts';
 import { decodeText } from '../../containers/text-decoding.ts';
 import type { FormatOutput } from '../../engine/types.ts';
-import { letters, roman } from '../../engine/list-counters.ts';
-
-const SECTIONS = ['part', 'chapter', 'section', 'subsection', 'subsubsection', 'paragraph', 'subparagraph'];
-
-/** Accent commands and the combining mark each puts on its letter. */
-const ACCENTS: Record<string, string> = {
-  "'": '\u0301', '`': '\u0300', '^': '\u0302', '"': '\u0308', '~': '\u0303', '=': '\u0304', '.': '\u0307',
-  u: '\u0306', v: '\u030c', H: '\u030b', c: '\u0327', k: '\u0328', r: '\u030a', d: '\u0323', b: '\u0331',
-};
-
-/** Commands that print a character or a word of their own. */
-const SYMBOLS: Record<string, string> = {
-  i: 'ı', j: 'ȷ', ss: 'ß', o: 'ø', O: 'Ø', ae: 'æ', AE: 'Æ', oe: 'œ', OE: 'Œ', aa: 'å', AA: 'Å', l: 'ł', L: 'Ł',
-  dag: '†', ddag: '‡', S: '§', P: '¶', copyright: '©', textcopyright: '©', pounds: '£', euro: '€', texteuro: '€',
-  textdegree: '°', ldots: '…', dots: '…', textellipsis: '…', textendash: '–', textemdash: '—', textbullet: '•',
-  textquoteleft: '‘', textquoteright: '’', textquotedblleft: '“', textquotedblright: '”', guillemotleft: '«',
-  guillemotright: '»', textregistered: '®', texttrademark: '™', textbackslash: '\\', textasciitilde: '~',
-  textasciicircum: '^', textunderscore: '_', textbar: '|', textless: '<', textgreater: '>', LaTeX: 'LaTeX',
-  LaTeXe: 'LaTeX2e', TeX: 'TeX', BibTeX: 'BibTeX', '&': '&', '%': '%', $: '$', '#': '#', _: '_', '{': '{', '}': '}',
-  ' ': ' ', ',': ' ', ';': ' ', ':': ' ', '!': '', '@': '', '/': '', '-': '', '\\': ' ', newline: ' ', linebreak: ' ',
-  par: '\n\n', quad: ' ', qquad: ' ', enspace: ' ', thinspace: ' ', nobreakspace: ' ',
-};
-
-/** Commands whose arguments set something up and print nothing: the number of braced arguments each takes. */
-const SILENT: Record<string, number> = {
-  label: 1, vspace: 1, hspace: 1, setlength: 2, addtolength: 2, setcounter: 2, addtocounter: 2, stepcounter: 1,
-  refstepcounter: 1, usepackage: 1, RequirePackage: 1, documentclass: 1, bibliographystyle: 1, bibliography: 1,
-  pagestyle: 1, thispagestyle: 1, pagenumbering: 1, input: 1, include: 1, includeonly: 1, color: 1, definecolor: 3,
-  fontsize: 2, linespread: 1, newlength: 1, newcounter: 1, hypersetup: 1, graphicspath: 1, geometry: 1,
-  captionsetup: 1, newtheorem: 2, DeclareMathOperator: 2, crefname: 3, Crefname: 3, addvspace: 1,
-  enlargethispage: 1, phantom: 1, hphantom: 1, vphantom: 1, setcitestyle: 1, theoremstyle: 1, numberwithin: 2,
-  renewcommand: 0, addbibresource: 1, urlstyle: 1, lstset: 1, setminted: 1, tcbset: 1, sisetup: 1, pgfplotsset: 1,
-  usetikzlibrary: 1, includegraphics: 1, includesvg: 1, includepdf: 1, nocite: 1, acmConference: 1, acmYear: 1,
-  acmDOI: 1, acmISBN: 1, acmPrice: 1, copyrightyear: 1, setcopyright: 1, ccsdesc: 1, settopmatter: 1,
-  pdfinfo: 1,
-  addcontentsline: 3,
-  rule: 2,
-  fancyhead: 1,
-  fancyfoot: 1,
-  lhead: 1,
-  chead: 1,
-  rhead: 1,
-  lfoot: 1,
-  cfoot: 1,
-  rfoot: 1,
-  markboth: 2,
-  markright: 1, newacronym: 3, glsaddall: 0, printbibliography: 0, bibpunct: 6, icmlsetsymbol: 2, icmlcorrespondingauthor: 2,
-};
-
-/** Commands that wrap text in something printed around it: their first `n` arguments are dropped, the next shown. */
-const WRAPPERS: Record<string, number> = {
-  textcolor: 1, colorbox: 1, fcolorbox: 2, href: 1, resizebox: 2, scalebox: 1, rotatebox: 1, raisebox: 1,
-  parbox: 1, adjustbox: 1, foreignlanguage: 1, hyperref: 0, hyperlink: 1, hypertarget: 1,
-};
-
-const REFERENCES = new Set(['cite', 'citep', 'citet', 'citeauthor', 'citeyear', 'citealp', 'citealt', 'parencite', 'textcite', 'autocite', 'ref', 'eqref', 'autoref', 'cref', 'Cref', 'pageref', 'nameref', 'vref']);
-const LISTS = new Set(['itemize', 'enumerate', 'description', 'compactitem', 'compactenum', 'asparaenum', 'asparaitem', 'inparaenum', 'compactdesc']);
-const TABLES = new Set(['tabular', 'tabular*', 'tabularx', 'tabulary', 'longtable', 'longtable*', 'array', 'supertabular', 'xtabular', 'tabu', 'longtabu', 'NiceTabular', 'tblr']);
-const MATH = new Set(['equation', 'equation*', 'align', 'align*', 'gather', 'gather*', 'multline', 'multline*', 'eqnarray', 'eqnarray*', 'displaymath', 'flalign', 'flalign*', 'alignat', 'alignat*', 'dmath', 'dmath*', 'math']);
-const CODE = new Set(['verbatim', 'verbatim*', 'Verbatim', 'lstlisting', 'minted', 'alltt', 'BVerbatim', 'LVerbatim', 'listing']);
-/** Environments whose content is drawing or setup code, not text: left out whole. */
-const DROPPED = new Set(['comment', 'tikzpicture', 'pgfpicture', 'picture', 'filecontents', 'filecontents*', 'axis', 'CCSXML']);
+import { ACCENTS, ASSIGNED_VALUE, CODE, DIMENSION, DROPPED, LISTS, MATH, REFERENCES, SECTIONS, SILENT, SYMBOLS, TABLES, WRAPPERS } from './commands.ts';
+import { clean, counter, labelTemplate, type LabelTemplate, stripComments, substitute, topSectionRank } from './syntax.ts';
+import { tableRows } from './tables.ts';
 
 /** A source that defines a macro in terms of itself would expand forever: expansions stop here. */
 const MAX_EXPANSIONS = 200_000;
 /** Environments and arguments nested deeper are not read by nested readers (a hostile source would exhaust the stack). */
 const MAX_NESTING = 64;
-/** Columns a \multicolumn may span: a wider count is the source's mistake, not a table. */
-const MAX_SPAN = 256;
-
-/** A TeX dimension or number as a primitive takes it, with its stretch (`2mm plus 1mm minus 0.5mm`). */
-// A unit that is a register (`0.5\textwidth`) follows its factor at once: after a space, a control word is the next command.
-const DIMENSION = /\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:\s*(?:true\s*)?(?:pt|em|ex|mm|cm|in|bp|sp|pc|dd|cc|mu)(?![A-Za-z])|\\[A-Za-z]+)?(?:\s*(?:plus|minus)\s*[-+]?(?:\d+\.?\d*|\.\d+)\s*(?:fil+|pt|em|ex|mm|cm|in|mu)(?![A-Za-z]))*/y;
-/** `= value` after a register's name. */
-const ASSIGNED_VALUE = new RegExp(`\\s*=${DIMENSION.source}`, 'y');
-
-/** A table's rules and row styling, which print nothing in a cell. */
-const RULES =
-  /\\(?:hline|toprule|midrule|bottomrule|hdashline|specialrule\s*\{[^}]*\}\s*\{[^}]*\}\s*\{[^}]*\}|cline\s*\{[^}]*\}|cmidrule\s*(?:\([^)]*\))?\s*\{[^}]*\}|addlinespace\s*(?:\[[^\]]*\])?|rowcolor\s*(?:\[[^\]]*\])?\s*\{[^}]*\}|noalign\s*\{[^}]*\}|label\s*\{[^}]*\})/g;
 
 interface Macro {
   params: number;
@@ -116,11 +45,6 @@ interface ListContext {
   label?: LabelTemplate;
 }
 
-interface LabelTemplate {
-  before: string;
-  after: string;
-  style: 'arabic' | 'alph' | 'Alph' | 'roman' | 'Roman';
-}
 
 export function extractLatex(bytes: Uint8Array, mode: OutputMode): FormatOutput {
   const { text, encoding } = decodeText(bytes);
@@ -887,47 +811,9 @@ class LatexReader {
     if (name === 'tabular*' || name === 'tabularx' || name === 'tabulary' || name === 'xtabular') this.readArg();
     this.readOptional();
     this.readArg();
-    let body = this.readEnvironmentBody(name);
+    const body = this.readEnvironmentBody(name);
     if (this.silent) return;
-    // A long table's head repeated on every page after the first is written once.
-    const firstHead = body.indexOf('\\endfirsthead');
-    const head = firstHead >= 0 ? body.indexOf('\\endhead', firstHead) : -1;
-    if (head >= 0) body = body.slice(0, firstHead) + body.slice(head + '\\endhead'.length);
-    body = body.replace(/\\end(first|last)?(head|foot)\b|\\tabularnewline\b/g, '\\\\');
-    const captions: string[] = [];
-    const rows: string[][] = [];
-    // Cells a \multirow covers in the rows under it (or over it, for a negative count) hold its text, as merged cells do.
-    const spans: { row: number; col: number; rows: number; text: string }[] = [];
-    for (const rawRow of splitTop(body, '\\\\')) {
-      let row = rawRow.replace(/^\s*\[[^\]]*\]/, '');
-      const caption = /\\caption\s*(\[[^\]]*\])?\s*\{/.exec(row);
-      if (caption) {
-        const inner = balanced(row, caption.index + caption[0].length - 1);
-        captions.push(this.inline(inner));
-        row = row.slice(0, caption.index) + row.slice(caption.index + caption[0].length + inner.length + 1);
-      }
-      row = row.replace(RULES, ' ');
-      if (!row.trim()) continue;
-      const cells: string[] = [];
-      for (const rawCell of splitTop(row, '&')) {
-        // \multicolumn{n}{spec}{text}; \multirow[v]{n}[struts]{width}[fixup]{text}: their specs may hold braces of their own (`@{}l`).
-        const multi = commandArgs(rawCell, 'multicolumn', '{}{}{}');
-        const span = multi ? Math.min(MAX_SPAN, Math.max(1, Number.parseInt(multi[0]!, 10) || 1)) : 1;
-        const cellSource = multi ? multi[2]! : rawCell;
-        const down = commandArgs(cellSource, 'multirow', '[]{}[]{}[]{}');
-        const downRows = down ? Number.parseInt(down[1]!, 10) || 1 : 1;
-        const text = this.inline(down ? down[5]! : cellSource.replace(/\\cellcolor\s*(\[[^\]]*\])?\s*\{[^}]*\}/g, ''));
-        for (let k = 0; k < span; k++) {
-          if (Math.abs(downRows) > 1) spans.push({ row: rows.length, col: cells.length, rows: downRows, text });
-          cells.push(text);
-        }
-      }
-      rows.push(cells);
-    }
-    for (const { row, col, rows: n, text } of spans) {
-      const covered = n > 0 ? rows.slice(row + 1, row + n) : rows.slice(Math.max(0, row + n + 1), row);
-      for (const r of covered) if (col < r.length && !r[col]!.trim()) r[col] = text;
-    }
+    const { rows, captions } = tableRows(body, (source) => this.inline(source));
     this.flush();
     for (const caption of captions) this.blocks.caption(caption);
     this.blocks.table(rows);
@@ -990,141 +876,4 @@ class LatexReader {
     const body = this.readEnvironmentBody(name);
     this.frames.push({ s: `${substitute(env.begin, args)}${body}${env.end}`, i: 0 });
   }
-}
-
-/**
- * The item label an enumerate's options set: enumitem's `label=` with its
- * counter (`\arabic*`, `\alph*`, `\roman*`...), or the enumerate package's
- * sample, whose first `1`, `a`, `A`, `i` or `I` outside braces is the
- * counter (`[(i)]`, `[Step 1:]`). Null where the options set none.
- */
-function labelTemplate(options: string): LabelTemplate | null {
-  const setting = /(?:^|,)\s*label\s*=\s*/.exec(options);
-  if (setting) {
-    let value = options.slice(setting.index + setting[0].length);
-    value = value.startsWith('{') ? balanced(value, 0) : (splitTop(value, ',')[0] ?? '');
-    const counter = /\\(arabic|alph|Alph|roman|Roman)\*/.exec(value);
-    if (!counter) return null;
-    return { before: value.slice(0, counter.index), after: value.slice(counter.index + counter[0].length), style: counter[1] as LabelTemplate['style'] };
-  }
-  if (options.includes('=')) return null;
-  let depth = 0;
-  for (let j = 0; j < options.length; j++) {
-    const c = options[j]!;
-    if (c === '\\') {
-      while (j + 1 < options.length && /[A-Za-z]/.test(options[j + 1]!)) j++;
-      continue;
-    }
-    if (c === '{') depth++;
-    else if (c === '}') depth--;
-    else if (depth === 0 && 'aAiI1'.includes(c) && !/[A-Za-z]/.test(options[j - 1] ?? '') && !/[A-Za-z]/.test(options[j + 1] ?? '')) {
-      const style = ({ '1': 'arabic', a: 'alph', A: 'Alph', i: 'roman', I: 'Roman' } as const)[c as '1'];
-      return { before: options.slice(0, j), after: options.slice(j + 1), style };
-    }
-  }
-  return null;
-}
-
-function counter(n: number, style: LabelTemplate['style']): string {
-  if (style === 'alph') return letters(n);
-  if (style === 'Alph') return letters(n).toUpperCase();
-  if (style === 'roman') return roman(n);
-  if (style === 'Roman') return roman(n).toUpperCase();
-  return String(n);
-}
-
-/** #1..#9 in a macro's body replaced by its arguments; ## is a #. */
-function substitute(body: string, args: string[]): string {
-  return body.replace(/##|#(\d)/g, (m, d: string | undefined) => (d ? (args[Number(d) - 1] ?? '') : '#'));
-}
-
-/** The rank (index in SECTIONS) of the highest sectioning command the source uses, for heading levels. */
-function topSectionRank(source: string): number {
-  let top = SECTIONS.indexOf('section');
-  for (const m of source.matchAll(/\\(part|chapter|section|subsection|subsubsection)\*?\s*[[{]/g)) top = Math.min(top, SECTIONS.indexOf(m[1]!));
-  return top;
-}
-
-/** Comments removed from a raw fragment (an escaped % stays). */
-function stripComments(s: string): string {
-  return s.replace(/(^|[^\\])((?:\\\\)*)%[^\n]*\n?[ \t]*/g, '$1$2');
-}
-
-/** `s` split at `separator` where it stands outside braces and is not escaped (a cell's `\&`). */
-function splitTop(s: string, separator: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let from = 0;
-  for (let j = 0; j < s.length; j++) {
-    const c = s[j]!;
-    if (c === '%') {
-      const end = s.indexOf('\n', j);
-      j = end < 0 ? s.length : end;
-      continue;
-    }
-    if (depth === 0 && s.startsWith(separator, j)) {
-      out.push(s.slice(from, j));
-      j += separator.length - 1;
-      from = j + 1;
-      continue;
-    }
-    if (c === '\\') {
-      j++;
-      continue;
-    }
-    if (c === '{') depth++;
-    else if (c === '}') depth = Math.max(0, depth - 1);
-  }
-  out.push(s.slice(from));
-  return out;
-}
-
-/**
- * The arguments of `\name` when it opens `s` (after white space), read by
- * `pattern` (`{}` a braced argument, `[]` an optional one, undefined when
- * left out); null when `s` does not open with the command.
- */
-function commandArgs(s: string, name: string, pattern: string): (string | undefined)[] | null {
-  const head = new RegExp(`^\\s*\\\\${name}(?![A-Za-z])`).exec(s);
-  if (!head) return null;
-  let at = head[0].length;
-  const args: (string | undefined)[] = [];
-  for (let k = 0; k < pattern.length; k += 2) {
-    while (at < s.length && /\s/.test(s[at]!)) at++;
-    if (pattern[k] === '[') {
-      if (s[at] !== '[') {
-        args.push(undefined);
-        continue;
-      }
-      const close = s.indexOf(']', at);
-      if (close < 0) return null;
-      args.push(s.slice(at + 1, close));
-      at = close + 1;
-    } else {
-      if (s[at] !== '{') return null;
-      const inner = balanced(s, at);
-      args.push(inner);
-      at += inner.length + 2;
-    }
-  }
-  return args;
-}
-
-/** The text of the braced group opening at `open` in `s`, without its braces. */
-function balanced(s: string, open: number): string {
-  let depth = 0;
-  for (let j = open; j < s.length; j++) {
-    const c = s[j];
-    if (c === '\\') {
-      j++;
-      continue;
-    }
-    if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return s.slice(open + 1, j);
-  }
-  return s.slice(open + 1);
-}
-
-function clean(s: string): string {
-  return s.replace(/\s+/g, ' ').replace(/ ([.,;:!?)])/g, '$1').trim();
 }
