@@ -213,6 +213,12 @@ Text.
     for (const source of sources) expect((await read(source)).content, source.slice(0, 40)).toContain('deep');
   });
 
+  it('gives each figure its own caption as its description', async () => {
+    const figure = String.raw`Some text.\begin{figure}\includegraphics{a}\caption{A caption}\end{figure}`;
+    const result = await read(figure.repeat(3));
+    expect(result.elements!.filter((e) => e.type === 'figure').map((e) => e.text)).toEqual(['A caption', 'A caption', 'A caption']);
+  });
+
   it('is recognised by its document class when the file has no name, and stops expanding a macro that calls itself', async () => {
     const result = await extract({ bytes: utf8('% paper\n\\documentclass{article}\n\\def\\loop{a\\loop}\n\\begin{document}\nStart \\loop end.\n\\end{document}'), filename: 'upload' });
     expect(result.metadata.format).toBe('latex');

@@ -79,7 +79,8 @@ class LatexReader {
   private done = false;
   private title: { title?: string; author?: string; date?: string; abstract?: string; shown: boolean } = { shown: false };
   private readonly topRank: number;
-  private figure: { graphic: boolean; caption: number } | null = null;
+  /** The figure being read: whether it shows a picture, and its caption's element and text. */
+  private figure: { graphic: boolean; caption: number; text: string } | null = null;
   private depth = 0;
   /** Where text set in a display size (\Large and up) starts and ends in the block being read. */
   private display: { start: number; end: number; depth: number } | null = null;
@@ -619,7 +620,7 @@ class LatexReader {
     const text = this.inline(this.readArg());
     if (this.silent || !text) return;
     this.flush();
-    if (this.figure) this.figure.caption = this.blocks.elements.length;
+    if (this.figure) this.figure = { ...this.figure, caption: this.blocks.elements.length, text };
     this.blocks.caption(text);
     for (const note of this.footnotes.splice(0)) this.blocks.footnote(note);
   }
@@ -737,14 +738,14 @@ class LatexReader {
       }
       this.flush();
       const outer = this.figure;
-      this.figure = { graphic: false, caption: -1 };
+      this.figure = { graphic: false, caption: -1, text: '' };
       this.within(name);
       this.flush();
       const { graphic, caption } = this.figure;
       // The figure stands before its caption, carrying the caption as its description.
       if (graphic && caption >= 0) {
         const at = this.blocks.elements[caption]!;
-        this.blocks.elements.splice(caption, 0, { type: 'figure', start: at.start, end: at.start, text: at.text ?? this.blocks.text().slice(at.start, at.end) });
+        this.blocks.elements.splice(caption, 0, { type: 'figure', start: at.start, end: at.start, text: this.figure.text });
       }
       this.figure = outer;
       if (outer && graphic) outer.graphic = true;
