@@ -209,6 +209,8 @@ Text.
       '\\newenvironment{loop}{\\begin{loop}}{}\\begin{loop}deep\\end{loop}',
       '\\begin{tabular}{l}\\multicolumn{99999999}{c}{deep}\\end{tabular}',
       '$$deep',
+      // Command names that are also names every JavaScript object has.
+      '\\constructor{deep}\\toString\\hasOwnProperty',
     ];
     for (const source of sources) expect((await read(source)).content, source.slice(0, 40)).toContain('deep');
   });

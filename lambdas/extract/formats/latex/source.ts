@@ -416,8 +416,8 @@ class LatexReader {
     const macro = this.macros.get(name);
     if (macro) return this.expand(macro);
     // A letter accent (\c, \v, \u...) only before its braced letter: `\u` alone is more likely some package's command.
-    if (name in ACCENTS && (!/^[a-z]$/i.test(name) || name === 'H' || this.peek() === '{')) return this.accent(name);
-    if (name in SYMBOLS) {
+    if (Object.hasOwn(ACCENTS, name) && (!/^[a-z]$/i.test(name) || name === 'H' || this.peek() === '{')) return this.accent(name);
+    if (Object.hasOwn(SYMBOLS, name)) {
       if (name === 'par') return this.paragraphBreak();
       if (name === '\\') {
         this.readStar();
@@ -434,20 +434,13 @@ class LatexReader {
       const keys = this.readArg().replace(/\s+/g, '');
       return this.write(`[${keys.split(',').join(', ')}]`);
     }
-    if (name in SILENT) {
+    // A setup command's arguments are all dropped; a wrapper's up to the text it shows, which is read on as text.
+    const dropped = Object.hasOwn(SILENT, name) ? SILENT[name] : Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
+    if (dropped !== undefined) {
       if (name === 'includegraphics' && this.figure) this.figure.graphic = true;
       this.readStar();
       this.readOptional();
-      for (let k = 0; k < SILENT[name]!; k++) {
-        this.readArg();
-        this.readOptional();
-      }
-      return;
-    }
-    if (name in WRAPPERS) {
-      this.readStar();
-      this.readOptional();
-      for (let k = 0; k < WRAPPERS[name]!; k++) {
+      for (let k = 0; k < dropped; k++) {
         this.readArg();
         this.readOptional();
       }
@@ -595,7 +588,7 @@ class LatexReader {
 
   private accent(name: string): void {
     const arg = this.readArg();
-    const letter = arg === '\\i' ? 'ı' : arg === '\\j' ? 'ȷ' : arg.startsWith('\\') ? (SYMBOLS[arg.slice(1)] ?? '') : arg;
+    const letter = arg === '\\i' ? 'ı' : arg === '\\j' ? 'ȷ' : arg.startsWith('\\') ? (Object.hasOwn(SYMBOLS, arg.slice(1)) ? SYMBOLS[arg.slice(1)]! : '') : arg;
     this.write(`${letter}${ACCENTS[name]}`.normalize('NFC'));
   }
 
