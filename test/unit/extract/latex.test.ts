@@ -158,6 +158,34 @@ Big \& deep & 28.4 & 41.8 \\ \bottomrule
     ]);
   });
 
+  it("reads a Beamer deck's slides under their titles, its overlay specifications left out", async () => {
+    const result = await read(String.raw`\documentclass{beamer}
+\title{Lecture 3}
+\begin{document}
+\section{Sorting}
+\begin{frame}[fragile]{Insertion sort}{The idea}
+\begin{itemize}
+\item<1-> Take the next card
+\item<2-> \alert<2>{Insert} it in place
+\end{itemize}
+\end{frame}
+\begin{frame}
+\frametitle{Cost}
+\only<1>{Quadratic} in the worst case.\pause
+\end{frame}
+\end{document}`);
+    expect(kinds(result.elements!)).toEqual([
+      ['title', 1, 'Lecture 3'],
+      ['heading', 1, 'Sorting'],
+      ['heading', 2, 'Insertion sort'],
+      ['paragraph', undefined, 'The idea'],
+      ['list_item', 0, 'Take the next card'],
+      ['list_item', 0, 'Insert it in place'],
+      ['heading', 2, 'Cost'],
+      ['paragraph', undefined, 'Quadratic in the worst case.'],
+    ]);
+  });
+
   it('keeps verbatim text as code, drops drawing code and comments, and decodes accents and escapes', async () => {
     const source = String.raw`\section*{Setup}
 Na\"ive caf\'e users pay \$5 for 50\% off % not this

@@ -20,6 +20,9 @@ import { ACCENTS, ASSIGNED_VALUE, CODE, DIMENSION, DROPPED, LISTS, MATH, REFEREN
 import { clean, counter, labelTemplate, type LabelTemplate, stripComments, substitute, topSectionRank } from './syntax.ts';
 import { tableRows } from './tables.ts';
 
+/** A Beamer overlay specification after a command's name: `<2->`, `<1,3>`, `<+->`, `<.->`. */
+const OVERLAY = /^<[-+\d,.|a-z*]{1,20}>/;
+
 /** A source that defines a macro in terms of itself would expand forever: expansions stop here. */
 const MAX_EXPANSIONS = 200_000;
 /** Environments and arguments nested deeper are not read by nested readers (a hostile source would exhaust the stack). */
@@ -82,6 +85,7 @@ class LatexReader {
   /** The figure being read: whether it shows a picture, and its caption's element and text. */
   private figure: { graphic: boolean; caption: number; text: string } | null = null;
   private depth = 0;
+  private frameLevel: number | undefined;
   /** Where text set in a display size (\Large and up) starts and ends in the block being read. */
   private display: { start: number; end: number; depth: number } | null = null;
   /** Read for `inline`: an argument or a cell, whose text is one line however it breaks. */
@@ -178,7 +182,12 @@ class LatexReader {
     if (j === top.i) j = Math.min(s.length, j + 1);
     const name = s.slice(top.i, j);
     top.i = j;
-    if (/^[A-Za-z@]+$/.test(name)) while (top.i < s.length && (s[top.i] === ' ' || s[top.i] === '\t')) top.i++;
+    if (/^[A-Za-z@]+$/.test(name)) {
+      while (top.i < s.length && (s[top.i] === ' ' || s[top.i] === '\t')) top.i++;
+      // A Beamer overlay specification (`\item<2->`, `\only<1,3>`) says on which slides: nothing to read.
+      const overlay = OVERLAY.exec(s.slice(top.i, top.i + 24));
+      if (overlay) top.i += overlay[0].length;
+    }
     return name;
   }
 
@@ -521,6 +530,13 @@ class LatexReader {
       }
       case 'caption':
         return this.caption();
+      case 'frametitle':
+        return this.frameTitle(this.inline(this.readArg()));
+      case 'framesubtitle': {
+        const subtitle = this.inline(this.readArg());
+        if (!this.silent && subtitle) this.blocks.paragraph(subtitle);
+        return;
+      }
       case 'url':
       case 'nolinkurl':
         return this.write(this.readArg());
@@ -639,6 +655,14 @@ class LatexReader {
     if (this.title.abstract !== undefined) this.abstract(this.title.abstract);
   }
 
+  /** A slide's title: a heading a level under the sections the deck groups its slides in, if it has any. */
+  private frameTitle(text: string): void {
+    this.flush();
+    if (this.silent || !text) return;
+    const grouped = this.frameLevel ?? (this.frameLevel = /\\(part|section)\*?\s*[[{]/.test(this.source()) ? 2 : 1);
+    this.blocks.heading(grouped, text);
+  }
+
   private abstract(body: string): void {
     this.flush();
     if (this.silent) return;
@@ -710,6 +734,22 @@ class LatexReader {
       this.closeItem();
       if (!this.silent) this.blocks.heading(Math.max(1, SECTIONS.indexOf('section') - this.topRank + 1), 'References');
       return this.list(name, { ordered: true, count: 0, bibliography: true });
+    }
+    if (name === 'frame') {
+      // A Beamer slide: its options, then its title and subtitle where given as arguments.
+      this.readOptional();
+      this.flush();
+      const top = this.frames.at(-1);
+      const titled = top && /^\s*\{/.test(top.s.slice(top.i, top.i + 64));
+      if (titled) this.frameTitle(this.inline(this.readArg()));
+      const subtitled = titled && top && /^\s*\{/.test(top.s.slice(top.i, top.i + 64));
+      if (subtitled) {
+        const subtitle = this.inline(this.readArg());
+        if (!this.silent && subtitle) this.blocks.paragraph(subtitle);
+      }
+      this.within(name);
+      this.flush();
+      return;
     }
     if (name === 'abstract') {
       // An abstract set before \maketitle (acmart's way) is shown under the title, as the class typesets it.
