@@ -186,6 +186,24 @@ Big \& deep & 28.4 & 41.8 \\ \bottomrule
     ]);
   });
 
+  it('opens a theorem-like statement with the name it prints and its title', async () => {
+    const result = await read(String.raw`\newtheorem{lem}{Lemma}[section]
+\begin{lem}[Cauchy]
+Every convergent sequence is bounded.
+\end{lem}
+\begin{proof}
+Take $\epsilon = 1$.
+\end{proof}
+\begin{definition}
+A set is open if it is.
+\end{definition}`);
+    expect(kinds(result.elements!)).toEqual([
+      ['paragraph', undefined, 'Lemma (Cauchy). Every convergent sequence is bounded.'],
+      ['paragraph', undefined, 'Proof. Take $\\epsilon = 1$.'],
+      ['paragraph', undefined, 'Definition. A set is open if it is.'],
+    ]);
+  });
+
   it('keeps verbatim text as code, drops drawing code and comments, and decodes accents and escapes', async () => {
     const source = String.raw`\section*{Setup}
 Na\"ive caf\'e users pay \$5 for 50\% off % not this

@@ -29,7 +29,7 @@ export const SILENT: Record<string, number> = {
   refstepcounter: 1, usepackage: 1, RequirePackage: 1, documentclass: 1, bibliographystyle: 1, bibliography: 1,
   pagestyle: 1, thispagestyle: 1, pagenumbering: 1, input: 1, include: 1, includeonly: 1, color: 1, definecolor: 3,
   fontsize: 2, linespread: 1, newlength: 1, newcounter: 1, hypersetup: 1, graphicspath: 1, geometry: 1,
-  captionsetup: 1, newtheorem: 2, DeclareMathOperator: 2, crefname: 3, Crefname: 3, addvspace: 1,
+  captionsetup: 1, DeclareMathOperator: 2, crefname: 3, Crefname: 3, addvspace: 1,
   enlargethispage: 1, phantom: 1, hphantom: 1, vphantom: 1, setcitestyle: 1, theoremstyle: 1, numberwithin: 2,
   renewcommand: 0, addbibresource: 1, urlstyle: 1, lstset: 1, setminted: 1, tcbset: 1, sisetup: 1, pgfplotsset: 1,
   usetikzlibrary: 1, includegraphics: 1, includesvg: 1, includepdf: 1, nocite: 1, acmConference: 1, acmYear: 1,

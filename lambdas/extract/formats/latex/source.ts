@@ -20,6 +20,9 @@ import { ACCENTS, ASSIGNED_VALUE, CODE, DIMENSION, DROPPED, LISTS, MATH, REFEREN
 import { clean, counter, labelTemplate, type LabelTemplate, stripComments, substitute, topSectionRank } from './syntax.ts';
 import { tableRows } from './tables.ts';
 
+/** Theorem-like environments classes declare themselves (llncs, amsthm's proof): read as \newtheorem'd ones are. */
+const THEOREMS = new Set(['theorem', 'lemma', 'corollary', 'proposition', 'definition', 'conjecture', 'claim', 'remark', 'example', 'proof']);
+
 /** A Beamer overlay specification after a command's name: `<2->`, `<1,3>`, `<+->`, `<.->`. */
 const OVERLAY = /^<[-+\d,.|a-z*]{1,20}>/;
 
@@ -85,6 +88,8 @@ class LatexReader {
   /** The figure being read: whether it shows a picture, and its caption's element and text. */
   private figure: { graphic: boolean; caption: number; text: string } | null = null;
   private depth = 0;
+  /** Theorem-like environments the source declares, and the name each prints. */
+  private readonly theorems = new Map<string, string>();
   private frameLevel: number | undefined;
   /** Where text set in a display size (\Large and up) starts and ends in the block being read. */
   private display: { start: number; end: number; depth: number } | null = null;
@@ -475,6 +480,16 @@ class LatexReader {
       case 'newenvironment':
       case 'renewenvironment':
         return this.defineEnvironment();
+      case 'newtheorem': {
+        // \newtheorem{lemma}[theorem]{Lemma}[section]: the environment and the name it prints.
+        this.readStar();
+        const environment = this.readArg().trim();
+        this.readOptional();
+        const printed = this.inline(this.readArg());
+        this.readOptional();
+        if (environment && printed) this.theorems.set(environment, printed);
+        return;
+      }
       case 'let':
         this.readArg();
         if (this.peek() === '=') this.next();
@@ -786,8 +801,18 @@ class LatexReader {
     }
     // Any other environment (table, center, quote, minipage, a theorem) is its content.
     // Placement and options first (`[htbp]`, a theorem's name); a box's width too.
-    this.readOptional();
+    const option = this.readOptional();
     if (name === 'minipage' || name === 'multicols' || name === 'wraptable') this.readArg();
+    const theorem = this.theorems.get(name) ?? (name === 'proof' ? 'Proof' : THEOREMS.has(name) ? name[0]!.toUpperCase() + name.slice(1) : undefined);
+    if (theorem !== undefined) {
+      // A theorem-like statement opens with its name (and its title): `Lemma (Cauchy). ...`; its number TeX counts is not written.
+      this.paragraphBreak();
+      const title = option === undefined ? '' : this.inline(option);
+      this.write(name === 'proof' && title ? `${title}. ` : `${theorem}${title ? ` (${title})` : ''}. `);
+      this.within(name);
+      this.paragraphBreak();
+      return;
+    }
     // An environment (center, quote, a theorem) stands apart from the paragraphs around it, as TeX sets it.
     this.paragraphBreak();
     this.within(name);
