@@ -51,12 +51,12 @@ export class Compound {
     this.addPages(pages, tables, onPages(elements, pages));
   }
 
-  /** An embedded document's result under a heading with its name, its elements kept. */
-  addResult(name: string, result: ExtractionResult): void {
-    const heading = this.mode === 'markdown' ? `## ${name}\n\n` : `${name}\n\n`;
+  /** An embedded document's result under a heading with its name (none where `name` is null: the document is the whole), its elements kept. */
+  addResult(name: string | null, result: ExtractionResult): void {
+    const heading = name === null ? '' : this.mode === 'markdown' ? `## ${name}\n\n` : `${name}\n\n`;
     const { pages, starts } = splitPages(result);
     pages[0] = heading + (pages[0] ?? '');
-    const drafts: DraftElement[] = [{ type: 'heading', level: 2, page: 0, start: 0, end: heading.trimEnd().length, text: name }];
+    const drafts: DraftElement[] = name === null ? [] : [{ type: 'heading', level: 2, page: 0, start: 0, end: heading.trimEnd().length, text: name }];
     const at = toUtf16(result.content, (result.elements ?? []).flatMap((e) => [e.char_start, e.char_end]));
     (result.elements ?? []).forEach((e, i) => {
       const page = Math.min(Math.max(0, e.page - 1), pages.length - 1);
@@ -74,7 +74,7 @@ export class Compound {
       });
     });
     this.addPages(pages, result.tables, result.elements ? drafts : undefined);
-    for (const f of result.metadata.failed_sections ?? []) this.failed.push({ name: `${name}/${f.name}`, error: f.error });
+    for (const f of result.metadata.failed_sections ?? []) this.failed.push({ name: name === null ? f.name : `${name}/${f.name}`, error: f.error });
   }
 
   fail(name: string, error: unknown): void {

@@ -7,6 +7,8 @@
 
 import { CompoundFile } from '../containers/compound-file.ts';
 import { decodeText, detectEncoding, looksLikeText } from '../containers/text-decoding.ts';
+import { isGzip } from '../containers/gzip.ts';
+import { isTar, SafeTar } from '../containers/tar.ts';
 import { isZip, SafeZip } from '../containers/zip.ts';
 import type { FormatDescriptor, StreamNames } from './format.ts';
 import { FORMATS, type Format } from './registry.ts';
@@ -26,7 +28,6 @@ export const SUPPORTED_FORMATS =
 /** Formats recognised only to say what the file is when refusing it. */
 const KNOWN_BINARY: Array<{ magic: number[]; name: string }> = [
   { magic: [0x47, 0x49, 0x46, 0x38], name: 'a GIF image' },
-  { magic: [0x1f, 0x8b], name: 'a gzip archive' },
   { magic: [0x52, 0x61, 0x72, 0x21], name: 'a RAR archive' },
   { magic: [0x37, 0x7a, 0xbc, 0xaf], name: 'a 7-Zip archive' },
 ];
@@ -43,6 +44,10 @@ export function detect(input: ExtractInput): Detected {
   // A ZIP's signature at byte 0 decides before a header window: an archive whose first
   // member is a stored (uncompressed) PDF has "%PDF-" within its first 1024 bytes.
   if (isZip(bytes)) return found(zipFormat(bytes));
+  // A TAR's first member may be a PDF whose header stands within the first 1024 bytes: the archive decides first.
+  if (isTar(bytes)) return found(tarFormat(bytes));
+  const gzipped = isGzip(bytes) ? FORMATS.find((d) => d.signature.gzip) : undefined;
+  if (gzipped) return found(gzipped);
   const headed = FORMATS.find(({ signature: { header } }) => header && hasHeader(bytes, header));
   if (headed) return found(headed);
   const magic = FORMATS.find(({ signature }) => hasMagic(bytes, signature));
@@ -67,8 +72,16 @@ function zipFormat(bytes: Uint8Array): FormatDescriptor<Format> {
   // An XPS document is a package of pages of positioned glyphs, not an archive of documents: its parts read as one would be junk.
   if (zip.entries.some((e) => /(^|\/)[^/]+\.fdseq$/i.test(e.name))) throw unsupported('the file is an XPS document (XML Paper Specification); print it to PDF and submit the PDF');
   if (zip.has('xl/workbook.bin')) throw unsupported('the file is an Excel binary workbook (.xlsb); save it as .xlsx and submit that');
-  const claimed = FORMATS.find((d) => d.signature.zipMembers?.(zip)) ?? FORMATS.find((d) => d.signature.anyZip);
+  const claimed =
+    FORMATS.find((d) => d.signature.zipMembers?.(zip)) ?? FORMATS.find((d) => d.signature.archiveMembers?.(zip.names())) ?? FORMATS.find((d) => d.signature.anyZip);
   if (!claimed) throw unsupported('the file is a ZIP archive');
+  return claimed;
+}
+
+function tarFormat(bytes: Uint8Array): FormatDescriptor<Format> {
+  const names = new SafeTar(bytes).names();
+  const claimed = FORMATS.find((d) => d.signature.archiveMembers?.(names)) ?? FORMATS.find((d) => d.signature.anyTar);
+  if (!claimed) throw unsupported('the file is a TAR archive');
   return claimed;
 }
 

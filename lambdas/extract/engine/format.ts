@@ -30,8 +30,14 @@ export interface Signature {
   zipMimetype?: string;
   /** Asked of a ZIP whose mimetype member named no format: the members that make it this format. */
   zipMembers?: (zip: ZipNames) => boolean;
+  /** Asked of a ZIP's or a TAR's member names after zipMembers: the members that make an archive this format (a LaTeX project). */
+  archiveMembers?: (names: string[]) => boolean;
   /** Any ZIP no other format claimed. */
   anyZip?: true;
+  /** Any TAR no other format claimed. */
+  anyTar?: true;
+  /** A gzip file: read by inflating it and reading what it holds. */
+  gzip?: true;
   /** A compound file's top-level streams (upper-cased names; `directory` is false when the names were looked for in the raw bytes of a damaged file). */
   compoundStreams?: (streams: StreamNames) => boolean;
   /** Filename extensions and content types that, on text, hint at this format; `decides` makes the hint enough. */

@@ -8,7 +8,7 @@
 // folder as its family, and its reader in reader.ts) and its descriptor's
 // line here.
 
-import { zip } from '../formats/archive/index.ts';
+import { gzip, tar, zip } from '../formats/archive/index.ts';
 import { png, jpeg, tiff } from '../formats/image/index.ts';
 import { latex } from '../formats/latex/index.ts';
 import { doc, ppt, xls } from '../formats/legacy-office/index.ts';
@@ -21,7 +21,7 @@ import { epub, html, xml } from '../formats/web/index.ts';
 import type { FormatDescriptor, SplitCapability } from './format.ts';
 import { hasHeader, hasMagic } from './signatures.ts';
 
-export const FORMATS = [pdf, docx, xlsx, pptx, odt, ods, odp, epub, zip, markdown, csv, tsv, mbox, eml, html, xml, msg, doc, xls, ppt, rtf, latex, text, png, jpeg, tiff] as const;
+export const FORMATS = [pdf, docx, xlsx, pptx, odt, ods, odp, epub, zip, tar, gzip, markdown, csv, tsv, mbox, eml, html, xml, msg, doc, xls, ppt, rtf, latex, text, png, jpeg, tiff] as const;
 
 export type Format = (typeof FORMATS)[number]['name'];
 

@@ -23,10 +23,15 @@ describe('the format registry', () => {
   });
 
   it('can recognise every format it holds: each descriptor has a signature', () => {
-    const unrecognisable = FORMATS.filter(({ signature: s }) => !(s.header || s.magic || s.zipMimetype || s.zipMembers || s.anyZip || s.compoundStreams || s.names || s.sniff || s.anyText));
+    const unrecognisable = FORMATS.filter(
+      ({ signature: s }) =>
+        !(s.header || s.magic || s.zipMimetype || s.zipMembers || s.archiveMembers || s.anyZip || s.anyTar || s.gzip || s.compoundStreams || s.names || s.sniff || s.anyText),
+    );
     expect(unrecognisable).toEqual([]);
-    // One format takes any ZIP, one any text: detection always ends somewhere.
+    // One format takes any ZIP, one any TAR, one any gzip file, one any text: detection always ends somewhere.
     expect(FORMATS.filter((d) => d.signature.anyZip)).toHaveLength(1);
+    expect(FORMATS.filter((d) => d.signature.anyTar)).toHaveLength(1);
+    expect(FORMATS.filter((d) => d.signature.gzip)).toHaveLength(1);
     expect(FORMATS.filter((d) => d.signature.anyText)).toHaveLength(1);
   });
 

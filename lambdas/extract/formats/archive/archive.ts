@@ -1,36 +1,60 @@
-// ZIP archives: every member is extracted as its own document and becomes a
-// section. A member that fails is named in metadata.failed_sections (the job
-// ends `partial_success`); only an archive where nothing could be read fails.
+// ZIP and TAR archives: every member is extracted as its own document and
+// becomes a section. A member that fails is named in metadata.failed_sections
+// (the job ends `partial_success`); only an archive where nothing could be
+// read fails. A gzip file is what it holds, read as if sent uncompressed.
 
 import { Compound } from '../../engine/compound.ts';
 import type { FormatContext } from '../../engine/extract.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 import { SafeZip } from '../../containers/zip.ts';
+import { isTar, SafeTar } from '../../containers/tar.ts';
+import { gunzip } from '../../containers/gzip.ts';
 
 export async function extractArchive(bytes: Uint8Array, ctx: FormatContext): Promise<FormatOutput> {
-  const zip = new SafeZip(bytes, ctx.budget);
+  const archive = openArchive(bytes, ctx);
+  const { kind } = archive;
   const out = new Compound(ctx.config.output);
-  const members = zip.entries.filter((e) => !e.isDirectory && !isJunk(e.name));
+  const members = archive.names.filter((name) => !isJunk(name));
   let extracted = 0;
-  for (const entry of members) {
+  for (const name of members) {
     try {
-      const data = zip.readEntry(entry);
-      const result = await ctx.sub({ bytes: data, filename: entry.name.split('/').pop() ?? entry.name });
-      out.addResult(entry.name, result);
+      const result = await ctx.sub({ bytes: archive.read(name), filename: name.split('/').pop() ?? name });
+      out.addResult(name, result);
       extracted++;
     } catch (err) {
       // Our own failures (a bug, memory) are not the member's fault: let them fail the job.
       if (!(err instanceof ExtractionError)) throw err;
       // A bomb or a nesting attack is the archive's problem, not one member's.
       if (err.code === 'refused_file' && /inflates/.test(err.message)) throw err;
-      out.fail(entry.name, err);
+      out.fail(name, err);
     }
   }
-  if (members.length === 0) throw new ExtractionError('empty_file', 'The ZIP archive has no files in it.');
+  if (members.length === 0) throw new ExtractionError('empty_file', `The ${kind} archive has no files in it.`);
   if (extracted === 0) {
-    throw new ExtractionError('corrupt_file', `No file in the ZIP archive could be extracted: ${out.failed.map((f) => `${f.name} (${f.error})`).join('; ')}`.slice(0, 2000));
+    throw new ExtractionError('corrupt_file', `No file in the ${kind} archive could be extracted: ${out.failed.map((f) => `${f.name} (${f.error})`).join('; ')}`.slice(0, 2000));
   }
   return out.output();
+}
+
+/** The archive's member files and a reader of each, whichever container holds them. */
+function openArchive(bytes: Uint8Array, ctx: FormatContext): { kind: 'ZIP' | 'TAR'; names: string[]; read(name: string): Uint8Array } {
+  if (isTar(bytes)) {
+    const tar = new SafeTar(bytes);
+    return { kind: 'TAR', names: tar.names(), read: (name) => tar.read(name) ?? new Uint8Array() };
+  }
+  const zip = new SafeZip(bytes, ctx.budget);
+  return { kind: 'ZIP', names: zip.entries.filter((e) => !e.isDirectory).map((e) => e.name), read: (name) => zip.read(name) ?? new Uint8Array() };
+}
+
+/** What a gzip file holds, read as its own document (a TAR as an archive), named as `gzip` kept its name. */
+export async function extractGzip(bytes: Uint8Array, ctx: FormatContext): Promise<FormatOutput> {
+  const { data, name } = gunzip(bytes, ctx.budget);
+  const out = new Compound(ctx.config.output);
+  const inner = await ctx.sub({ bytes: data, filename: name ?? 'document' });
+  out.addResult(null, inner);
+  // The document's own description is the file's: gzip adds nothing to it.
+  const { title, author, subject, keywords, language } = inner.metadata;
+  return out.output(Object.fromEntries(Object.entries({ title, author, subject, keywords, language }).filter(([, v]) => v !== null && v !== undefined)));
 }
 
 /** Metadata that archivers add and nobody means to submit. */

@@ -6,4 +6,6 @@ import type { FormatReaders } from '../../engine/readers.ts';
 
 export const readers: FormatReaders = {
   zip: async (bytes, ctx) => (await import('./archive.ts')).extractArchive(bytes, ctx),
+  tar: async (bytes, ctx) => (await import('./archive.ts')).extractArchive(bytes, ctx),
+  gzip: async (bytes, ctx) => (await import('./archive.ts')).extractGzip(bytes, ctx),
 };

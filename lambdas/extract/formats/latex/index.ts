@@ -1,12 +1,13 @@
 // LaTeX: a source file (.tex), told by its name or its opening
-// \documentclass, or a project's folder zipped (its .tex files with their
-// styles, bibliography and pictures), told by its members. Both flow, so
+// \documentclass, or a project's folder in a ZIP or a TAR (its .tex files
+// with their styles, bibliography and pictures), told by its members. Both flow, so
 // their pages are estimated from their LaTeX source's text.
 
 import type { CountSource, FormatDescriptor } from '../../engine/format.ts';
 import { DOCUMENT_ADVICE } from '../../engine/limits.ts';
 import { textPages } from '../../engine/text-pages.ts';
 import { isZip } from '../../containers/zip.ts';
+import { isTar, SafeTar } from '../../containers/tar.ts';
 import { isProject, sourceNames } from './project.ts';
 
 export const latex: FormatDescriptor<'latex'> = {
@@ -19,15 +20,15 @@ export const latex: FormatDescriptor<'latex'> = {
     names: { extensions: ['tex', 'ltx', 'latex'], contentTypes: ['application/x-tex', 'text/x-tex', 'application/x-latex', 'text/x-latex'], decides: true },
     // Without a name: a document class (or a LaTeX 2.09 style) declared before any text, after comments only.
     sniff: (head) => /^\uFEFF?(?:\s*%[^\n]*\n)*\s*\\(?:documentclass|documentstyle)\s*[[{]/.test(head),
-    zipMembers: (zip) => isProject(zip.names()),
+    archiveMembers: isProject,
   },
   countPages: (doc: CountSource) => {
-    if (!isZip(doc.bytes)) return textPages(doc.codePoints());
-    const zip = doc.zip();
+    const archive = isZip(doc.bytes) ? doc.zip() : isTar(doc.bytes) ? new SafeTar(doc.bytes) : null;
+    if (!archive) return textPages(doc.codePoints());
     return textPages(
-      sourceNames(zip.names()).reduce((sum, name) => {
+      sourceNames(archive.names()).reduce((sum, name) => {
         doc.meter.checkTime();
-        return sum + (zip.readText(name)?.length ?? 0);
+        return sum + (archive.read(name)?.length ?? 0);
       }, 0),
     );
   },

@@ -1,6 +1,6 @@
-// A LaTeX project sent as one archive (a paper's folder zipped, as arXiv's
-// sources are): a ZIP holding LaTeX sources and no document of another kind
-// (isProject). Its main
+// A LaTeX project sent as one archive (a paper's folder zipped, or the TAR
+// arXiv serves a paper's sources in, gzipped or not): an archive holding
+// LaTeX sources and no document of another kind (isProject). Its main
 // file, the one declaring a document class, is read with the files it
 // brings in by \input, \include and \subfile written in their place, and
 // its compiled bibliography (the .bbl BibTeX wrote beside it) in place of
@@ -11,6 +11,7 @@ import { Blocks } from '../../engine/blocks.ts';
 import type { FormatContext } from '../../engine/extract.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 import { SafeZip } from '../../containers/zip.ts';
+import { isTar, SafeTar } from '../../containers/tar.ts';
 import { decodeText } from '../../containers/text-decoding.ts';
 import { readLatex } from './source.ts';
 
@@ -46,15 +47,15 @@ const PICTURE = /\.(png|jpe?g|gif|eps|ps|svg|tiff?|bmp)$/i;
 
 /** The project's document: each main file read with its inputs in place, or, without one, each source in turn. */
 export function extractProject(bytes: Uint8Array, ctx: Pick<FormatContext, 'budget' | 'config'>): FormatOutput {
-  const zip = new SafeZip(bytes, ctx.budget);
-  const names = zip.entries.filter((e) => !e.isDirectory && !isJunk(e.name)).map((e) => e.name);
+  const archive = isTar(bytes) ? new SafeTar(bytes) : new SafeZip(bytes, ctx.budget);
+  const names = archive.names().filter((n) => !isJunk(n));
   const texts = new Map<string, string | undefined>();
   const read = (name: string): string | undefined => {
     if (!texts.has(name)) {
-      const entry = zip.entries.find((e) => e.name === name);
       let text: string | undefined;
       try {
-        text = entry ? decodeText(zip.readEntry(entry)).text : undefined;
+        const data = archive.read(name);
+        text = data ? decodeText(data).text : undefined;
       } catch (err) {
         // A member that is not text brings nothing in: \input of it is left as it stands.
         if (!(err instanceof ExtractionError)) throw err;
