@@ -23,7 +23,7 @@ export interface Detected {
 }
 
 export const SUPPORTED_FORMATS =
-  'PDF, DOCX, DOC, XLSX, XLS, PPTX, PPT, ODT, ODS, ODP, EPUB, RTF, HTML, XML, CSV, TSV, EML, MSG and mbox (e-mail), Markdown, plain text, PNG/JPEG/TIFF images (by OCR), and ZIP archives of these';
+  'PDF, DOCX, DOC, XLSX, XLS, PPTX, PPT, ODT, ODS, ODP, EPUB, RTF, HTML, XML, LaTeX, CSV, TSV, EML, MSG and mbox (e-mail), Markdown, plain text, PNG/JPEG/TIFF images (by OCR), and ZIP or TAR archives of these, gzipped or not';
 
 /** Formats recognised only to say what the file is when refusing it. */
 const KNOWN_BINARY: Array<{ magic: number[]; name: string }> = [
