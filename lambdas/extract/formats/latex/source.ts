@@ -682,13 +682,7 @@ class LatexReader {
     this.flush();
     if (this.silent) return;
     this.blocks.heading(Math.max(1, SECTIONS.indexOf('section') - this.topRank + 1), 'Abstract');
-    this.frames.push({ s: body, i: 0 });
-    this.limits.depth++;
-    try {
-      this.readFrame();
-    } finally {
-      this.limits.depth--;
-    }
+    this.readText(body);
     this.flush();
   }
 
@@ -825,7 +819,11 @@ class LatexReader {
 
   /** Reads up to the environment's \end, leaving any other \end alone. */
   private within(name: string): void {
-    const body = this.readEnvironmentBody(name);
+    this.readText(this.readEnvironmentBody(name));
+  }
+
+  /** Reads `body` here, one level deeper, before going on past it. */
+  private readText(body: string): void {
     this.frames.push({ s: body, i: 0 });
     this.limits.depth++;
     try {
