@@ -25,7 +25,7 @@ const SOURCE = /\.(tex|ltx|latex)$/i;
 
 /**
  * Members that are documents of another kind (office files, web pages, mail,
- * archives): a ZIP holding one is an archive of documents, read member by
+ * archives): an archive holding one is an archive of documents, read member by
  * member, not a LaTeX project. Everything else a paper's folder holds
  * (styles, bibliographies, pictures, PDFs of figures or of the compiled
  * paper, plot data, scripts, notes) is the project's.
