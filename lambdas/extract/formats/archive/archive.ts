@@ -9,12 +9,13 @@ import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 import { SafeZip } from '../../containers/zip.ts';
 import { isTar, SafeTar } from '../../containers/tar.ts';
 import { gunzip } from '../../containers/gzip.ts';
+import { isArchiveJunk } from '../../containers/archive-junk.ts';
 
 export async function extractArchive(bytes: Uint8Array, ctx: FormatContext): Promise<FormatOutput> {
   const archive = openArchive(bytes, ctx);
   const { kind } = archive;
   const out = new Compound(ctx.config.output);
-  const members = archive.names.filter((name) => !isJunk(name));
+  const members = archive.names.filter((name) => !isArchiveJunk(name));
   let extracted = 0;
   for (const name of members) {
     try {
@@ -57,7 +58,3 @@ export async function extractGzip(bytes: Uint8Array, ctx: FormatContext): Promis
   return out.output(Object.fromEntries(Object.entries({ title, author, subject, keywords, language }).filter(([, v]) => v !== null && v !== undefined)));
 }
 
-/** Metadata that archivers add and nobody means to submit. */
-function isJunk(name: string): boolean {
-  return name.startsWith('__MACOSX/') || /(^|\/)\.DS_Store$/.test(name) || /(^|\/)Thumbs\.db$/i.test(name);
-}

@@ -13,6 +13,7 @@ import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 import { SafeZip } from '../../containers/zip.ts';
 import { isTar, SafeTar } from '../../containers/tar.ts';
 import { decodeText } from '../../containers/text-decoding.ts';
+import { isArchiveJunk } from '../../containers/archive-junk.ts';
 import { readLatex } from './source.ts';
 
 /** Deeper than any project nests its inputs: a file that includes itself stops here. */
@@ -32,7 +33,8 @@ const SOURCE = /\.(tex|ltx|latex)$/i;
  */
 const OTHER_DOCUMENT = /\.(docx?|docm|dotx|xlsx?|xlsm|xlsb|pptx?|pptm|od[tspg]|epub|html?|xhtml|eml|msg|mbox|rtf|zip|7z|rar|tar|gz|tgz)$/i;
 
-const isJunk = (name: string) => name.startsWith('__MACOSX/') || /(^|\/)(\.DS_Store|Thumbs\.db)$/i.test(name) || name.endsWith('/');
+/** A member that is no file of the project: the archiver's junk, or a folder's own entry. */
+const isJunk = (name: string) => isArchiveJunk(name) || name.endsWith('/');
 
 /** The LaTeX sources among an archive's members. */
 export const sourceNames = (names: string[]) => names.filter((n) => SOURCE.test(n) && !isJunk(n));
