@@ -19,9 +19,6 @@ import { readLatex } from './source.ts';
 /** Deeper than any project nests its inputs: a file that includes itself stops here. */
 const MAX_DEPTH = 16;
 
-/** TeX's own files: styles, classes, bibliography databases and what a compile leaves. */
-const SUPPORT = /\.(sty|cls|bst|bib|bbl|aux|log|out|toc|lof|lot|blg|fls|fdb_latexmk|synctex(\.gz)?|clo|def|cfg|fd|ist|nav|snm|vrb|brf|idx|ind|ilg)$/i;
-
 const SOURCE = /\.(tex|ltx|latex)$/i;
 
 /**
@@ -44,8 +41,6 @@ export function isProject(names: string[]): boolean {
   const members = names.filter((n) => !isJunk(n));
   return members.some((n) => SOURCE.test(n)) && !members.some((n) => OTHER_DOCUMENT.test(n) && !/\.synctex\.gz$/i.test(n));
 }
-
-const PICTURE = /\.(png|jpe?g|gif|eps|ps|svg|tiff?|bmp)$/i;
 
 /** The project's document: each main file read with its inputs in place, or, without one, each source in turn. */
 export function extractProject(bytes: Uint8Array, ctx: Pick<FormatContext, 'budget' | 'config'>): FormatOutput {
@@ -71,7 +66,7 @@ export function extractProject(bytes: Uint8Array, ctx: Pick<FormatContext, 'budg
   const blocks = new Blocks(ctx.config.output);
   const metadata: FormatOutput['metadata'] = {};
   for (const name of mains.length > 0 ? mains : sources) {
-    const source = mains.length > 0 ? latexProject(name, names, read).source : (read(name) ?? '');
+    const source = mains.length > 0 ? latexProject(name, names, read) : (read(name) ?? '');
     const found = readLatex(source, blocks);
     if (found.title && !metadata.title) metadata.title = found.title;
     if (found.author && !metadata.author) metadata.author = found.author;
@@ -79,55 +74,37 @@ export function extractProject(bytes: Uint8Array, ctx: Pick<FormatContext, 'budg
   return blocks.output(metadata);
 }
 
-export interface LatexProject {
-  /** The main file's source with its inputs in place. */
-  source: string;
-  /** Members that are parts of the document rather than documents of their own. */
-  parts: Set<string>;
-}
-
 /** Whether a file's text is a LaTeX document's main file. */
-export const isLatexMain = (name: string, text: string) => /\.(tex|ltx|latex)$/i.test(name) && /\\documentclass\s*[[{]/.test(text.replace(/(^|[^\\])%[^\n]*/g, '$1'));
+export const isLatexMain = (name: string, text: string) => SOURCE.test(name) && /\\documentclass\s*[[{]/.test(text.replace(/(^|[^\\])%[^\n]*/g, '$1'));
 
 /**
- * The project of the main file `main` among `names`, reading members with
- * `read` (undefined for one it cannot read). Paths in \input are relative
- * to the main file's folder, as TeX resolves them when run there.
+ * The source of the main file `main` among `names` with its inputs in place,
+ * reading members with `read` (undefined for one it cannot read). Paths in
+ * \input are relative to the main file's folder, as TeX resolves them when
+ * run there.
  */
-export function latexProject(main: string, names: string[], read: (name: string) => string | undefined): LatexProject {
+export function latexProject(main: string, names: string[], read: (name: string) => string | undefined): string {
   const folder = main.includes('/') ? main.slice(0, main.lastIndexOf('/') + 1) : '';
   const members = new Set(names);
-  const parts = new Set<string>([main]);
   const resolve = (path: string, extensions: string[]): string | undefined => {
     const clean = normalise(folder + path.trim().replace(/^\.\//, ''));
     return [clean, ...extensions.map((e) => clean + e)].find((n) => members.has(n));
   };
   const inline = (text: string, depth: number): string =>
-    text.replace(/(^|[^\\])(%[^\n]*)|\\(input|include|subfile|subfileinclude|bibliography|includegraphics)\s*(\[[^\]]*\])?\s*\{([^}]*)\}/g, (whole, before: string | undefined, comment: string | undefined, command: string, _options: string, arg: string) => {
+    text.replace(/(^|[^\\])(%[^\n]*)|\\(input|include|subfile|subfileinclude|bibliography)\s*(\[[^\]]*\])?\s*\{([^}]*)\}/g, (whole, _before: string | undefined, comment: string | undefined, command: string, _options: string, arg: string) => {
       if (comment !== undefined) return whole;
-      if (command === 'includegraphics') {
-        const picture = resolve(arg, ['.pdf', '.png', '.jpg', '.jpeg', '.eps', '.ps', '.svg']);
-        if (picture) parts.add(picture);
-        return whole;
-      }
       if (command === 'bibliography') {
         const bbl = resolve(main.replace(/\.[^./]+$/, '').slice(folder.length), ['.bbl']);
-        const bibliography = bbl ? read(bbl) : undefined;
-        if (bbl) parts.add(bbl);
-        return bibliography ?? whole;
+        return (bbl ? read(bbl) : undefined) ?? whole;
       }
       const file = resolve(arg, ['.tex']);
       if (!file || depth >= MAX_DEPTH) return whole;
       const included = read(file);
       if (included === undefined) return whole;
-      parts.add(file);
       // \include starts its file on a new page: a paragraph break at least.
       return `\n\n${inline(included, depth + 1)}\n\n`;
     });
-  const text = read(main) ?? '';
-  const source = inline(text, 0);
-  for (const name of names) if (SUPPORT.test(name) || PICTURE.test(name)) parts.add(name);
-  return { source, parts };
+  return inline(read(main) ?? '', 0);
 }
 
 /** `a/./b/../c` as `a/c`. */
