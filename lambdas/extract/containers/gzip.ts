@@ -12,16 +12,15 @@ export const isGzip = (bytes: Uint8Array) => bytes.length >= 18 && bytes[0] === 
 /** The inflated bytes, and the original file name the header keeps, where `gzip` kept it. */
 export function gunzip(bytes: Uint8Array, budget: InflateBudget): { data: Uint8Array; name: string | null } {
   const room = Math.min(budget.remaining, ZIP_LIMITS.maxEntryBytes);
+  const tooLarge = () => new ExtractionError('refused_file', `Refused: the gzip file inflates past ${Math.round(room / (1024 * 1024))} MB. Send the document uncompressed, or a smaller one.`);
   let data: Uint8Array;
   try {
     data = gunzipSync(bytes, { maxOutputLength: room + 1 });
   } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || (err as Error).name === 'RangeError') {
-      throw new ExtractionError('refused_file', `Refused: the gzip file inflates past ${Math.round(room / (1024 * 1024))} MB. Send the document uncompressed, or a smaller one.`);
-    }
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || (err as Error).name === 'RangeError') throw tooLarge();
     throw new ExtractionError('corrupt_file', `The gzip file is damaged (${(err as Error).message}). Compress the document again and resubmit it.`);
   }
-  if (data.length > room) throw new ExtractionError('refused_file', `Refused: the gzip file inflates past ${Math.round(room / (1024 * 1024))} MB. Send the document uncompressed, or a smaller one.`);
+  if (data.length > room) throw tooLarge();
   budget.remaining -= data.length;
   return { data, name: originalName(bytes) };
 }

@@ -38,17 +38,10 @@ export class SafeTar {
     return this.entries.filter((e) => !e.isDirectory).map((e) => e.name);
   }
 
-  has(name: string): boolean {
-    return this.byName.has(name);
-  }
-
+  /** A member's bytes, as the archive stores them (no copy). */
   read(name: string): Uint8Array | null {
     const entry = this.byName.get(name);
-    return entry ? this.readEntry(entry) : null;
-  }
-
-  readEntry(entry: TarEntry): Uint8Array {
-    return this.bytes.subarray(entry.offset, entry.offset + entry.size);
+    return entry ? this.bytes.subarray(entry.offset, entry.offset + entry.size) : null;
   }
 }
 
@@ -69,7 +62,7 @@ function readHeaders(bytes: Uint8Array): TarEntry[] {
     const next = data + Math.ceil(size / BLOCK) * BLOCK;
     if (size < 0 || data + size > bytes.length) break;
     if (type === 'L') longName = cString(bytes, data, size);
-    else if (type === 'x') paxPath = paxRecords(latin1Utf8(bytes, data, size)).get('path') ?? paxPath;
+    else if (type === 'x') paxPath = paxRecords(utf8(bytes, data, size)).get('path') ?? paxPath;
     else if (type !== 'g') {
       const ustar = latin1(bytes, at + 257, 5) === 'ustar';
       const prefix = ustar ? cString(bytes, at + 345, 155) : '';
@@ -106,7 +99,7 @@ function octal(bytes: Uint8Array, at: number, length: number): number {
 }
 
 const latin1 = (bytes: Uint8Array, at: number, length: number) => Buffer.from(bytes.buffer, bytes.byteOffset + at, length).toString('latin1');
-const latin1Utf8 = (bytes: Uint8Array, at: number, length: number) => Buffer.from(bytes.buffer, bytes.byteOffset + at, length).toString('utf8');
+const utf8 = (bytes: Uint8Array, at: number, length: number) => Buffer.from(bytes.buffer, bytes.byteOffset + at, length).toString('utf8');
 
 /** A NUL-terminated name field: UTF-8, as GNU and BSD tar write names. */
 function cString(bytes: Uint8Array, at: number, length: number): string {

@@ -6,20 +6,16 @@
 import { Compound } from '../../engine/compound.ts';
 import type { FormatContext } from '../../engine/extract.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
-import { SafeZip } from '../../containers/zip.ts';
-import { isTar, SafeTar } from '../../containers/tar.ts';
 import { gunzip } from '../../containers/gzip.ts';
-import { isArchiveJunk } from '../../containers/archive-junk.ts';
+import { openArchive } from '../../containers/archive-members.ts';
 
 export async function extractArchive(bytes: Uint8Array, ctx: FormatContext): Promise<FormatOutput> {
-  const archive = openArchive(bytes, ctx);
-  const { kind } = archive;
+  const { kind, names: members, read } = openArchive(bytes, ctx.budget);
   const out = new Compound(ctx.config.output);
-  const members = archive.names.filter((name) => !isArchiveJunk(name));
   let extracted = 0;
   for (const name of members) {
     try {
-      const result = await ctx.sub({ bytes: archive.read(name), filename: name.split('/').pop() ?? name });
+      const result = await ctx.sub({ bytes: read(name) ?? new Uint8Array(), filename: name.split('/').pop() ?? name });
       out.addResult(name, result);
       extracted++;
     } catch (err) {
@@ -35,16 +31,6 @@ export async function extractArchive(bytes: Uint8Array, ctx: FormatContext): Pro
     throw new ExtractionError('corrupt_file', `No file in the ${kind} archive could be extracted: ${out.failed.map((f) => `${f.name} (${f.error})`).join('; ')}`.slice(0, 2000));
   }
   return out.output();
-}
-
-/** The archive's member files and a reader of each, whichever container holds them. */
-function openArchive(bytes: Uint8Array, ctx: FormatContext): { kind: 'ZIP' | 'TAR'; names: string[]; read(name: string): Uint8Array } {
-  if (isTar(bytes)) {
-    const tar = new SafeTar(bytes);
-    return { kind: 'TAR', names: tar.names(), read: (name) => tar.read(name) ?? new Uint8Array() };
-  }
-  const zip = new SafeZip(bytes, ctx.budget);
-  return { kind: 'ZIP', names: zip.entries.filter((e) => !e.isDirectory).map((e) => e.name), read: (name) => zip.read(name) ?? new Uint8Array() };
 }
 
 /** What a gzip file holds, read as its own document (a TAR as an archive), named as `gzip` kept its name. */

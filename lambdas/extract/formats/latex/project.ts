@@ -10,10 +10,8 @@
 import { Blocks } from '../../engine/blocks.ts';
 import type { FormatContext } from '../../engine/extract.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
-import { SafeZip } from '../../containers/zip.ts';
-import { isTar, SafeTar } from '../../containers/tar.ts';
 import { decodeText } from '../../containers/text-decoding.ts';
-import { isArchiveJunk } from '../../containers/archive-junk.ts';
+import { isArchiveJunk, openArchive } from '../../containers/archive-members.ts';
 import { readLatex } from './source.ts';
 
 /** Deeper than any project nests its inputs: a file that includes itself stops here. */
@@ -44,8 +42,8 @@ export function isProject(names: string[]): boolean {
 
 /** The project's document: each main file read with its inputs in place, or, without one, each source in turn. */
 export function extractProject(bytes: Uint8Array, ctx: Pick<FormatContext, 'budget' | 'config'>): FormatOutput {
-  const archive = isTar(bytes) ? new SafeTar(bytes) : new SafeZip(bytes, ctx.budget);
-  const names = archive.names().filter((n) => !isJunk(n));
+  const archive = openArchive(bytes, ctx.budget);
+  const { names } = archive;
   const texts = new Map<string, string | undefined>();
   const read = (name: string): string | undefined => {
     if (!texts.has(name)) {
