@@ -423,6 +423,11 @@ class LatexReader {
       else this.blocks.listItem(text, level, ordinal);
       this.item = null;
     } else if (text) this.blocks.paragraph(text);
+    this.writeFootnotes();
+  }
+
+  /** The footnotes read since the last block, after the block they belong to. */
+  private writeFootnotes(): void {
     for (const note of this.footnotes.splice(0)) this.blocks.footnote(note);
   }
 
@@ -547,11 +552,8 @@ class LatexReader {
         return this.caption();
       case 'frametitle':
         return this.frameTitle(this.inline(this.readArg()));
-      case 'framesubtitle': {
-        const subtitle = this.inline(this.readArg());
-        if (!this.silent && subtitle) this.blocks.paragraph(subtitle);
-        return;
-      }
+      case 'framesubtitle':
+        return this.frameSubtitle();
       case 'url':
       case 'nolinkurl':
         return this.write(this.readArg());
@@ -646,7 +648,7 @@ class LatexReader {
     this.flush();
     if (this.figure) this.figure = { ...this.figure, caption: this.blocks.elements.length, text };
     this.blocks.caption(text);
-    for (const note of this.footnotes.splice(0)) this.blocks.footnote(note);
+    this.writeFootnotes();
   }
 
   private makeTitle(): void {
@@ -666,7 +668,7 @@ class LatexReader {
     for (const author of authors) this.blocks.paragraph(author);
     const date = this.title.date ? this.inline(this.title.date) : '';
     if (date) this.blocks.paragraph(date);
-    for (const note of this.footnotes.splice(0)) this.blocks.footnote(note);
+    this.writeFootnotes();
     if (this.title.abstract !== undefined) this.abstract(this.title.abstract);
   }
 
@@ -676,6 +678,12 @@ class LatexReader {
     if (this.silent || !text) return;
     const grouped = this.frameLevel ?? (this.frameLevel = /\\(part|section)\*?\s*[[{]/.test(this.source()) ? 2 : 1);
     this.blocks.heading(grouped, text);
+  }
+
+  /** A slide's subtitle, its argument next: a paragraph under its title. */
+  private frameSubtitle(): void {
+    const subtitle = this.inline(this.readArg());
+    if (!this.silent && subtitle) this.blocks.paragraph(subtitle);
   }
 
   private abstract(body: string): void {
@@ -752,10 +760,7 @@ class LatexReader {
       const titled = top && /^\s*\{/.test(top.s.slice(top.i, top.i + 64));
       if (titled) this.frameTitle(this.inline(this.readArg()));
       const subtitled = titled && top && /^\s*\{/.test(top.s.slice(top.i, top.i + 64));
-      if (subtitled) {
-        const subtitle = this.inline(this.readArg());
-        if (!this.silent && subtitle) this.blocks.paragraph(subtitle);
-      }
+      if (subtitled) this.frameSubtitle();
       this.within(name);
       this.flush();
       return;
@@ -874,7 +879,7 @@ class LatexReader {
     this.flush();
     for (const caption of captions) this.blocks.caption(caption);
     this.blocks.table(rows);
-    for (const note of this.footnotes.splice(0)) this.blocks.footnote(note);
+    this.writeFootnotes();
   }
 
   // --- definitions -------------------------------------------------------
