@@ -2281,6 +2281,42 @@ describe('PDF form fields and notes', () => {
     expect(result.content).toBe('Name: Ada Lovelace\n\nCity: London\n\nChecked by QA');
   });
 
+  it("reads the text a stamp's, a watermark's, a signature's and a button's appearance shows, once, and not a hidden stamp's or a field's value twice", async () => {
+    const content = 'BT /F1 10 Tf 1 0 0 1 72 700 Tm (Purchase order 4471) Tj ET\nBT /F1 10 Tf 1 0 0 1 72 660 Tm (Buyer:) Tj ET';
+    // An appearance: a box and `text` in 12-point Helvetica (F1 of its own resources).
+    const appearance = (text: string, width = 200) => {
+      const ops = `q 0 0 1 RG 1 w 1 1 ${width - 2} 22 re S Q BT /F1 12 Tf 6 7 Td (${text}) Tj ET`;
+      return `<< /Type /XObject /Subtype /Form /BBox [0 0 ${width} 24] /Resources << /Font << /F1 4 0 R >> >> /Length ${ops.length} >>\nstream\n${ops}\nendstream`;
+    };
+    const picture = '<< /Type /XObject /Subtype /Form /BBox [0 0 40 24] /Length 19 >>\nstream\n0 0 40 24 re f\nendstream';
+    const bytes = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [6 0 R 7 0 R 8 0 R] /SigFlags 3 >> >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R /Annots [9 0 R 6 0 R 7 0 R 8 0 R 10 0 R 11 0 R 12 0 R] >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      // A text field whose appearance shows its value: read once, from the value.
+      '<< /Type /Annot /Subtype /Widget /FT /Tx /T (buyer) /V (Ada Lovelace) /Rect [110 654 310 678] /AP << /N 13 0 R >> /P 3 0 R >>',
+      '<< /Type /Annot /Subtype /Widget /FT /Sig /T (approval) /Rect [72 560 372 584] /AP << /N 14 0 R >> /P 3 0 R >>',
+      '<< /Type /Annot /Subtype /Widget /FT /Btn /Ff 65536 /T (send) /Rect [72 500 152 524] /AP << /N 15 0 R >> /P 3 0 R >>',
+      '<< /Type /Annot /Subtype /Stamp /Rect [400 690 560 714] /AP << /N 16 0 R >> /F 4 >>',
+      // Hidden (flag 2): a viewer does not show it.
+      '<< /Type /Annot /Subtype /Stamp /Rect [400 640 560 664] /AP << /N 17 0 R >> /F 2 >>',
+      '<< /Type /Annot /Subtype /Watermark /Rect [200 300 400 324] /AP << /N 18 0 R >> /F 4 >>',
+      // A stamp that is a picture alone: nothing to read, and no copy of the page made for it.
+      '<< /Type /Annot /Subtype /Stamp /Rect [500 500 540 524] /AP << /N 19 0 R >> /F 4 >>',
+      appearance('Ada Lovelace'),
+      appearance('Digitally signed by Grace Hopper', 300),
+      appearance('Send', 80),
+      appearance('APPROVED', 160),
+      appearance('VOID', 160),
+      appearance('DRAFT'),
+      picture,
+    ]);
+    const result = await extract({ bytes, filename: 'signed.pdf' });
+    expect(result.content).toBe('Purchase order 4471 APPROVED\n\nBuyer: Ada Lovelace\n\nDigitally signed by Grace Hopper\n\nSend\n\nDRAFT');
+  });
+
   it('reads checkboxes and radio buttons as ☒ or ☐ beside their labels, and a choice field\'s choice', async () => {
     const content = 'BT /F1 10 Tf 1 0 0 1 72 700 Tm (Subscribe) Tj ET\nBT /F1 10 Tf 1 0 0 1 72 680 Tm (Terms read) Tj ET\nBT /F1 10 Tf 1 0 0 1 72 660 Tm (Country:) Tj ET';
     const bytes = assemblePdf([

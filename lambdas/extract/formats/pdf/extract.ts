@@ -11,6 +11,7 @@ import { drawingsOf } from './charts.ts';
 import { withDrawnBullets } from './drawn-bullets.ts';
 import { imageRulings, withoutRuleGlyphs, type GrayImage } from './image-rulings.ts';
 import { annotationWords, placeAmong } from './annotations.ts';
+import { appearanceWords } from './appearances.ts';
 import { readOutline } from './outline.ts';
 import { pageTags } from './tags.ts';
 import { illegible } from './legibility.ts';
@@ -121,7 +122,7 @@ async function readPage(m: Pdfium, doc: number, n: number, ocrMode: OcrMode, tag
   if (form) m.FORM_OnAfterLoadPage(page, form);
   try {
     // OCR on every page reads the picture, not the text layer beside it.
-    const layout = ocrMode === 'always' ? pageFrame(m, page) : readLayout(m, page, n, tables, tagged, form, ocrMode === 'auto');
+    const layout = ocrMode === 'always' ? pageFrame(m, page) : readLayout(m, doc, page, n, tables, tagged, form, ocrMode === 'auto');
     const shown = shownSize(layout);
     const size = { page: n, width: round2(shown.width), height: round2(shown.height) };
     const chars = layout.blocks.reduce((sum, b) => sum + b.lines.reduce((k, l) => k + l.words.reduce((w, word) => w + word.text.length, 0), 0), 0);
@@ -249,7 +250,7 @@ function pageFrame(m: Pdfium, page: number, frame = shownFrame(m, page)): PageLa
  * shows (added to `tables`, numbered `n`) and the boxes of its images;
  * `judgeLegibility`: mark the layout `illegible` where its text layer is unreadable.
  */
-function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged: boolean, form: number, judgeLegibility: boolean): PageLayout {
+function readLayout(m: Pdfium, doc: number, page: number, n: number, tables: Table[], tagged: boolean, form: number, judgeLegibility: boolean): PageLayout {
   const shown = shownFrame(m, page);
   const textPage = m.FPDFText_LoadPage(page);
   if (!textPage) return pageFrame(m, page, shown);
@@ -266,12 +267,12 @@ function readLayout(m: Pdfium, page: number, n: number, tables: Table[], tagged:
     layout.drawings = drawingsOf(drawing.shapes, layout.width * layout.height)
       .map((d) => figureBox(d.x0, d.y0, d.x1, d.y1, layout.width, layout.height))
       .filter((c) => !layout.figures.some((f) => overlaps(c, f)));
-    // Filled-in form fields and free-text notes are not in the content stream: their words go where their boxes stand.
-    // Words, marks and annotations alike in the frame the page is read in.
-    const words = placeAmong(
-      withDrawnBullets(shownWords(own, frame), drawing.marks),
-      shownWords(annotationWords(m, page, count, form), frame),
-    );
+    // Filled-in form fields, free-text notes and the text of stamps' and signatures' appearances are not in the
+    // content stream: their words go where their boxes stand. Words, marks and annotations alike in the frame the
+    // page is read in.
+    const annotated = annotationWords(m, page, count, form);
+    const appearing = appearanceWords(m, doc, n - 1, page, form, count + annotated.length);
+    const words = placeAmong(withDrawnBullets(shownWords(own, frame), drawing.marks), shownWords([...annotated, ...appearing], frame));
     const tags = tagged ? pageTags(m, page) : null;
     if (tags) for (const w of words) w.tag = tags.get(w.mcid);
     layout.tagged = tags !== null;
