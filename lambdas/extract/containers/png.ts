@@ -5,7 +5,8 @@ import { crc32, deflateSync } from 'node:zlib';
 
 const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 
-function chunk(type: string, data: Uint8Array): Buffer {
+/** A PNG chunk: length, type, data and the CRC over type and data. */
+export function pngChunk(type: string, data: Uint8Array): Buffer {
   const head = Buffer.alloc(8);
   head.writeUInt32BE(data.byteLength, 0);
   head.write(type, 4, 'latin1');
@@ -26,8 +27,8 @@ export function encodeGrayPng(pixels: Uint8Array, width: number, height: number,
   const raw = Buffer.alloc((width + 1) * height);
   for (let y = 0; y < height; y++) raw.set(pixels.subarray(y * stride, y * stride + width), y * (width + 1) + 1);
   // pHYs (pixels per metre): a reader told the resolution need not guess it (tesseract prints its guess on every page).
-  const physical = dpi ? [chunk('pHYs', physicalChunk(dpi))] : [];
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), ...physical, chunk('IDAT', deflateSync(raw, { level: 6 })), chunk('IEND', new Uint8Array(0))]);
+  const physical = dpi ? [pngChunk('pHYs', physicalChunk(dpi))] : [];
+  return Buffer.concat([SIGNATURE, pngChunk('IHDR', header), ...physical, pngChunk('IDAT', deflateSync(raw, { level: 6 })), pngChunk('IEND', new Uint8Array(0))]);
 }
 
 function physicalChunk(dpi: number): Uint8Array {

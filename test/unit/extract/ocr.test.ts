@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/engine/extract.ts';
 import { DEFAULT_CONFIG } from '../../../lambdas/extract/engine/types.ts';
 import { assemblePdf, layoutPdf, pdfString } from '../../support/pdf-fixture.ts';
+import { grayPixels, writePng } from '../../support/png-writer.ts';
 import { pageImages, scannedPdf, scanOf, textImagePng } from '../../support/text-image.ts';
 
 const BODY = ['The survey of the northern districts found that most of the', 'households relied on wells dug before the war, and that the', 'water table had fallen by a third in the last decade.'];
@@ -60,6 +61,23 @@ describe('OCR', () => {
     const [x0, , x1] = result.elements![0]!.bbox!;
     expect(Math.abs(x0 - 200)).toBeLessThan(10);
     expect(x1).toBeLessThanOrEqual(size!.width);
+  });
+
+  it('reads a screenshot with a clear background, a 16-bit interlaced picture and a palette one as scanned pages, not bare paragraphs', async () => {
+    const [picture] = await pageImages(reportPage());
+    const { width, height, pixels } = grayPixels(picture!.png);
+    const gray = (x: number, y: number) => pixels[y * width + x]!;
+    const variants = {
+      // Black ink on nothing: the white paper is transparent black, as a screenshot tool saves a clear background.
+      rgba: writePng({ width, height, colour: 6, depth: 8, pixel: (x, y) => [0, 0, 0, 255 - gray(x, y)] }),
+      grayAlpha16: writePng({ width, height, colour: 4, depth: 16, interlaced: true, pixel: (x, y) => [gray(x, y) * 257, 65535] }),
+      palette: writePng({ width, height, colour: 3, depth: 8, palette: Uint8Array.from({ length: 768 }, (_, i) => Math.floor(i / 3)), pixel: (x, y) => [gray(x, y)] }),
+    };
+    for (const [name, bytes] of Object.entries(variants)) {
+      const result = await extract({ bytes, filename: `${name}.png`, config: { ...DEFAULT_CONFIG, output: 'markdown' } });
+      expect({ name, content: result.content }).toEqual({ name, content: REPORT_MARKDOWN });
+      expect(result.elements!.map((e) => e.type)).toEqual(['title', 'paragraph', 'list_item', 'list_item']);
+    }
   });
 
   it('reads a photo taken on its side as its Exif orientation shows it, its size and boxes as shown', async () => {

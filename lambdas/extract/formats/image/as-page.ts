@@ -4,12 +4,19 @@
 // reliable about the size of the page it shows, so its longer side is taken
 // for a letter page's (11 inches): the reader renders that at about 200 dpi
 // for OCR, which enlarges a small picture (a page photographed or saved at
-// 72 dpi) to letters OCR reads well. Only encodings a PDF holds as they are
-// qualify: JPEG with one or three components, and 8-bit grey or RGB PNG
-// without transparency or interlacing; any other picture is OCR'd directly.
+// 72 dpi) to letters OCR reads well. A JPEG with one or three components
+// and an 8-bit grey or RGB PNG without transparency or interlacing go in as
+// they are; any other PNG (a screenshot's alpha channel, a palette, 16-bit
+// or interlaced) is decoded to grey or RGB pixels, laid over white, first.
+// Other pictures (TIFF, CMYK JPEG) are OCR'd directly.
 
+import { deflateSync } from 'node:zlib';
 import { assemblePdf } from '../../containers/pdf-assembly.ts';
+import { decodePng } from '../../containers/png-decode.ts';
 import { jpegFrame } from './header.ts';
+
+/** Bytes a PNG may decode to (its filtered data, and its pixels) to be read as a page: 30 megapixels of RGB. */
+const MAX_DECODED_BYTES = 90 * 1024 * 1024;
 
 /** Points on the page's longer side: a letter page's 11 inches. */
 const LONGER_SIDE = 792;
@@ -47,7 +54,14 @@ export function pictureXObject(b: Uint8Array, size: { width: number; height: num
   }
   if (b[0] === 0x89 && b[1] === 0x50 && b.length >= 29) {
     const [depth, colour, interlace] = [b[24], b[25], b[28]];
-    if (depth !== 8 || (colour !== 0 && colour !== 2) || interlace !== 0) return null;
+    if (depth !== 8 || (colour !== 0 && colour !== 2) || interlace !== 0) {
+      const image = decodePng(b, MAX_DECODED_BYTES);
+      if (!image) return null;
+      return {
+        dictionary: `${head} /ColorSpace /Device${image.channels === 1 ? 'Gray' : 'RGB'} /Filter /FlateDecode`,
+        data: latin1(deflateSync(image.pixels, { level: 1 })),
+      };
+    }
     // PNG's IDAT data is what FlateDecode with PNG predictors reads.
     const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
     const idat: Uint8Array[] = [];
