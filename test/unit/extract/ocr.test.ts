@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/engine/extract.ts';
 import { DEFAULT_CONFIG } from '../../../lambdas/extract/engine/types.ts';
 import { assemblePdf, layoutPdf, pdfString } from '../../support/pdf-fixture.ts';
+import { countTiffPages } from '../../../lambdas/extract/formats/image/tiff.ts';
 import { grayPixels, writePng } from '../../support/png-writer.ts';
+import { writeTiff } from '../../support/tiff-writer.ts';
 import { pageImages, scannedPdf, scanOf, textImagePng } from '../../support/text-image.ts';
 
 const BODY = ['The survey of the northern districts found that most of the', 'households relied on wells dug before the war, and that the', 'water table had fallen by a third in the last decade.'];
@@ -78,6 +80,66 @@ describe('OCR', () => {
       expect({ name, content: result.content }).toEqual({ name, content: REPORT_MARKDOWN });
       expect(result.elements!.map((e) => e.type)).toEqual(['title', 'paragraph', 'list_item', 'list_item']);
     }
+  });
+
+  it("reads a fax's pages (Group 4, in strips, from Pillow) each as a scanned page, the first page's title the document's", async () => {
+    // test/fixtures/README.md: two pages drawn by PDFium at 200 dpi, thresholded to black and white.
+    const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/fax-g4.tif', import.meta.url)));
+    const result = await extract({ bytes, filename: 'fax.tif', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
+    const second = '# Costs of the Repairs\n\nThe pumps of the eastern district will be repaired first, before the rains of the autumn.';
+    expect(result.content).toBe(`${REPORT_MARKDOWN}\n\n${second}`);
+    expect(result.elements!.map((e) => [e.page, e.type])).toEqual([
+      [1, 'title'],
+      [1, 'paragraph'],
+      [1, 'list_item'],
+      [1, 'list_item'],
+      [2, 'heading'],
+      [2, 'paragraph'],
+    ]);
+    expect(result.metadata).toMatchObject({ format: 'tiff', pages: 2, ocr_pages: [1, 2] });
+    expect(result.metadata.page_sizes).toEqual([
+      { page: 1, width: 1700, height: 2200 },
+      { page: 2, width: 1700, height: 2200 },
+    ]);
+    // Boxes in the page's pixels: the title starts an inch in, at 200 dpi.
+    expect(Math.abs(result.elements![0]!.bbox![0] - 200)).toBeLessThan(10);
+  });
+
+  it('reads a TIFF page stored as LZW (Pillow), uncompressed and inverted, PackBits, Deflate with the predictor, or with a palette, in strips', async () => {
+    const [picture] = await pageImages(reportPage());
+    const { width, height, pixels } = grayPixels(picture!.png);
+    const row = (y: number, map: (g: number) => number[]) => Uint8Array.from([...pixels.subarray(y * width, (y + 1) * width)].flatMap(map));
+    const rows = (map: (g: number) => number[]) => Array.from({ length: height }, (_, y) => row(y, map));
+    // 1-bit rows: eight pixels a byte, the first the highest bit.
+    const bitRows = Array.from({ length: height }, (_, y) => {
+      const out = new Uint8Array(Math.ceil(width / 8));
+      for (let x = 0; x < width; x++) if (pixels[y * width + x]! > 160) out[x >> 3]! |= 0x80 >> (x & 7);
+      return out;
+    });
+    const gray = Array.from({ length: 256 }, (_, i) => i * 257);
+    const variants = {
+      lzw: new Uint8Array(fs.readFileSync(new URL('../../fixtures/gray-lzw.tif', import.meta.url))),
+      whiteIsZero: writeTiff([{ width, height, compression: 1, photometric: 0, bits: 8, samples: 1, rowsPerStrip: 600, rows: rows((g) => [255 - g]) }]),
+      packBits: writeTiff([{ width, height, compression: 32773, photometric: 1, bits: 1, samples: 1, rowsPerStrip: 300, rows: bitRows }]),
+      deflateRgb: writeTiff([{ width, height, compression: 8, photometric: 2, bits: 8, samples: 3, predictor: 2, rowsPerStrip: 500, rows: rows((g) => [g, g, g]) }]),
+      palette: writeTiff([{ width, height, compression: 8, photometric: 3, bits: 8, samples: 1, colorMap: [...gray, ...gray, ...gray], rows: rows((g) => [g]) }]),
+    };
+    for (const [name, bytes] of Object.entries(variants)) {
+      const result = await extract({ bytes, filename: `${name}.tif`, config: { ...DEFAULT_CONFIG, output: 'markdown' } });
+      expect({ name, content: result.content }).toEqual({ name, content: REPORT_MARKDOWN });
+    }
+  });
+
+  it('refuses a TIFF of more pages than it reads, counting them when the file is submitted', async () => {
+    const page = { width: 1, height: 1, compression: 1 as const, photometric: 1 as const, bits: 8 as const, samples: 1 as const, rows: [Uint8Array.of(255)] };
+    const bytes = writeTiff(Array.from({ length: 1001 }, () => page));
+    expect(countTiffPages(bytes)).toBe(1001);
+    await expect(extract({ bytes, filename: 'long.tif' })).rejects.toMatchObject({ code: 'too_many_pages', message: 'The TIFF has 1,001 pages; the limit is 1,000.' });
+    // A directory chain that comes back on itself ends the count.
+    const looped = Buffer.from(writeTiff([page, page]));
+    const first = looped.readUInt32LE(4);
+    looped.writeUInt32LE(first, first + 2 + 12 * looped.readUInt16LE(first));
+    expect(countTiffPages(looped)).toBe(1);
   });
 
   it('reads a photo taken on its side as its Exif orientation shows it, its size and boxes as shown', async () => {
