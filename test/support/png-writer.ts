@@ -6,16 +6,8 @@
 
 import { deflateSync, inflateSync } from 'node:zlib';
 import { pngChunk as chunk } from '../../lambdas/extract/containers/png.ts';
+import { ADAM7 } from '../../lambdas/extract/containers/png-decode.ts';
 
-const ADAM7 = [
-  [0, 0, 8, 8],
-  [4, 0, 8, 8],
-  [0, 4, 4, 8],
-  [2, 0, 4, 4],
-  [0, 2, 2, 4],
-  [1, 0, 2, 2],
-  [0, 1, 1, 2],
-] as const;
 
 /** The gray pixels of an 8-bit gray PNG written by the reader's own encoder (containers/png.ts: every row filter 0). */
 export function grayPixels(png: Uint8Array): { width: number; height: number; pixels: Uint8Array } {
