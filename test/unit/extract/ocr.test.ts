@@ -142,6 +142,14 @@ describe('OCR', () => {
     expect(countTiffPages(looped)).toBe(1);
   });
 
+  it("reads a CMYK JPEG (Photoshop's and Pillow's, its inks stored inverted under Adobe's mark) as a scanned page", async () => {
+    // test/fixtures/README.md: the report page's upper part, saved as CMYK by Pillow.
+    const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/cmyk-adobe.jpg', import.meta.url)));
+    const result = await extract({ bytes, filename: 'cmyk.jpg', config: { ...DEFAULT_CONFIG, output: 'markdown' } });
+    expect(result.content).toBe(REPORT_MARKDOWN);
+    expect(result.metadata.page_sizes).toEqual([{ page: 1, width: 1700, height: 800 }]);
+  });
+
   it('reads a photo taken on its side as its Exif orientation shows it, its size and boxes as shown', async () => {
     // test/fixtures/README.md: three lines of text, stored turned a quarter anticlockwise, Exif orientation 6.
     const bytes = new Uint8Array(fs.readFileSync(new URL('../../fixtures/sideways-exif6.jpg', import.meta.url)));

@@ -4,11 +4,11 @@
 // reliable about the size of the page it shows, so its longer side is taken
 // for a letter page's (11 inches): the reader renders that at about 200 dpi
 // for OCR, which enlarges a small picture (a page photographed or saved at
-// 72 dpi) to letters OCR reads well. A JPEG with one or three components
-// and an 8-bit grey or RGB PNG without transparency or interlacing go in as
+// 72 dpi) to letters OCR reads well. A JPEG (grey, RGB or CMYK) and an
+// 8-bit grey or RGB PNG without transparency or interlacing go in as
 // they are; any other PNG (a screenshot's alpha channel, a palette, 16-bit
 // or interlaced) is decoded to grey or RGB pixels, laid over white, first.
-// Other pictures (TIFF, CMYK JPEG) are OCR'd directly.
+// TIFFs go page by page (tiff.ts); other pictures are OCR'd directly.
 
 import { deflateSync } from 'node:zlib';
 import { assemblePdf } from '../../containers/pdf-assembly.ts';
@@ -48,9 +48,12 @@ export function pictureXObject(b: Uint8Array, size: { width: number; height: num
   const head = `<< /Type /XObject /Subtype /Image /Width ${size.width} /Height ${size.height} /BitsPerComponent 8`;
   const latin1 = (part: Uint8Array) => Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString('latin1');
   if (b[0] === 0xff && b[1] === 0xd8) {
-    const components = jpegFrame(b)?.components;
-    if (components !== 1 && components !== 3) return null;
-    return { dictionary: `${head} /ColorSpace /Device${components === 1 ? 'Gray' : 'RGB'} /Filter /DCTDecode`, data: latin1(b) };
+    const frame = jpegFrame(b);
+    const space = { 1: '/DeviceGray', 3: '/DeviceRGB', 4: '/DeviceCMYK' }[frame?.components ?? 0];
+    if (!frame || !space) return null;
+    // A CMYK JPEG with Adobe's mark (Photoshop's, Pillow's) stores its inks inverted; PDF reads them as stored.
+    const decode = frame.components === 4 && frame.adobe ? ' /Decode [1 0 1 0 1 0 1 0]' : '';
+    return { dictionary: `${head} /ColorSpace ${space}${decode} /Filter /DCTDecode`, data: latin1(b) };
   }
   if (b[0] === 0x89 && b[1] === 0x50 && b.length >= 29) {
     const [depth, colour, interlace] = [b[24], b[25], b[28]];

@@ -36,16 +36,19 @@ export function imageSize(b: Uint8Array): { width: number; height: number } | nu
   return null;
 }
 
-/** A JPEG's frame header: its size and how many colour components it has; null when it cannot be read. */
-export function jpegFrame(b: Uint8Array): { width: number; height: number; components: number } | null {
+/** A JPEG's frame header: its size, how many colour components it has, and whether Adobe's mark comes before it; null when it cannot be read. */
+export function jpegFrame(b: Uint8Array): { width: number; height: number; components: number; adobe: boolean } | null {
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  let adobe = false;
   for (let p = 2; p + 9 < b.length; ) {
     if (b[p] !== 0xff) return null;
     const marker = b[p + 1]!;
     // Start-of-frame markers (not DHT C4, JPG C8, DAC CC) carry the dimensions.
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      return { height: view.getUint16(p + 5), width: view.getUint16(p + 7), components: b[p + 9]! };
+      return { height: view.getUint16(p + 5), width: view.getUint16(p + 7), components: b[p + 9]!, adobe };
     }
+    // APP14 "Adobe": Photoshop's mark, whose CMYK is stored inverted.
+    if (marker === 0xee && String.fromCharCode(...b.subarray(p + 4, p + 9)) === 'Adobe') adobe = true;
     p += 2 + view.getUint16(p + 2);
   }
   return null;
