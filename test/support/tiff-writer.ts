@@ -1,8 +1,7 @@
 // TIFFs written here, for the ways of storing a page the committed fixtures
 // (Pillow's Group 4 fax and LZW: test/fixtures/README.md) leave out: no
 // compression with WhiteIsZero, PackBits, Deflate with the horizontal
-// predictor, a palette, several strips, and tiles (which the reader does
-// not carry over). Little-endian, one directory per page.
+// predictor, a palette, an alpha channel, several strips. Little-endian, one directory per page.
 
 import { deflateSync } from 'node:zlib';
 
@@ -14,13 +13,13 @@ export interface TiffPageSpec {
   /** 0 WhiteIsZero, 1 BlackIsZero, 2 RGB, 3 palette. */
   photometric: 0 | 1 | 2 | 3;
   bits: 1 | 8;
-  samples: 1 | 3;
+  samples: 1 | 2 | 3 | 4;
+  /** ExtraSamples: 1 premultiplied alpha, 2 unassociated alpha (the last sample). */
+  extraSamples?: 1 | 2;
   rowsPerStrip?: number;
   predictor?: 1 | 2;
   /** 16-bit red, then green, then blue entries, for photometric 3. */
   colorMap?: number[];
-  /** A TileWidth tag: a tiled page, which PDF cannot hold strip by strip. */
-  tiled?: boolean;
   /** The page's samples, row by row, packed as TIFF stores them before compression. */
   rows: Uint8Array[];
 }
@@ -69,7 +68,7 @@ export function writeTiff(pages: TiffPageSpec[]): Uint8Array {
       [279, 4, lengths.length, lengths.length === 1 ? lengths[0]! : add(longs(lengths))],
       ...(page.predictor === 2 ? [[317, 3, 1, 2] as [number, number, number, number]] : []),
       ...(page.colorMap ? [[320, 3, page.colorMap.length, add(shorts(page.colorMap))] as [number, number, number, number]] : []),
-      ...(page.tiled ? [[322, 4, 1, 256] as [number, number, number, number], [323, 4, 1, 256] as [number, number, number, number]] : []),
+      ...(page.extraSamples ? [[338, 3, 1, page.extraSamples] as [number, number, number, number]] : []),
     ];
     entries.sort((a, b) => a[0] - b[0]);
     const ifd = Buffer.alloc(2 + 12 * entries.length + 4);

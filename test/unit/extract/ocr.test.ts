@@ -105,7 +105,7 @@ describe('OCR', () => {
     expect(Math.abs(result.elements![0]!.bbox![0] - 200)).toBeLessThan(10);
   });
 
-  it('reads a TIFF page stored as LZW (Pillow), uncompressed and inverted, PackBits, Deflate with the predictor, or with a palette, in strips', async () => {
+  it('reads a TIFF page stored as LZW (Pillow), uncompressed and inverted, PackBits, Deflate with the predictor, with a palette or an alpha channel, in strips', async () => {
     const [picture] = await pageImages(reportPage());
     const { width, height, pixels } = grayPixels(picture!.png);
     const row = (y: number, map: (g: number) => number[]) => Uint8Array.from([...pixels.subarray(y * width, (y + 1) * width)].flatMap(map));
@@ -123,6 +123,8 @@ describe('OCR', () => {
       packBits: writeTiff([{ width, height, compression: 32773, photometric: 1, bits: 1, samples: 1, rowsPerStrip: 300, rows: bitRows }]),
       deflateRgb: writeTiff([{ width, height, compression: 8, photometric: 2, bits: 8, samples: 3, predictor: 2, rowsPerStrip: 500, rows: rows((g) => [g, g, g]) }]),
       palette: writeTiff([{ width, height, compression: 8, photometric: 3, bits: 8, samples: 1, colorMap: [...gray, ...gray, ...gray], rows: rows((g) => [g]) }]),
+      // Black ink on a clear background, as a screen capture is saved.
+      alpha: writeTiff([{ width, height, compression: 8, photometric: 2, bits: 8, samples: 4, extraSamples: 2, rowsPerStrip: 700, rows: rows((g) => [0, 0, 0, 255 - g]) }]),
     };
     for (const [name, bytes] of Object.entries(variants)) {
       const result = await extract({ bytes, filename: `${name}.tif`, config: { ...DEFAULT_CONFIG, output: 'markdown' } });

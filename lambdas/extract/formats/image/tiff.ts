@@ -7,6 +7,7 @@
 // page's, as other pictures are (as-page.ts). Tiled, planar, 16-bit and
 // alpha-channel pages, and codings PDF lacks, are not read this way.
 
+import { deflateSync, inflateSync } from 'node:zlib';
 import { assemblePdf } from '../../containers/pdf-assembly.ts';
 import type { UnitLimit } from '../../engine/format.ts';
 import { pointsPerPixel } from './as-page.ts';
@@ -175,7 +176,11 @@ function pageImages(b: Uint8Array, ifd: Ifd): { width: number; height: number; s
   const offsets = ifd.tags.get(TAG.stripOffsets);
   const counts = ifd.tags.get(TAG.stripBytes);
   if (!width || !height || !offsets || !counts || offsets.length !== counts.length) return null;
-  if (ifd.tags.has(TAG.tileWidth) || ifd.tags.has(TAG.extraSamples) || (samples > 1 && one(TAG.planar, 1) !== 1)) return null;
+  if (ifd.tags.has(TAG.tileWidth) || (samples > 1 && one(TAG.planar, 1) !== 1)) return null;
+  if (ifd.tags.has(TAG.extraSamples)) {
+    const strip = withoutAlpha(b, ifd, width, height, samples, depth, compression, photometric);
+    return strip && { width, height, strips: [strip] };
+  }
   if (bits.some((d) => d !== depth) || ![1, 2, 4, 8].includes(depth)) return null;
   const colour = colourSpace(ifd, photometric, samples, depth);
   if (!colour) return null;
@@ -196,6 +201,56 @@ function pageImages(b: Uint8Array, ifd: Ifd): { width: number; height: number; s
     strips.push({ rows, dictionary: `${head}${colour.decode}${coding}`, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1') });
   }
   return strips.length ? { width, height, strips } : null;
+}
+
+/** Bytes a page with an alpha channel may hold decoded (its samples, then its pixels): as a PNG (png-decode.ts). */
+const MAX_DECODED_BYTES = 90 * 1024 * 1024;
+
+/**
+ * A grey or RGB page with an alpha channel (ExtraSamples), uncompressed or Deflate, 8 bits a sample, as one strip of
+ * its pixels laid over white (a premultiplied channel, 1, as such; an unassociated one, 2, weighting the colour);
+ * null for any other.
+ */
+function withoutAlpha(b: Uint8Array, ifd: Ifd, width: number, height: number, samples: number, depth: number, compression: number, photometric: number): Strip | null {
+  const channels = photometric === 1 ? 1 : photometric === 2 ? 3 : 0;
+  const extra = ifd.tags.get(TAG.extraSamples) ?? [];
+  const predictor = ifd.tags.get(TAG.predictor)?.[0] ?? 1;
+  if (!channels || samples !== channels + 1 || extra.length !== 1 || depth !== 8 || ![1, 8, 32946].includes(compression) || predictor > 2) return null;
+  if (width * height * samples > MAX_DECODED_BYTES) return null;
+  const offsets = ifd.tags.get(TAG.stripOffsets)!;
+  const counts = ifd.tags.get(TAG.stripBytes)!;
+  const parts: Uint8Array[] = [];
+  try {
+    for (let s = 0; s < offsets.length; s++) {
+      const stored = b.subarray(offsets[s]!, offsets[s]! + counts[s]!);
+      parts.push(compression === 1 ? stored : inflateSync(stored, { maxOutputLength: width * height * samples }));
+    }
+  } catch {
+    return null;
+  }
+  const data = Buffer.concat(parts);
+  const rowBytes = width * samples;
+  if (data.length < rowBytes * height) return null;
+  const pixels = new Uint8Array(width * height * channels);
+  const premultiplied = extra[0] === 1;
+  for (let y = 0; y < height; y++) {
+    const row = data.subarray(y * rowBytes, (y + 1) * rowBytes);
+    // The horizontal predictor: each sample stored as its difference from the one a pixel before.
+    if (predictor === 2) for (let i = samples; i < rowBytes; i++) row[i] = (row[i]! + row[i - samples]!) & 0xff;
+    for (let x = 0; x < width; x++) {
+      const a = extra[0] === 0 ? 255 : row[x * samples + channels]!;
+      for (let c = 0; c < channels; c++) {
+        const v = row[x * samples + c]!;
+        pixels[(y * width + x) * channels + c] = premultiplied ? Math.min(255, v + 255 - a) : Math.round((v * a + 255 * (255 - a)) / 255);
+      }
+    }
+  }
+  const space = channels === 1 ? '/DeviceGray' : '/DeviceRGB';
+  return {
+    rows: height,
+    dictionary: `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /BitsPerComponent 8 /ColorSpace ${space} /Filter /FlateDecode`,
+    data: deflateSync(pixels, { level: 1 }).toString('latin1'),
+  };
 }
 
 /** The PDF colour space of the page's samples, and a /Decode where PDF's sense of dark and light is the other way. */
