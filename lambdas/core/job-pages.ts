@@ -60,7 +60,7 @@ export async function getPageImage(
     );
   }
   if (kind.view === 'picture') {
-    if (page !== 1) throw notFound(`Job ${id} is an image, shown whole as it was submitted (a TIFF with all its pages): ask for page 1.`);
+    if (page !== 1) throw notFound(`Job ${id} is an image, shown whole as it was submitted: ask for page 1.`);
     // The image itself, as it was submitted (width does not apply).
     return { status: 200, body: bytes, headers: { 'Content-Type': kind.mime_type } };
   }

@@ -165,4 +165,9 @@ export interface FormatDescriptor<Name extends string = string> {
    * its one page's picture, served as it was submitted.
    */
   view?: 'render' | 'picture';
+  /**
+   * For a format rendered that is not a PDF: page `page` (from 1) as a one-page PDF for the renderer, with the
+   * document's page count (pdf null for a page it does not have); null where this document cannot be shown so.
+   */
+  pagePdf?(bytes: Uint8Array, page: number): { pdf: Uint8Array | null; pages: number } | null;
 }

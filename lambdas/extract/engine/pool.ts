@@ -610,8 +610,8 @@ export async function runWorker(port: NonNullable<typeof parentPort>, data: Work
         return;
       }
       if (req.op === 'render') {
-        const { renderPageImage } = await import('../formats/pdf/page-image.ts');
-        const image = await renderPageImage(req.bytes, req.page, req.width);
+        const { renderShownPage } = await import('./page-view.ts');
+        const image = await renderShownPage(req.bytes, req.page, req.width);
         port.postMessage({ type: 'done', id: req.id, result: image, engineBytes: engineMemoryBytes() } satisfies Reply, image.png ? [image.png.buffer as ArrayBuffer] : []);
         return;
       }

@@ -55,6 +55,23 @@ export function formatNamed(filename: string): string {
  * image viewer would: no detection of anything else.
  */
 export function pageViewOf(bytes: Uint8Array): { view: 'render' | 'picture'; mime_type: string } | null {
-  const shown = FORMATS.find(({ view, signature }) => view && ((signature.header && hasHeader(bytes, signature.header)) || hasMagic(bytes, signature)));
-  return shown?.view ? { view: shown.view, mime_type: shown.mime_type } : null;
+  const shown = shownAs(bytes);
+  if (!shown?.view) return null;
+  // A document the renderer is given page by page as PDFs, where this one can be (a TIFF's pages stored as PDF holds them).
+  if (shown.pagePdf && !shown.pagePdf(bytes, 1)?.pdf) return { view: 'picture', mime_type: shown.mime_type };
+  return { view: shown.view, mime_type: shown.mime_type };
+}
+
+const shownAs = (bytes: Uint8Array) =>
+  FORMATS.find(({ view, signature }) => view && ((signature.header && hasHeader(bytes, signature.header)) || hasMagic(bytes, signature)));
+
+/**
+ * What the renderer draws for page `page` of these bytes: the PDF itself, or the one-page PDF its format makes of
+ * that page (`page` then 1, and `pages` the document's count); pdf null for a page the document does not have.
+ */
+export function renderedPage(bytes: Uint8Array, page: number): { pdf: Uint8Array | null; page: number; pages?: number } {
+  const format = shownAs(bytes);
+  if (!format?.pagePdf) return { pdf: bytes, page };
+  const made = format.pagePdf(bytes, page);
+  return { pdf: made?.pdf ?? null, page: 1, pages: made?.pages ?? 0 };
 }

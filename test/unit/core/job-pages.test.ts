@@ -1,10 +1,11 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lambdas/core/errors.ts';
 import { getPageImage, pageDocumentKey } from '../../../lambdas/core/job-pages.ts';
 import { pageViewOf as pagedKind } from '../../../lambdas/extract/engine/registry.ts';
 import type { Blobs, JobLookup } from '../../../lambdas/core/ports.ts';
 import type { Job } from '../../../lambdas/core/job.ts';
-import { renderPageImage } from '../../../lambdas/extract/formats/pdf/page-image.ts';
+import { renderShownPage } from '../../../lambdas/extract/engine/page-view.ts';
 import { layoutPdf } from '../../support/pdf-fixture.ts';
 import { makeJob } from '../../support/jobs.ts';
 
@@ -14,7 +15,7 @@ const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 function setup(job: Job, kept: Uint8Array | null, now = Date.now()) {
   const jobs: JobLookup = { getJob: async (id: string) => (id === job.id ? job : null) };
   const blobs = { get: async (key: string) => (key === pageDocumentKey(job.project_id, job.id) ? kept : null) } as unknown as Blobs;
-  const renderer = { renderPage: (b: Uint8Array, p: number, w: number) => renderPageImage(b, p, w) };
+  const renderer = { renderPage: (b: Uint8Array, p: number, w: number) => renderShownPage(b, p, w) };
   const principal = { project_id: job.project_id } as never;
   return (page: string, width?: string, id = job.id) => getPageImage({ jobs, blobs, clock: { now: () => now }, renderer }, principal, id, page, width);
 }
@@ -69,6 +70,19 @@ describe('page images of a job', () => {
     expect(await status(setup(completed(), new TextEncoder().encode('plain text'))('1'))).toBe(409);
     const later = Date.now() + 2 * 3600_000;
     expect(await status(setup(job, pdf, later)('1'))).toBe(410);
+  });
+
+  it("draws a TIFF's pages as PNGs (browsers show no TIFF), where its pages are stored as a PDF holds them", async () => {
+    // test/fixtures/README.md: a two-page Group 4 fax at 200 dpi, 1,700 x 2,200 pixels a page.
+    const tiff = new Uint8Array(fs.readFileSync(new URL('../../fixtures/fax-g4.tif', import.meta.url)));
+    expect(pagedKind(tiff)).toEqual({ view: 'render', mime_type: 'image/tiff' });
+    const get = setup(completed({ filename: 'fax.tif' }), tiff);
+    const reply = await get('2', '425');
+    expect(reply.headers?.['Content-Type']).toBe('image/png');
+    const png = Buffer.from(reply.body as Uint8Array);
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([425, 550]);
+    const missing = await get('3').catch((e: ApiError) => e);
+    expect(missing).toMatchObject({ status: 404, message: expect.stringMatching(/has 2 pages; there is no page 3/) });
   });
 
   it('answers an image job page 1 as the image itself', async () => {

@@ -1,7 +1,7 @@
 // Images, read by OCR: one page each (a TIFF a page per directory), recognised by their leading bytes.
 
 import type { FormatDescriptor } from '../../engine/format.ts';
-import { countTiffPages, TIFF_PAGE_LIMIT } from './tiff.ts';
+import { countTiffPages, TIFF_PAGE_LIMIT, tiffPagePdf } from './tiff.ts';
 
 const image = <Name extends string>(name: Name, mime_type: string, magic: number[][], extensions?: string[]): FormatDescriptor<Name> => ({
   name,
@@ -23,4 +23,7 @@ export const tiff: FormatDescriptor<'tiff'> = {
   ], ['tif']),
   countPages: (doc) => countTiffPages(doc.bytes),
   limit: TIFF_PAGE_LIMIT,
+  // Browsers show no TIFF: its pages are drawn as a PDF's are, where a PDF holds them as they are stored.
+  view: 'render',
+  pagePdf: tiffPagePdf,
 };

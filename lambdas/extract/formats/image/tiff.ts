@@ -122,28 +122,45 @@ export function tiffPages(b: Uint8Array): TiffPage[] | null {
   if (!read) return null;
   const pages: TiffPage[] = [];
   for (const ifd of read.ifds) {
-    const page = pageImages(b, ifd);
+    const page = pageAsPdf(b, ifd);
     if (!page) return null;
-    const { width, height } = page;
-    const points = pageSize(ifd, width, height);
-    const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '', ''];
-    const draws: string[] = [];
-    const names: string[] = [];
-    let row = 0;
-    for (const strip of page.strips) {
-      names.push(`/S${names.length} ${objects.length + 1} 0 R`);
-      // Strips from the top down; PDF's y runs up.
-      const [y, h] = [points.height * (1 - (row + strip.rows) / height), (points.height * strip.rows) / height];
-      draws.push(`q ${points.width} 0 0 ${h} 0 ${y} cm /S${names.length - 1} Do Q`);
-      objects.push(`${strip.dictionary} /Length ${strip.data.length} >>\nstream\n${strip.data}\nendstream`);
-      row += strip.rows;
-    }
-    const content = draws.join('\n');
-    objects[2] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${points.width} ${points.height}] /Resources << /XObject << ${names.join(' ')} >> >> /Contents 4 0 R >>`;
-    objects[3] = `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
-    pages.push({ pdf: assemblePdf(objects), width, height, points });
+    pages.push(page);
   }
   return pages;
+}
+
+/**
+ * Page `page` (from 1) of a TIFF as a one-page PDF, for the page view, with the page count: pdf null for a page it
+ * does not have or stores as a PDF cannot hold; null for a file that cannot be read.
+ */
+export function tiffPagePdf(b: Uint8Array, page: number): { pdf: Uint8Array | null; pages: number } | null {
+  const read = directories(b);
+  if (!read) return null;
+  const ifd = read.ifds[page - 1];
+  return { pdf: (ifd && pageAsPdf(b, ifd)?.pdf) ?? null, pages: read.ifds.length };
+}
+
+function pageAsPdf(b: Uint8Array, ifd: Ifd): TiffPage | null {
+  const page = pageImages(b, ifd);
+  if (!page) return null;
+  const { width, height } = page;
+  const points = pageSize(ifd, width, height);
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '', ''];
+  const draws: string[] = [];
+  const names: string[] = [];
+  let row = 0;
+  for (const strip of page.strips) {
+    names.push(`/S${names.length} ${objects.length + 1} 0 R`);
+    // Strips from the top down; PDF's y runs up.
+    const [y, h] = [points.height * (1 - (row + strip.rows) / height), (points.height * strip.rows) / height];
+    draws.push(`q ${points.width} 0 0 ${h} 0 ${y} cm /S${names.length - 1} Do Q`);
+    objects.push(`${strip.dictionary} /Length ${strip.data.length} >>\nstream\n${strip.data}\nendstream`);
+    row += strip.rows;
+  }
+  const content = draws.join('\n');
+  objects[2] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${points.width} ${points.height}] /Resources << /XObject << ${names.join(' ')} >> >> /Contents 4 0 R >>`;
+  objects[3] = `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
+  return { pdf: assemblePdf(objects), width, height, points };
 }
 
 /** Points a page of `width` x `height` pixels spans: by its resolution where that is plausible, else as other pictures. */
