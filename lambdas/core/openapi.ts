@@ -98,7 +98,8 @@ const operations: Record<string, Operation> = {
     summary: "A page of a finished job's PDF or image, as a picture",
     description:
       'A PDF page is a PNG rendered by PDFium, `width` pixels wide (its height in the page\'s proportions; the element boxes of the result scale to it from metadata.page_sizes). ' +
-      'An image job has page 1 only, answered as the image itself (PNG, JPEG or TIFF; `width` does not apply). ' +
+      "A TIFF job's pages are PNGs drawn the same way (each page's boxes in its pixels scale to it the same way). " +
+      'A PNG or JPEG job, and a TIFF whose first page PDF cannot hold as stored, has page 1 only, answered as the image itself (`width` does not apply). ' +
       'Pages are kept as long as the result (12 hours after completion): 410 after. 409 while the job has not completed, and for a job with no pages to show (a format other than PDF or image, or a document split into chunks). ' +
       'Send `Accept: image/png` (or image/*): API Gateway returns binary only to a request that accepts it.',
     tags: ['jobs'],
