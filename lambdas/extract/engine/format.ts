@@ -166,8 +166,9 @@ export interface FormatDescriptor<Name extends string = string> {
    */
   view?: 'render' | 'picture';
   /**
-   * For a format rendered that is not a PDF: page `page` (from 1) as a one-page PDF for the renderer, with the
-   * document's page count (pdf null for a page it does not have); null where this document cannot be shown so.
+   * For a format rendered that is not a PDF: page `page` (from 1) as a one-page PDF for the renderer, built when
+   * called, with the document's page count (pdf null for a page it does not have or cannot show so; the PDF null
+   * where its data cannot be decoded); null for a document that cannot be read.
    */
-  pagePdf?(bytes: Uint8Array, page: number): { pdf: Uint8Array | null; pages: number } | null;
+  pagePdf?(bytes: Uint8Array, page: number): { pdf: (() => Uint8Array | null) | null; pages: number } | null;
 }

@@ -73,5 +73,5 @@ export function renderedPage(bytes: Uint8Array, page: number): { pdf: Uint8Array
   const format = shownAs(bytes);
   if (!format?.pagePdf) return { pdf: bytes, page };
   const made = format.pagePdf(bytes, page);
-  return { pdf: made?.pdf ?? null, page: 1, pages: made?.pages ?? 0 };
+  return { pdf: made?.pdf?.() ?? null, page: 1, pages: made?.pages ?? 0 };
 }

@@ -62,7 +62,9 @@ async function asScannedTiff(bytes: Uint8Array, ctx: FormatContext): Promise<For
   if (!pages) return null;
   const out: FormatOutput & { elements: DraftElement[]; tables: Table[] } = { pages: [], pageSeparator: '\n\n', elements: [], tables: [], metadata: {} };
   for (const [i, page] of pages.entries()) {
-    const read = await scannedPage(page.pdf, { x: page.width / page.points.width, y: page.height / page.points.height }, i, ctx);
+    // Built page by page: a long TIFF's pages are never all held as PDFs at once.
+    const pdf = page.pdf();
+    const read = pdf && (await scannedPage(pdf, { x: page.width / page.points.width, y: page.height / page.points.height }, i, ctx));
     if (!read) return null;
     out.pages.push(read.text);
     // Each page is read alone, so each may find a title: the document's is the first, a later one is a heading.

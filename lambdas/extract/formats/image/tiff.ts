@@ -110,7 +110,8 @@ export function tiffSizes(b: Uint8Array): Array<{ width: number; height: number 
 
 /** A TIFF page as a one-page PDF holding its picture, with its size in pixels and on the page. */
 export interface TiffPage {
-  pdf: Uint8Array;
+  /** The page's PDF, built when asked (a long TIFF's pages are not all held at once); null where its data cannot be decoded. */
+  pdf: () => Uint8Array | null;
   width: number;
   height: number;
   points: { width: number; height: number };
@@ -133,34 +134,40 @@ export function tiffPages(b: Uint8Array): TiffPage[] | null {
  * Page `page` (from 1) of a TIFF as a one-page PDF, for the page view, with the page count: pdf null for a page it
  * does not have or stores as a PDF cannot hold; null for a file that cannot be read.
  */
-export function tiffPagePdf(b: Uint8Array, page: number): { pdf: Uint8Array | null; pages: number } | null {
+export function tiffPagePdf(b: Uint8Array, page: number): { pdf: (() => Uint8Array | null) | null; pages: number } | null {
   const read = directories(b);
   if (!read) return null;
   const ifd = read.ifds[page - 1];
-  return { pdf: (ifd && pageAsPdf(b, ifd)?.pdf) ?? null, pages: read.ifds.length };
+  return { pdf: (ifd && pageAsPdf(b, ifd)?.pdf) || null, pages: read.ifds.length };
 }
 
+/** The page as a one-page PDF to build, or null where it is stored as this does not carry over (checked without decoding). */
 function pageAsPdf(b: Uint8Array, ifd: Ifd): TiffPage | null {
   const page = pageImages(b, ifd);
   if (!page) return null;
   const { width, height } = page;
   const points = pageSize(ifd, width, height);
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '', ''];
-  const draws: string[] = [];
-  const names: string[] = [];
-  let row = 0;
-  for (const strip of page.strips) {
-    names.push(`/S${names.length} ${objects.length + 1} 0 R`);
-    // Strips from the top down; PDF's y runs up.
-    const [y, h] = [points.height * (1 - (row + strip.rows) / height), (points.height * strip.rows) / height];
-    draws.push(`q ${points.width} 0 0 ${h} 0 ${y} cm /S${names.length - 1} Do Q`);
-    objects.push(`${strip.dictionary} /Length ${strip.data.length} >>\nstream\n${strip.data}\nendstream`);
-    row += strip.rows;
-  }
-  const content = draws.join('\n');
-  objects[2] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${points.width} ${points.height}] /Resources << /XObject << ${names.join(' ')} >> >> /Contents 4 0 R >>`;
-  objects[3] = `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
-  return { pdf: assemblePdf(objects), width, height, points };
+  const pdf = () => {
+    const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '', ''];
+    const draws: string[] = [];
+    const names: string[] = [];
+    let row = 0;
+    for (const strip of page.strips) {
+      const data = strip.data();
+      if (data === null) return null;
+      names.push(`/S${names.length} ${objects.length + 1} 0 R`);
+      // Strips from the top down; PDF's y runs up.
+      const [y, h] = [points.height * (1 - (row + strip.rows) / height), (points.height * strip.rows) / height];
+      draws.push(`q ${points.width} 0 0 ${h} 0 ${y} cm /S${names.length - 1} Do Q`);
+      objects.push(`${strip.dictionary} /Length ${data.length} >>\nstream\n${data}\nendstream`);
+      row += strip.rows;
+    }
+    const content = draws.join('\n');
+    objects[2] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${points.width} ${points.height}] /Resources << /XObject << ${names.join(' ')} >> >> /Contents 4 0 R >>`;
+    objects[3] = `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
+    return assemblePdf(objects);
+  };
+  return { pdf, width, height, points };
 }
 
 /** Points a page of `width` x `height` pixels spans: by its resolution where that is plausible, else as other pictures. */
@@ -178,10 +185,14 @@ function pageSize(ifd: Ifd, width: number, height: number): { width: number; hei
 interface Strip {
   rows: number;
   dictionary: string;
-  data: string;
+  /** The strip's data as a binary string, read when the PDF is built; null where it cannot be decoded. */
+  data: () => string | null;
 }
 
-/** A page's strips as image XObjects (dictionary open for /Length), or null where the page is stored as this does not carry over. */
+/**
+ * A page's strips as image XObjects (dictionary open for /Length, data read when asked), or null where the page is
+ * stored as this does not carry over.
+ */
 function pageImages(b: Uint8Array, ifd: Ifd): { width: number; height: number; strips: Strip[] } | null {
   const one = (tag: number, fallback: number) => ifd.tags.get(tag)?.[0] ?? fallback;
   const [width, height] = [one(TAG.width, 0), one(TAG.height, 0)];
@@ -209,13 +220,16 @@ function pageImages(b: Uint8Array, ifd: Ifd): { width: number; height: number; s
     if (rows <= 0) break;
     const [start, length] = [offsets[s]!, counts[s]!];
     if (start + length > b.length) return null;
-    let data = b.subarray(start, start + length);
-    if (reversed) data = data.map((v) => REVERSED_BITS[v]!);
     const coding = filterFor(ifd, compression, photometric, width, rows, samples, depth);
     if (coding === null) return null;
-    if (compression === 7) data = withJpegTables(data, ifd.tags.get(TAG.jpegTables));
+    const data = () => {
+      let stored = b.subarray(start, start + length);
+      if (reversed) stored = stored.map((v) => REVERSED_BITS[v]!);
+      if (compression === 7) stored = withJpegTables(stored, ifd.tags.get(TAG.jpegTables));
+      return Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).toString('latin1');
+    };
     const head = `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${rows} /BitsPerComponent ${compression === 3 || compression === 4 ? 1 : depth} /ColorSpace ${colour.space}`;
-    strips.push({ rows, dictionary: `${head}${colour.decode}${coding}`, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1') });
+    strips.push({ rows, dictionary: `${head}${colour.decode}${coding}`, data });
   }
   return strips.length ? { width, height, strips } : null;
 }
@@ -236,38 +250,37 @@ function withoutAlpha(b: Uint8Array, ifd: Ifd, width: number, height: number, sa
   if (width * height * samples > MAX_DECODED_BYTES) return null;
   const offsets = ifd.tags.get(TAG.stripOffsets)!;
   const counts = ifd.tags.get(TAG.stripBytes)!;
-  const parts: Uint8Array[] = [];
-  try {
-    for (let s = 0; s < offsets.length; s++) {
-      const stored = b.subarray(offsets[s]!, offsets[s]! + counts[s]!);
-      parts.push(compression === 1 ? stored : inflateSync(stored, { maxOutputLength: width * height * samples }));
+  const data = (): string | null => {
+    const parts: Uint8Array[] = [];
+    try {
+      for (let s = 0; s < offsets.length; s++) {
+        const stored = b.subarray(offsets[s]!, offsets[s]! + counts[s]!);
+        parts.push(compression === 1 ? stored : inflateSync(stored, { maxOutputLength: width * height * samples }));
+      }
+    } catch {
+      return null;
     }
-  } catch {
-    return null;
-  }
-  const data = Buffer.concat(parts);
-  const rowBytes = width * samples;
-  if (data.length < rowBytes * height) return null;
-  const pixels = new Uint8Array(width * height * channels);
-  const premultiplied = extra[0] === 1;
-  for (let y = 0; y < height; y++) {
-    const row = data.subarray(y * rowBytes, (y + 1) * rowBytes);
-    // The horizontal predictor: each sample stored as its difference from the one a pixel before.
-    if (predictor === 2) for (let i = samples; i < rowBytes; i++) row[i] = (row[i]! + row[i - samples]!) & 0xff;
-    for (let x = 0; x < width; x++) {
-      const a = extra[0] === 0 ? 255 : row[x * samples + channels]!;
-      for (let c = 0; c < channels; c++) {
-        const v = row[x * samples + c]!;
-        pixels[(y * width + x) * channels + c] = premultiplied ? Math.min(255, v + 255 - a) : Math.round((v * a + 255 * (255 - a)) / 255);
+    const samplesRead = Buffer.concat(parts);
+    const rowBytes = width * samples;
+    if (samplesRead.length < rowBytes * height) return null;
+    const pixels = new Uint8Array(width * height * channels);
+    const premultiplied = extra[0] === 1;
+    for (let y = 0; y < height; y++) {
+      const row = samplesRead.subarray(y * rowBytes, (y + 1) * rowBytes);
+      // The horizontal predictor: each sample stored as its difference from the one a pixel before.
+      if (predictor === 2) for (let i = samples; i < rowBytes; i++) row[i] = (row[i]! + row[i - samples]!) & 0xff;
+      for (let x = 0; x < width; x++) {
+        const a = extra[0] === 0 ? 255 : row[x * samples + channels]!;
+        for (let c = 0; c < channels; c++) {
+          const v = row[x * samples + c]!;
+          pixels[(y * width + x) * channels + c] = premultiplied ? Math.min(255, v + 255 - a) : Math.round((v * a + 255 * (255 - a)) / 255);
+        }
       }
     }
-  }
-  const space = channels === 1 ? '/DeviceGray' : '/DeviceRGB';
-  return {
-    rows: height,
-    dictionary: `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /BitsPerComponent 8 /ColorSpace ${space} /Filter /FlateDecode`,
-    data: deflateSync(pixels, { level: 1 }).toString('latin1'),
+    return deflateSync(pixels, { level: 1 }).toString('latin1');
   };
+  const space = channels === 1 ? '/DeviceGray' : '/DeviceRGB';
+  return { rows: height, dictionary: `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /BitsPerComponent 8 /ColorSpace ${space} /Filter /FlateDecode`, data };
 }
 
 /** The PDF colour space of the page's samples, and a /Decode where PDF's sense of dark and light is the other way. */
