@@ -15,8 +15,8 @@ import { assemblePdf } from '../../containers/pdf-assembly.ts';
 import { decodePng } from '../../containers/png-decode.ts';
 import { jpegFrame } from './header.ts';
 
-/** Bytes a PNG may decode to (its filtered data, and its pixels) to be read as a page: 30 megapixels of RGB. */
-const MAX_DECODED_BYTES = 90 * 1024 * 1024;
+/** Bytes a picture may decode to (a PNG's filtered data and pixels, a TIFF page's samples) to be read as a page: 30 megapixels of RGB. */
+export const MAX_DECODED_BYTES = 90 * 1024 * 1024;
 
 /** Points on the page's longer side: a letter page's 11 inches. */
 const LONGER_SIDE = 792;

@@ -10,7 +10,7 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import { assemblePdf } from '../../containers/pdf-assembly.ts';
 import type { UnitLimit } from '../../engine/format.ts';
-import { pointsPerPixel } from './as-page.ts';
+import { MAX_DECODED_BYTES, pointsPerPixel } from './as-page.ts';
 
 /** Pages read from one TIFF at most: a longer file is refused when it is counted (TIFF_PAGE_LIMIT). */
 export const MAX_TIFF_PAGES = 1000;
@@ -233,9 +233,6 @@ function pageImages(b: Uint8Array, ifd: Ifd): { width: number; height: number; s
   }
   return strips.length ? { width, height, strips } : null;
 }
-
-/** Bytes a page with an alpha channel may hold decoded (its samples, then its pixels): as a PNG (png-decode.ts). */
-const MAX_DECODED_BYTES = 90 * 1024 * 1024;
 
 /**
  * A grey or RGB page with an alpha channel (ExtraSamples), uncompressed or Deflate, 8 bits a sample, as one strip of

@@ -9,14 +9,14 @@ import { withBuffer, type Pdfium } from './pdfium.ts';
 import type { Word } from './words.ts';
 
 /** FPDF_ANNOT_* (fpdf_annot.h). */
-const ANNOT = { freeText: 3, widget: 20 } as const;
+export const ANNOT = { link: 2, freeText: 3, popup: 16, widget: 20 } as const;
 /** FPDF_FORMFIELD_* (fpdf_formfill.h). */
-const FIELD = { checkbox: 2, radio: 3, combo: 4, list: 5, text: 6 } as const;
+export const FIELD = { pushButton: 1, checkbox: 2, radio: 3, combo: 4, list: 5, text: 6, signature: 7 } as const;
 /** FPDF_OBJECT_STRING: a value that is text, not a name (a checkbox's /Yes). */
 const STRING_VALUE = 3;
 
 /** Annotations read per page at most (a page of thousands is a drawing, not a form). */
-const MAX_ANNOTATIONS = 2000;
+export const MAX_ANNOTATIONS = 2000;
 
 /**
  * The text of a page's filled form fields and free-text notes, as words

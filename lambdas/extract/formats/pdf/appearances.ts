@@ -9,21 +9,19 @@
 // words read. Only a page with such an annotation, one whose appearance
 // holds text, is copied.
 
+import { ANNOT, FIELD, MAX_ANNOTATIONS } from './annotations.ts';
 import { PAGE_OBJECT, withBuffer, type Pdfium } from './pdfium.ts';
 import { pageWords, type Word } from './words.ts';
 
-/** FPDF_ANNOT_* (fpdf_annot.h) whose text annotations.ts reads, or that show nothing of their own. */
-const READ_ELSEWHERE = new Set([2 /* link */, 3 /* free text */, 16 /* popup */]);
-const WIDGET = 20;
-/** FPDF_FORMFIELD_* (fpdf_formfill.h) whose widgets show no value of their own: a button's caption, a signature's appearance. */
-const SHOWN_FIELDS = new Set([1 /* push button */, 7 /* signature */]);
+/** Annotations whose text annotationWords reads, or that show nothing of their own. */
+const READ_ELSEWHERE = new Set<number>([ANNOT.link, ANNOT.freeText, ANNOT.popup]);
+/** Fields whose widgets show no value of their own: a button's caption, a signature's appearance. */
+const SHOWN_FIELDS = new Set<number>([FIELD.pushButton, FIELD.signature]);
 /** FPDFPage_Flatten's FLAT_NORMALDISPLAY, and its FLATTEN_SUCCESS. */
 const NORMAL_DISPLAY = 0;
 const FLATTENED = 1;
 /** How deep form XObjects inside an appearance are searched for text. */
 const MAX_DEPTH = 4;
-/** Annotations looked at per page at most, as annotations.ts. */
-const MAX_ANNOTATIONS = 2000;
 
 /** Raw exports: the wrapped calls convert every argument. */
 interface AppearanceExports {
@@ -75,7 +73,7 @@ function shownAnnotations(m: Pdfium, page: number, form: number): Set<number> {
     try {
       const subtype = m.FPDFAnnot_GetSubtype(annot);
       if (READ_ELSEWHERE.has(subtype)) continue;
-      if (subtype === WIDGET && !(form && SHOWN_FIELDS.has(m.FPDFAnnot_GetFormFieldType(form, annot)))) continue;
+      if (subtype === ANNOT.widget && !(form && SHOWN_FIELDS.has(m.FPDFAnnot_GetFormFieldType(form, annot)))) continue;
       const objects = x.FPDFAnnot_GetObjectCount(annot);
       if (holdsText(x, objects, (k) => x.FPDFAnnot_GetObject(annot, k), 0)) shown.add(i);
     } finally {
