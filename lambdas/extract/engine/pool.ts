@@ -182,11 +182,16 @@ interface Slot {
 }
 
 /**
- * How long a worker waits for its next job before collecting its heap: in a
- * batch, jobs follow each other within milliseconds, and a collection between
- * them would slow the batch (35 corpus PDFs: 0.5 s a run).
+ * How long a worker waits for its next job before collecting its heap. A
+ * forced collection also throws away the optimised code whose embedded object
+ * shapes died with the last document, which the next documents then compile
+ * again on V8's background threads: at 1 s, a client sending batches a second
+ * or two apart paid that after every batch (35 corpus PDFs on a running
+ * server, 1 s against 10 s, alternating: 3.5 to 4.6 s of background CPU a
+ * batch against 2.3 to 3.0 s, 6 to 8% of the batch's CPU). Ten seconds still
+ * gives the memory back soon after the work stops.
  */
-export const IDLE_TRIM_MS = 1000;
+export const IDLE_TRIM_MS = 10_000;
 
 export function createExtractorPool(opts: ExtractorPoolOptions): Extractor {
   const pool = createPool(opts);
