@@ -2095,6 +2095,21 @@ describe('PDF layout analysis', () => {
     expect(result.elements![0]).toMatchObject({ type: 'page_header', text: '454 O. Sanni, A.P.I. Popoola / Data in Brief 22 (2019) 451-457' });
   });
 
+  it('keeps a year wrapped onto a line of its own under a title at the top of a one-page document as text, not as a page number', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 57, y: 750, text: 'TRANSITION REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF', size: 11, bold: true },
+          { x: 68, y: 737, text: '1934', size: 11, bold: true },
+          ...lines(72, 600, [LONG_1, LONG_2]),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'form.pdf' });
+    expect(result.content).toContain('1934');
+    expect(result.elements!.some((e) => e.type === 'page_header')).toBe(false);
+  });
+
   it('leaves elements out when asked to', async () => {
     const bytes = layoutPdf([{ texts: lines(72, 700, ['Just one line.']) }]);
     const result = await extract({ bytes, filename: 'one.pdf', config: { ...DEFAULT_CONFIG, elements: false } });

@@ -68,8 +68,16 @@ export function findFurniture(layouts: PageLayout[], body: Style): Array<Map<Tex
     // Display", "Return Form 1120 Display"); a running head's number changes from page to page.
     const continuedTitle = (c: (typeof page)[number]) =>
       styled(c.block, body) && (titles.variants.get(c.key)?.size ?? 0) > 1 && [p - 1, p + 1].some((q) => titles.pages[q]?.has(c.text));
+    // A number set a line under text at the top of a page ends that text: a title's year wrapped onto a line of its own
+    // ("... EXCHANGE ACT OF" over "1934"). A running head's number under its title is found by repetition instead.
+    const wrappedUnder = (c: (typeof page)[number]) =>
+      c.zone === 'page_header' &&
+      blocks.some(
+        (b) => b !== c.block && b.y0 < c.block.y0 && c.block.y0 - b.y1 < c.block.size && Math.min(b.x1, c.block.x1) > Math.max(b.x0, c.block.x0),
+      );
+    const numbered = (c: (typeof page)[number]) => PAGE_NUMBER.test(c.text) && !wrappedUnder(c);
     for (const c of page) {
-      if ((keys(c).some(everywhere) && !continuedTitle(c)) || (c.inBand && (PAGE_NUMBER.test(c.text) || (numberSetApart(c.block) && outermost(c)) || artifact(c)))) found.set(c.block, c.zone);
+      if ((keys(c).some(everywhere) && !continuedTitle(c)) || (c.inBand && (numbered(c) || (numberSetApart(c.block) && outermost(c)) || artifact(c)))) found.set(c.block, c.zone);
     }
     // Through a chapter: only outside the page's own text (a figure's labels may repeat on the pages of a
     // sequence) and set no larger or bolder than the body (an exhibit's title repeats on each of its pages).
