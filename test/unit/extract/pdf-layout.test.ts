@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../../lambdas/extract/engine/extract.ts';
 import { DEFAULT_CONFIG, type ExtractionConfig } from '../../../lambdas/extract/engine/types.ts';
-import { assemblePdf, layoutPdf, taggedPdf, type PlacedText } from '../../support/pdf-fixture.ts';
+import { assemblePdf, layoutPdf, pdfString, taggedPdf, type PlacedText } from '../../support/pdf-fixture.ts';
 
 const markdown: ExtractionConfig = { ...DEFAULT_CONFIG, output: 'markdown' };
 
@@ -2260,6 +2260,42 @@ describe('tagged PDFs and outlines', () => {
     );
     const result = await extract({ bytes, filename: 'outline.pdf', config: markdown });
     expect(result.content).toBe('# Methods\n\nWe measured every well twice.');
+  });
+
+  it('gives a heading the outline leaves out the level of the outline\'s headings set in its style, not its numbering\'s', async () => {
+    const text = (x: number, y: number, t: string, size = 10, bold = false) => `BT /${bold ? 'F2' : 'F1'} ${size} Tf 1 0 0 1 ${x} ${y} Tm ${pdfString(t)} Tj ET`;
+    const content = [
+      text(72, 740, 'Chapter One', 18, true),
+      text(72, 715, LONG_1),
+      text(72, 703, LONG_2),
+      text(72, 670, 'Banks', 13, true),
+      text(72, 650, LONG_1),
+      text(72, 638, LONG_2),
+      text(72, 600, '1. Deposits', 13, true),
+      text(72, 580, LONG_1),
+      text(72, 568, LONG_2),
+      text(72, 530, 'Chapter Two', 18, true),
+      text(72, 505, LONG_1),
+    ].join('\n');
+    const bytes = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R /Outlines 5 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R /F2 6 0 R >> >> /Contents 7 0 R >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+      '<< /Type /Outlines /First 8 0 R /Last 10 0 R /Count 3 >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Title (Chapter One) /Parent 5 0 R /Next 10 0 R /First 9 0 R /Last 9 0 R /Count 1 /Dest [3 0 R /XYZ 0 792 0] >>',
+      '<< /Title (Banks) /Parent 8 0 R /Dest [3 0 R /XYZ 0 700 0] >>',
+      '<< /Title (Chapter Two) /Parent 5 0 R /Prev 8 0 R /Dest [3 0 R /XYZ 0 560 0] >>',
+    ]);
+    const result = await extract({ bytes, filename: 'manual.pdf' });
+    expect(result.elements!.filter((e) => e.type === 'heading').map((e) => [e.level, e.text])).toEqual([
+      [1, 'Chapter One'],
+      [2, 'Banks'],
+      [2, '1. Deposits'],
+      [1, 'Chapter Two'],
+    ]);
   });
 
   it('puts the outline\'s top entries under a title the outline leaves out', async () => {

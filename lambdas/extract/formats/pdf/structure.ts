@@ -530,17 +530,36 @@ function assignHeadingLevels(all: Classified[], bodySize: number): void {
   // A title the outline leaves out (a Title style is not a bookmark) sits above the outline's top entries.
   const title = all.find((c) => c.type === 'title');
   const outlineUnder = title && !title.outlined ? 1 : 0;
+  for (const h of headings) if (h.outlined && h.type === 'heading') h.level = Math.min(6, h.level! + outlineUnder);
+  // A heading the outline or the tags leave out, set in the style of headings they give a level, is at that level
+  // (a manual's "1. Equal Opportunity Laws" in the bold its bookmarked "1. BANKS" has), whatever its numbering says.
+  const levelOfStyle = styleLevels(headings.filter((h) => h.tagLevel && h.type === 'heading'), style);
   // The depth of the last heading numbered "2" or "2.3": a "(1)" heading after it is one level under it.
   let numberedDepth = 0;
   for (const h of headings) {
-    if (h.outlined && h.type === 'heading') h.level = Math.min(6, h.level! + outlineUnder);
     if (h.type === 'title' || h.tagLevel) continue;
     const numbered = NUMBERED.exec(h.text);
     const depth = numbered && /^\d/.test(numbered[1]!) ? numbered[1]!.split('.').length : 0;
     if (depth > 0) numberedDepth = depth;
+    const known = levelOfStyle.get(style(h));
+    if (known !== undefined) {
+      h.level = known;
+      continue;
+    }
     const bracketed = depth === 0 && numberedDepth > 0 && BRACKETED_NUMBER.test(h.text) ? numberedDepth + 1 : 0;
     h.level = Math.min(6, under + (depth || bracketed || styles.indexOf(style(h)) + 1));
   }
+}
+
+/** Per style, the level most of the given headings in it have. */
+function styleLevels(headings: Classified[], style: (c: Classified) => number): Map<number, number> {
+  const counts = new Map<number, Map<number, number>>();
+  for (const h of headings) {
+    const levels = counts.get(style(h)) ?? new Map<number, number>();
+    levels.set(h.level!, (levels.get(h.level!) ?? 0) + 1);
+    counts.set(style(h), levels);
+  }
+  return new Map([...counts].map(([key, levels]) => [key, [...levels].reduce((a, b) => (b[1] > a[1] ? b : a))[0]]));
 }
 
 function round(n: number): number {
