@@ -2095,6 +2095,31 @@ describe('PDF layout analysis', () => {
     expect(result.elements![0]).toMatchObject({ type: 'page_header', text: '454 O. Sanni, A.P.I. Popoola / Data in Brief 22 (2019) 451-457' });
   });
 
+  it('joins a heading labelled by hand a tab before its text ("A.<tab>BANK ACCOUNTS ...") with its line hanging under that text', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          ...lines(72, 700, [LONG_1, LONG_2, LONG_3]),
+          { x: 72, y: 640, text: 'A.', size: 14, bold: true },
+          { x: 108, y: 640, text: 'BANK ACCOUNTS AND DEPOSIT, INVESTMENT AND', size: 14, bold: true },
+          { x: 108, y: 624, text: 'DISBURSEMENT OF FUNDS', size: 14, bold: true },
+          ...lines(108, 590, [LONG_1, LONG_2]),
+          { x: 72, y: 540, text: 'B.', size: 14, bold: true },
+          { x: 108, y: 540, text: 'SURETY BONDS', size: 14, bold: true },
+          ...lines(108, 510, [LONG_3]),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'manual.pdf' });
+    expect(result.elements!.map((e) => [e.type, e.text])).toEqual([
+      ['paragraph', `${LONG_1} ${LONG_2} ${LONG_3}`],
+      ['heading', 'A. BANK ACCOUNTS AND DEPOSIT, INVESTMENT AND DISBURSEMENT OF FUNDS'],
+      ['paragraph', `${LONG_1} ${LONG_2}`],
+      ['heading', 'B. SURETY BONDS'],
+      ['paragraph', LONG_3],
+    ]);
+  });
+
   it('keeps a year wrapped onto a line of its own under a title at the top of a one-page document as text, not as a page number', async () => {
     const bytes = layoutPdf([
       {

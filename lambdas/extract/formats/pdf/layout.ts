@@ -649,6 +649,22 @@ function spacedParagraphs(lines: Line[], spacing: number): boolean {
   return wide >= 2 && wide * 8 >= normal;
 }
 
+/**
+ * A line set under the text of a first line that opens with a label a tab
+ * before it ("A.<tab>BANK ACCOUNTS AND DEPOSIT," over "DISBURSEMENT OF FUNDS"):
+ * a hanging indent, as headings and items numbered by hand are set, where
+ * the label is no list marker (a capital and a stop may be an initial).
+ */
+function hangsUnderLabel(block: TextBlock, line: Line, em: number): boolean {
+  const first = block.lines[0]!;
+  if (block.lines.length !== 1 || first.words.length < 2) return false;
+  const [label, text] = [first.words[0]!, first.words[1]!];
+  return HAND_LABEL.test(label.text) && text.x0 - label.x1 > em && Math.abs(line.x0 - text.x0) < 0.6 * em;
+}
+
+/** A label numbering a heading or an item by hand: "A.", "b)", "12.", "IV.", "§". */
+const HAND_LABEL = /^(?:[\p{L}]|\d{1,3}|[IVXLC]{1,6}|[ivxlc]{1,6})[.)]$|^§$/u;
+
 function continues(
   block: TextBlock,
   line: Line,
@@ -716,7 +732,8 @@ function continues(
   // An indented line after a full one, or after one that ends a sentence, opens a new paragraph
   // (right-to-left text is as often set flush left as right, so where its lines start says nothing).
   const ended = p.end > right - 2 * em || SENTENCE_END.test(prev.text);
-  if (!rtl && n.start > left + 0.9 * em && n.start - p.start > 0.9 * em && ended && !centred(block, line) && !underTitle(prev, line, em)) return false;
+  if (!rtl && n.start > left + 0.9 * em && n.start - p.start > 0.9 * em && ended && !centred(block, line) && !underTitle(prev, line, em) && !hangsUnderLabel(block, line, em))
+    return false;
   const columnEnd = columnRightOf(left, em, rtl, prev);
   // A line left short mid-sentence because the next line's first word (a web address, a long compound) would not
   // fit in what it left of the column is a full line all the same.
