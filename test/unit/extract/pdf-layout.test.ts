@@ -2120,6 +2120,31 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('keeps a heading\'s capital label on its line on a page whose rows are written in pieces a gutter apart', async () => {
+    // Rows written in two pieces each, as a word processor's run-in headings come out: the page's rows stay split.
+    const pieces = (y: number, left: string, right: string): PlacedText[] => [
+      { x: 108, y, text: left },
+      { x: 108 + left.length * 5 + 20, y, text: right },
+    ];
+    const bytes = layoutPdf([
+      {
+        texts: [
+          ...pieces(450, 'Equal opportunity in every workplace', 'the trustee must keep a workplace free'),
+          ...pieces(420, 'Fair labor standards in every office', 'the trustee must comply with the law'),
+          { x: 72, y: 712, text: 'F.', size: 14, bold: true, italic: true },
+          { x: 108, y: 712, text: 'DUTY TO COMPLY WITH APPLICABLE EMPLOYMENT', size: 14, bold: true, italic: true },
+          { x: 108, y: 696, text: 'RELATED LAWS', size: 14, bold: true, italic: true },
+          ...lines(108, 660, [LONG_1, LONG_2, LONG_3]),
+          { x: 108, y: 600, text: 'G.', size: 14, bold: true, italic: true },
+          { x: 144, y: 600, text: 'RECORDS', size: 14, bold: true, italic: true },
+          ...lines(108, 570, [LONG_1, LONG_2]),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'manual.pdf' });
+    expect(result.elements!.filter((e) => e.type === 'heading').map((e) => e.text)).toEqual(['F. DUTY TO COMPLY WITH APPLICABLE EMPLOYMENT RELATED LAWS', 'G. RECORDS']);
+  });
+
   it('keeps a year wrapped onto a line of its own under a title at the top of a one-page document as text, not as a page number', async () => {
     const bytes = layoutPdf([
       {

@@ -204,12 +204,21 @@ function joinMarkers(groups: Word[][]): Word[][] {
     const g = groups[i]!;
     const next = groups[i + 1];
     const only = g.length === 1 ? g[0]! : null;
-    if (only && next && isMarkerText(only.text) && only.rotated === undefined && besideOnLine(only, next)) {
+    if (only && next && (isMarkerText(only.text) || headingLabel(only, next)) && only.rotated === undefined && besideOnLine(only, next)) {
       out.push([only, ...next]);
       i++;
     } else out.push(g);
   }
   return out;
+}
+
+/**
+ * A capital and a stop a tab before text set in its very type ("F." beside "DUTY TO COMPLY WITH ..."): a
+ * heading's label, on its line (a capital is no list marker: it may be an initial).
+ */
+function headingLabel(label: Word, line: Word[]): boolean {
+  const first = line[0]!;
+  return /^[A-Z]\.$/.test(label.text) && label.bold === first.bold && label.italic === first.italic && Math.abs(label.size - first.size) < 0.05 * first.size && /^\p{Lu}/u.test(first.text);
 }
 
 function isMarkerText(text: string): boolean {
