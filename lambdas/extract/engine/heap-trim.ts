@@ -2,7 +2,8 @@
 // are garbage: a pool worker that read a 3 MB PDF held 160-200 MB, and the
 // server's memory stayed near its peak after the job. A full collection gives
 // the pages back (measured: 48 MB after it). Pool workers collect once they
-// have been idle a moment (IDLE_HEAP_BYTES, pool.ts), and right after a job
+// have been idle 10 s (IDLE_TRIM_MS and IDLE_HEAP_BYTES, pool.ts: a collection
+// also discards compiled code the next batch then compiles again), and right after a job
 // only past TRIM_HEAP_BYTES: collecting after every job over 96 MB cost a
 // batch of corpus PDFs 5-8% of its pages per second.
 
