@@ -62,6 +62,8 @@ export function lambdaBundling(scope: Construct, spec: Pick<FunctionSpec, 'extra
     sourcesContent: false,
     format: OutputFormat.ESM,
     target: 'node22',
+    // Kept as literals: esbuild otherwise rewrites `\p{...}` expressions as `new RegExp(...)`, built at each call.
+    esbuildArgs: { '--supported:regexp-unicode-property-escapes': 'true' },
     mainFields: ['module', 'main'],
     bundleAwsSDK: bundleAwsSdk,
     // Named rather than CDK's default of all @aws-sdk/*, which would leave out the add-on libraries too.

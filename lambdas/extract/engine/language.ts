@@ -13,11 +13,12 @@ const STOPWORDS: Record<string, string[]> = {
 
 // One-letter words (a, e, o, y) are shared across languages and say little.
 const SETS = Object.entries(STOPWORDS).map(([lang, words]) => [lang, new Set(words.filter((w) => w.length > 1))] as const);
+const WORDS = /\p{L}+/gu;
 
 /** ISO 639-1 code, or null when there are too few words or no clear winner. */
 export function detectLanguage(text: string): string | null {
   const sample = text.slice(0, 50_000).toLowerCase();
-  const words = sample.match(/\p{L}+/gu) ?? [];
+  const words = sample.match(WORDS) ?? [];
   if (words.length < 40) return null;
   const scores = SETS.map(([lang, set]) => {
     let n = 0;

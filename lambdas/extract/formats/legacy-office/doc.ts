@@ -9,6 +9,7 @@
 import { Blocks } from '../../engine/blocks.ts';
 import { CompoundFile, summaryInformation } from '../../containers/compound-file.ts';
 import { withEmbedded } from '../../engine/embedded.ts';
+import { LETTER } from '../../engine/letters.ts';
 import { type EmbeddedFile, objectFiles } from '../../containers/ole-objects.ts';
 import { readWordText } from './doc-text.ts';
 import type { FormatContext, FormatOutput } from '../../engine/types.ts';
@@ -41,7 +42,7 @@ export async function extractDoc(bytes: Uint8Array, ctx: FormatContext): Promise
     for (const line of lines(text)) {
       const t = line.trim();
       // Each section repeats its headers; page numbers alone are no header.
-      if (seen.has(t) || !/\p{L}/u.test(t)) continue;
+      if (seen.has(t) || !LETTER.test(t)) continue;
       seen.add(t);
       if (kind === 'header') out.pageHeader(t);
       else out.pageFooter(t);

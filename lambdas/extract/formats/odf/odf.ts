@@ -10,6 +10,7 @@
 
 import { Blocks, type OutputMode } from '../../engine/blocks.ts';
 import { isoDate } from '../../engine/iso-date.ts';
+import { LETTER } from '../../engine/letters.ts';
 import { MAX_CELLS, tooManyCells } from '../../engine/limits.ts';
 import { decodeText } from '../../containers/text-decoding.ts';
 import { odsSheetSpans } from './ods-sheets.ts';
@@ -41,7 +42,7 @@ export function extractOdt(bytes: Uint8Array, mode: OutputMode, budget?: Inflate
           flow({ ...ctx, out: sub, notes: [] }, part, 0);
           const text = sub.text().trim();
           // A page number alone is no header.
-          if (/\p{L}/u.test(text) && !seen.has(text)) {
+          if (LETTER.test(text) && !seen.has(text)) {
             seen.add(text);
             if (kinds[0] === 'header') out.pageHeader(text);
             else out.pageFooter(text);

@@ -7,6 +7,7 @@ import { Blocks, type OutputMode } from '../../engine/blocks.ts';
 import { chartBlocks, contentChildren, coreProperties, readDiagram, relationships } from './ooxml.ts';
 import { child, descendants, elements, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
 import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
+import { LETTER } from '../../engine/letters.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 import { type DocxStyles, fontOf, readStyles, type StyleInfo } from './docx-styles.ts';
 import { type ListCounters, Numbering } from './numbering.ts';
@@ -471,7 +472,7 @@ function formattedHeading(text: string, looks: Looks, body: number): number | un
   if (body <= 0 || looks.chars === 0) return undefined;
   const t = text.replace(/\s+/g, ' ').trim();
   const words = t.split(' ').length;
-  if (t.length > 120 || words > 14 || /[.,;:!?]$/.test(t) || !/\p{L}/u.test(t)) return undefined;
+  if (t.length > 120 || words > 14 || /[.,;:!?]$/.test(t) || !LETTER.test(t)) return undefined;
   const ratio = looks.minSize / body;
   if (ratio >= 1.6) return 1;
   if (ratio >= 1.3) return 2;

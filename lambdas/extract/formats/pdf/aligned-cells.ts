@@ -4,6 +4,7 @@
 // No gap tells them apart; that the same two edges recur row after row does.
 
 import { isFigure } from './figures.ts';
+import { LETTER } from '../../engine/letters.ts';
 import type { TextRun } from './tables.ts';
 
 interface SplitCell {
@@ -59,7 +60,7 @@ export function splitAtAlignedFigures<L extends SplitLine>(lines: L[]): L[] {
 
 /** A figure, then a word with letters in it (not another figure, not a leader's dots, not what makes one figure with it: a time's "PM"). */
 const cuttable = (figure: TextRun, next: TextRun) =>
-  !figure.mono && !next.mono && next.x0 >= figure.x1 && isFigure(figure.text) && !isFigure(next.text) && /\p{L}/u.test(next.text) && !isFigure(`${figure.text} ${next.text}`);
+  !figure.mono && !next.mono && next.x0 >= figure.x1 && isFigure(figure.text) && !isFigure(next.text) && LETTER.test(next.text) && !isFigure(`${figure.text} ${next.text}`);
 
 /** Dots or ellipses leading to a page number. */
 const LEADER = /\.{4}|…{2}/;

@@ -7,6 +7,7 @@
 // origin at the page's top-left corner, y growing downwards.
 
 import { CAPTION } from './captions.ts';
+import { LETTER, LETTER_PIECE, ONE_LETTER, STARTS_UPPER, STARTS_WITH_LETTER } from '../../engine/letters.ts';
 import { HAN_KANA_END, HAN_KANA_START, LTR_LETTER, RTL_CHAR } from './script.ts';
 import type { Tag } from './tags.ts';
 import type { Word } from './words.ts';
@@ -93,7 +94,7 @@ function attachMarks(groups: Word[][]): Word[][] {
   const out = [...groups];
   for (let i = 0; i < out.length; i++) {
     const marks = out[i]!;
-    if (marks.length > 3 || marks.some((w) => w.text.length > 3 || w.rotated !== undefined || /\p{L}/u.test(w.text))) continue;
+    if (marks.length > 3 || marks.some((w) => w.text.length > 3 || w.rotated !== undefined || LETTER.test(w.text))) continue;
     // A bullet or a number beside a line's start is its list item's marker (joinMarkers); a dash inside it is a mark.
     const fits = (line: Word[], w: Word) =>
       within(line, w) && (!isMarkerText(w.text) || (w.x0 > Math.min(...line.map((x) => x.x0)) && w.x1 < Math.max(...line.map((x) => x.x1))));
@@ -218,7 +219,7 @@ function joinMarkers(groups: Word[][]): Word[][] {
  */
 function headingLabel(label: Word, line: Word[]): boolean {
   const first = line[0]!;
-  return /^[A-Z]\.$/.test(label.text) && label.bold === first.bold && label.italic === first.italic && Math.abs(label.size - first.size) < 0.05 * first.size && /^\p{Lu}/u.test(first.text);
+  return /^[A-Z]\.$/.test(label.text) && label.bold === first.bold && label.italic === first.italic && Math.abs(label.size - first.size) < 0.05 * first.size && STARTS_UPPER.test(first.text);
 }
 
 function isMarkerText(text: string): boolean {
@@ -263,7 +264,7 @@ function onSameLine(line: Word[], w: Word): boolean {
   // A right-to-left line comes in runs drawn in either direction (a number or a Latin word inside
   // it is drawn left to right): any word beside what the line holds so far belongs to it.
   // So may one whose first run is a number, drawn before a Latin word of its size to its left ("5.22 | COVID-19 ...").
-  const numberFirst = () => Math.abs(w.size - last.size) < 0.1 * em && !line.some((x) => /\p{L}/u.test(x.text));
+  const numberFirst = () => Math.abs(w.size - last.size) < 0.1 * em && !line.some((x) => LETTER.test(x.text));
   if (!RTL_CHAR.test(w.text) && !line.some((x) => RTL_CHAR.test(x.text)) && !numberFirst()) return false;
   const x0 = Math.min(...line.map((x) => x.x0));
   const x1 = Math.max(...line.map((x) => x.x1));
@@ -404,8 +405,8 @@ const scriptsMeet = (before: string, after: string) =>
  * the type's size or less (a word space is wider) and the gaps between real words 2.5 times as wide.
  */
 function letterGap(words: Word[]): number | null {
-  const single = words.filter((w) => /^\p{L}$/u.test(w.text)).length;
-  const pieces = words.filter((w) => /^\p{L}{1,3}$/u.test(w.text)).length;
+  const single = words.filter((w) => ONE_LETTER.test(w.text)).length;
+  const pieces = words.filter((w) => LETTER_PIECE.test(w.text)).length;
   const spaced = single >= 6 && single >= 0.7 * words.length;
   const slightly = pieces >= 6 && pieces >= 0.8 * words.length && single >= 0.3 * words.length;
   if (!spaced && !slightly) return null;
@@ -483,6 +484,9 @@ const BULLET = /^[•●○◦▪▫■□◆◇►▸▹➢➤✓✔∙⁃‣·
 // Numbers, lower-case letters and roman numerals with a full stop or parenthesis; capitals only in parentheses ("A." starts names).
 const ENUMERATOR = /^(?:\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6})[.)]|\(?[A-Z]\)|\([A-Z]|[IVXLC]{1,6}\))$/;
 
+/** A number run into the capital of its item's first word ("1.Small"). */
+const GLUED_NUMBER = /^\d{1,3}[.)](?=\p{Lu}\p{Ll})/u;
+
 /** The bullet or enumerator a line opens with, if it opens with one set apart from its text. */
 export function listMarker(line: Line): ListMarker | null {
   const [first, second] = [line.words[0]!, line.words[1]];
@@ -497,14 +501,14 @@ export function listMarker(line: Line): ListMarker | null {
   const gap = second.x0 - first.x1;
   if (BULLET.test(first.text) && gap > 0.1 * first.size) return { ordered: false, text: first.text, textX: second.x0 };
   // A number before nothing but numbers is a telephone number's area code ("(702) 939-3254") or a row of figures, not an item.
-  if (ENUMERATOR.test(first.text) && gap > 0.1 * first.size && line.words.slice(1).some((w) => /\p{L}/u.test(w.text))) return { ordered: true, text: first.text, textX: second.x0 };
+  if (ENUMERATOR.test(first.text) && gap > 0.1 * first.size && line.words.slice(1).some((w) => LETTER.test(w.text))) return { ordered: true, text: first.text, textX: second.x0 };
   // Word's second-level bullet is a letter o (Courier New), a tab away from its text: a word "o" is a space away.
-  if (first.text === 'o' && gap > 0.8 * first.size && /^\p{L}/u.test(second.text)) return { ordered: false, text: 'o', textX: second.x0 };
+  if (first.text === 'o' && gap > 0.8 * first.size && STARTS_WITH_LETTER.test(second.text)) return { ordered: false, text: 'o', textX: second.x0 };
   // A bullet glued to its word ("•Item") still opens an item.
   if (/^[•●▪■►➢✓✔]\S/u.test(first.text)) return { ordered: false, text: first.text[0]!, textX: first.x0 + first.size };
   // So does a number set close to its item's first word, with no space between ("1.Small", as Impress prints its
   // numbered lists); prose never runs a number's stop into a capital.
-  const glued = /^\d{1,3}[.)](?=\p{Lu}\p{Ll})/u.exec(first.text);
+  const glued = GLUED_NUMBER.exec(first.text);
   if (glued) return { ordered: true, text: glued[0], textX: first.x0 + ((first.x1 - first.x0) * glued[0].length) / first.text.length };
   return null;
 }
@@ -725,7 +729,7 @@ function continues(
       // there is the item's own line break, as slides set a bullet's heading and its sentence).
       if (underMarker && block.lines.length > 1) return false;
       const setIn = line.x0 > block.marker.textX + 0.3 * em;
-      return !(setIn && edge !== Infinity && /^\p{Lu}/u.test(line.text) && !SENTENCE_END.test(prev.text) && nextWordFits(prev.x1, edge, line, em));
+      return !(setIn && edge !== Infinity && STARTS_UPPER.test(line.text) && !SENTENCE_END.test(prev.text) && nextWordFits(prev.x1, edge, line, em));
     }
     // Items set without a hanging indent wrap back under their marker (or their column's margin): the line
     // above (the marker's, or one already back under it) ran to the column's edge mid-sentence, where the
@@ -849,9 +853,12 @@ function nextWordFits(end: number, edge: number, line: Line, em: number): boolea
  * a plain line at its margin set at the page's line spacing under it (`close`),
  * where a heading or a paragraph of its own would stand apart.
  */
+/** Text whose first letter, after any figures and punctuation, is lower case. */
+const FIRST_LETTER_LOWER = /^[^\p{L}\p{N}]*\p{Ll}/u;
+
 function boldLeadRunsOn(prev: Line, line: Line, columnEnd: number, em: number, close: boolean): boolean {
   if (!prev.bold || line.bold || columnEnd === Infinity || nextWordFits(lineEnd(prev), columnEnd, line, em)) return false;
-  if (!SENTENCE_END.test(prev.text)) return !!line.words[0]?.bold || /^[^\p{L}\p{N}]*\p{Ll}/u.test(line.text);
+  if (!SENTENCE_END.test(prev.text)) return !!line.words[0]?.bold || FIRST_LETTER_LOWER.test(line.text);
   return close && Math.abs(lineStart(line) - lineStart(prev)) < 0.3 * em;
 }
 
@@ -891,8 +898,21 @@ const largest = (line: Line) => Math.max(...line.words.map((w) => w.size));
 /** A line that stops on a word or a comma. */
 const STOPS_ON_WORD = /[\p{L},]$/u;
 
-/** Text ending in a web address cut after a slash, or an e-mail address cut after its at sign. */
-const URL_BROKEN = /(?:^|\s)(?:(?:https?:|www\.)\S*\/|\S+@)$/;
+/** A word that is a web address cut after a slash, or an e-mail address cut after its at sign. */
+const URL_BROKEN = /^(?:(?:https?:|www\.)\S*\/|\S+@)$/;
+
+/**
+ * Whether the paragraph so far ends in a word a line break cut (`URL_BROKEN`). Its last word is tested, not the
+ * whole text: an expression anchored at the end is tried from every position, which over a paragraph joined a line
+ * at a time is quadratic in its length.
+ */
+function endsInBrokenAddress(text: string): boolean {
+  const last = text.at(-1);
+  if (last !== '/' && last !== '@') return false;
+  let start = text.length - 1;
+  while (start > 0 && !/\s/.test(text[start - 1]!)) start--;
+  return URL_BROKEN.test(text.slice(start));
+}
 
 /** A block's lines as one paragraph: line breaks become spaces, words hyphenated across them are joined again. */
 export function joinLines(lines: Line[]): string {
@@ -905,10 +925,10 @@ export function joinLines(lines: Line[]): string {
     const prev = lines[i - 1]!;
     if (prev.hyphen && /^[a-z\u00df-\u00ff]/.test(line.text) && text.endsWith('-')) text = text.slice(0, -1) + line.text;
     // Chinese and Japanese run on without spaces; Korean, whose words stand apart, is mostly set to wrap between them.
-    else if (HAN_KANA_END.test(text) && HAN_KANA_START.test(line.text)) text += line.text;
+    else if (HAN_KANA_END.test(text.slice(-1)) && HAN_KANA_START.test(line.text)) text += line.text;
     // A web address broken after a slash ("https://" | "www.example.org"), an e-mail address after its at sign, or a
     // number's range or an identifier after a dash that follows a figure ("FAA-2020-" | "0686") is one word again.
-    else if ((URL_BROKEN.test(text) && /^\S/.test(line.text)) || (/\d[-–]$/.test(text) && /^[\p{L}\p{N}]/u.test(line.text))) text += line.text;
+    else if ((endsInBrokenAddress(text) && /^\S/.test(line.text)) || (/\d[-–]$/.test(text.slice(-2)) && /^[\p{L}\p{N}]/u.test(line.text))) text += line.text;
     else text += ' ' + line.text;
   });
   return text.replace(/\s+/g, ' ').trim();

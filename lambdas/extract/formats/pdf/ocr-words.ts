@@ -9,11 +9,14 @@
 
 import type { OcrLine } from '../../engine/ocr.ts';
 import type { GrayImage } from './image-rulings.ts';
+import { STARTS_LOWER } from '../../engine/letters.ts';
 import { bulletBefore, DARK } from './ocr-bullets.ts';
 import type { OcrMark } from './ocr-marks.ts';
 import { isRtl } from './script.ts';
 import type { Word } from './words.ts';
 
+/** A letter and a hyphen at the end of a line's last word: the word goes on below. */
+const LETTER_HYPHEN_END = /\p{L}-$/u;
 /** A line's strokes this many times as wide as the body's are bold (bold faces run 1.5 to 2 times a regular stem). */
 const BOLD_STROKE = 1.4;
 /** Fewer dark runs than this say too little about a line's weight. */
@@ -63,7 +66,7 @@ export function ocrWords(lines: readonly OcrLine[], pixelsPerPoint: number, page
         italic: false,
         mono: false,
         // A hyphen that ends a line splits a word, as PDFium reports it for a text layer.
-        hyphen: i === marked.length - 1 && /\p{L}-$/u.test(w.text),
+        hyphen: i === marked.length - 1 && LETTER_HYPHEN_END.test(w.text),
         spaced: true,
         rtlChars: [...w.text].filter((c) => isRtl(c.codePointAt(0)!)).length,
         mcid: -1,
@@ -87,7 +90,7 @@ function boldLines(lines: readonly OcrLine[], picture: GrayImage): Set<OcrLine> 
   let half = byWidth.reduce((n, s) => n + s.runs, 0) / 2;
   const usual = byWidth.find((s) => (half -= s.runs) <= 0)?.width ?? 0;
   // A line that opens in lower case carries on a sentence: a blurred or heavily inked scan's line, not a bold heading.
-  const bold = (s: (typeof strokes)[number]) => usual > 0 && s.runs >= MIN_RUNS && s.width >= BOLD_STROKE * usual && !/^\p{Ll}/u.test(s.line.words[0]!.text);
+  const bold = (s: (typeof strokes)[number]) => usual > 0 && s.runs >= MIN_RUNS && s.width >= BOLD_STROKE * usual && !STARTS_LOWER.test(s.line.words[0]!.text);
   return new Set(strokes.filter(bold).map((s) => s.line));
 }
 

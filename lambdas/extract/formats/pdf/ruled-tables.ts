@@ -16,6 +16,10 @@ import { isFigure } from './figures.ts';
 import type { Ruling } from './rulings.ts';
 import { wordsText, type PlacedTable, type TextRun } from './tables.ts';
 
+/** A cell's first piece of a wrapped value: words, or a lone "#". */
+const LETTER_OR_HASH = /\p{L}|^#$/u;
+/** A wrapped value's later pieces: carrying it on in lower case, or a bracketed unit ("(0.75)"). */
+const LOWER_OR_BRACKETED = /^\p{Ll}|^\(.*\)$/u;
 /** Lines this close (points) are one line: a double rule, the two edges of a thin bar. */
 const SNAP = 2.5;
 /** More words than this in the average cell is text laid out in ruled boxes, not a table. */
@@ -246,7 +250,7 @@ function spanDown(text: string[][], gridRow: ReadonlyArray<number | null>, drawn
       // Words, alone or wrapped over the rows (each piece after the first carrying them on in lower case or in
       // brackets: "mAP" over "(0.75)", "#" over "enc-layers"): a column of figures or of currency signs that only
       // the cells beside it rule off holds a value a row, no cell spanning them.
-      if (t - start > 1 && /\p{L}|^#$/u.test(pieces[0] ?? '') && pieces.slice(1).every((p) => /^\p{Ll}|^\(.*\)$/u.test(p))) {
+      if (t - start > 1 && LETTER_OR_HASH.test(pieces[0] ?? '') && pieces.slice(1).every((p) => LOWER_OR_BRACKETED.test(p))) {
         const cell = pieces.join(' ');
         for (let k = start; k < t; k++) text[k]![c] = cell;
       }

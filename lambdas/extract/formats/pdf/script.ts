@@ -15,10 +15,11 @@ export const isRtl = (code: number) => (code >= 0x0590 && code <= 0x08ff) || (co
 export const LTR_LETTER = new RegExp(`(?![${RTL_RANGES}])\\p{L}`, 'u');
 
 const RTL_LETTERS = new RegExp(`[${RTL_RANGES}]`, 'gu');
+const LETTERS = /\p{L}/gu;
 
 /** Text most of whose letters are right to left. */
 export function mostlyRtl(text: string): boolean {
-  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  const letters = text.match(LETTERS)?.length ?? 0;
   return letters > 0 && (text.match(RTL_LETTERS)?.length ?? 0) > 0.5 * letters;
 }
 

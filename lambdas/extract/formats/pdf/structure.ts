@@ -11,6 +11,7 @@ import { CAPTION } from './captions.ts';
 import { chartsAmong, isChartLabel, type Label } from './charts.ts';
 import { findFurniture, type Zone } from './furniture.ts';
 import { joinLines, SENTENCE_END, type TextBlock } from './layout.ts';
+import { LETTER, STARTS_LOWER, STARTS_UPPER } from '../../engine/letters.ts';
 import { listingLines } from './listing.ts';
 import { outlineKey, type OutlineEntry } from './outline.ts';
 import type { BBox, DraftElement, ElementType } from '../../engine/types.ts';
@@ -80,6 +81,8 @@ interface Classified {
 const NUMBERED = /^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,5})\.?\s+\S/;
 /** A number in brackets, or closed by one, opening a line: "(2) Scope", "2) Scope". Its rank comes from its style. */
 const BRACKETED_NUMBER = /^\(?\d{1,2}\)\s*\S/;
+/** A sentence's end and the next one's capital inside a text: prose, not a heading. */
+const SENTENCES = /\p{L}{2}[.!?]\s+\p{Lu}/u;
 
 /** A bullet alone: the round ones, and the Symbol and Wingdings fonts' (private-use code points). */
 const LONE_BULLET = /^[•◦▪‣∙\uf0a7\uf0b7\uf076\uf0d8\uf0fc]$/u;
@@ -396,7 +399,7 @@ function leadsInto(blocks: readonly TextBlock[], i: number): boolean {
 
 /** `leads`: asked only of the weakest heading style, whether the block stands closer to the text it would head. */
 function isHeading(block: TextBlock, text: string, body: Body, leads: () => boolean = () => true): boolean {
-  if (block.lines.length > 3 || text.length > 200 || !/\p{L}/u.test(text)) return false;
+  if (block.lines.length > 3 || text.length > 200 || !LETTER.test(text)) return false;
   if (/[,;]$/.test(text)) return false;
   // Fixed-pitch text (plain text printed, a web page's <pre>) is set in the size its font was given, whatever the
   // size of the text around it, not larger for emphasis: only bold makes a line of it a heading.
@@ -407,12 +410,12 @@ function isHeading(block: TextBlock, text: string, body: Body, leads: () => bool
   const ratio = block.size / body.size;
   // A block that opens in lower case carries on a sentence (a line OCR measured tall, a paragraph's tail),
   // unless it is a few words of display type (a title set in lower case by design).
-  if (/^\p{Ll}/u.test(text) && !(ratio >= 1.5 && text.split(/\s+/).length <= 6)) return false;
+  if (STARTS_LOWER.test(text) && !(ratio >= 1.5 && text.split(/\s+/).length <= 6)) return false;
   const numbered = (NUMBERED.test(text) || BRACKETED_NUMBER.test(text)) && text.length <= 120;
   // Prose set large (a lead paragraph, a pull quote) runs longer than a heading and holds a sentence break.
   const words = text.split(/\s+/).length;
   // (A stop after a number is a label's: "Chapter 1. Securing ...".)
-  if (!numbered && (words > 14 || /\p{L}{2}[.!?]\s+\p{Lu}/u.test(text))) return false;
+  if (!numbered && (words > 14 || SENTENCES.test(text))) return false;
   // A full sentence in a larger font is a pull quote or a lead paragraph more often than a heading.
   if (/[.!?]$/.test(text) && !numbered && (ratio < 1.3 || text.split(' ').length > 12)) return false;
   if (ratio >= 1.15) return true;
@@ -423,7 +426,7 @@ function isHeading(block: TextBlock, text: string, body: Body, leads: () => bool
   // An italic line of a few words on its own where the body is upright, opening with a capital and ending without a
   // stop, nearer the text under it than the text over it (a handbook's lowest headings): an italic sentence, a
   // quotation or a label ends with its punctuation, and a signature line closes the text over it.
-  if (block.italic && !body.italic && block.lines.length === 1 && words <= 8 && /^\p{Lu}/u.test(text) && /[\p{L}\p{N})]$/u.test(text) && leads()) return true;
+  if (block.italic && !body.italic && block.lines.length === 1 && words <= 8 && STARTS_UPPER.test(text) && /[\p{L}\p{N})]$/u.test(text) && leads()) return true;
   return numbered && (block.bold || ratio >= 1.08 || otherFace(block, body));
 }
 

@@ -3,6 +3,7 @@
 // between them, each word with its box and the style of its font (size,
 // weight, fixed pitch, family), which layout analysis reads headings and code from.
 
+import { ONE_LETTER } from '../../engine/letters.ts';
 import { withBuffer, type Pdfium } from './pdfium.ts';
 import { isRtl } from './script.ts';
 import type { TextRun } from './tables.ts';
@@ -205,7 +206,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
         if (c0 && (!lineStart || right - left < 0.01)) {
           // A letter opening its line that a control code follows at once ("r" and U+0001) is one glyph of a dingbat
           // font drawn as two codes (a box, a bullet): read as a mark, the letter's private-use code.
-          if (code !== 2 && word !== null && word === opener && word.last === i - 1 && /^\p{L}$/u.test(word.text)) {
+          if (code !== 2 && word !== null && word === opener && word.last === i - 1 && ONE_LETTER.test(word.text)) {
             word.text = String.fromCodePoint(0xf000 + word.text.codePointAt(0)!);
             marked.add(word);
           }

@@ -7,6 +7,7 @@
 // Folded into the row above, the rows read as one run and the cell as one text.
 
 import { isFigure } from './figures.ts';
+import { LOWER_HYPHEN_END, STARTS_LOWER } from '../../engine/letters.ts';
 import type { Span } from './sparse-rows.ts';
 import type { TextRun } from './tables.ts';
 
@@ -64,7 +65,7 @@ export function cellText(cell: WrappingCell, height: number, text: (runs: readon
   let out = text(cell.runs, height);
   for (const runs of cell.wrapped ?? []) {
     const next = text(runs, height);
-    out = /\p{Ll}-$/u.test(out) && /^\p{Ll}/u.test(next) ? out.slice(0, -1) + next : `${out} ${next}`;
+    out = LOWER_HYPHEN_END.test(out) && STARTS_LOWER.test(next) ? out.slice(0, -1) + next : `${out} ${next}`;
   }
   return out;
 }
