@@ -2120,6 +2120,34 @@ describe('PDF layout analysis', () => {
     ]);
   });
 
+  it('opens a block at a line that starts with a capital label a tab before its text ("A.<tab>PURPOSE"), under a short line in its type', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 700, text: 'CHAPTER 1 - INTRODUCTION' },
+          { x: 72, y: 688.5, text: 'A.' },
+          { x: 108, y: 688.5, text: 'PURPOSE' },
+          ...[LONG_1, LONG_2, LONG_3].map((text, i) => ({ x: 108, y: 666 - i * 13.6, text })),
+        ],
+      },
+      {
+        texts: [
+          // A name's initial opening a line stands a word space from the name: the sentence runs on.
+          { x: 72, y: 610, text: 'The report was read to the committee and signed by' },
+          { x: 72, y: 596.4, text: 'A.' },
+          { x: 84, y: 596.4, text: 'Smith, its secretary, on the last day of the session.' },
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'handbook.pdf' });
+    expect(result.elements!.map((e) => e.text)).toEqual([
+      'CHAPTER 1 - INTRODUCTION',
+      'A. PURPOSE',
+      `${LONG_1} ${LONG_2} ${LONG_3}`,
+      'The report was read to the committee and signed by A. Smith, its secretary, on the last day of the session.',
+    ]);
+  });
+
   it('keeps a heading\'s capital label on its line on a page whose rows are written in pieces a gutter apart', async () => {
     // Rows written in two pieces each, as a word processor's run-in headings come out: the page's rows stay split.
     const pieces = (y: number, left: string, right: string): PlacedText[] => [

@@ -678,6 +678,22 @@ function hangsUnderLabel(block: TextBlock, line: Line, em: number): boolean {
 /** A label numbering a heading or an item by hand: "A.", "b)", "12.", "IV.", "§". */
 const HAND_LABEL = /^(?:[\p{L}]|\d{1,3}|[IVXLC]{1,6}|[ivxlc]{1,6})[.)]$|^§$/u;
 
+/**
+ * A line that opens with a capital's or a roman number's label a tab before its text ("A.⇥PURPOSE", "IV.⇥SCOPE")
+ * opens a heading or an item of its own, wherever the line above stopped. (Not a list marker: a capital and a stop
+ * may be an initial, but a name's initial opening a line stands a word space from the name; justified text,
+ * which spaces a line's words widely, spaces them all alike.)
+ */
+function opensWithCapitalLabel(line: Line, em: number): boolean {
+  const [label, text] = line.words;
+  if (line.rtl || !text || !/^(?:[A-Z]|[IVXLC]{1,6})\.$/.test(label!.text)) return false;
+  const gap = text.x0 - label!.x1;
+  if (gap <= em) return false;
+  let widest = 0;
+  for (let i = 2; i < line.words.length; i++) widest = Math.max(widest, line.words[i]!.x0 - line.words[i - 1]!.x1);
+  return gap > 2 * widest;
+}
+
 function continues(
   block: TextBlock,
   line: Line,
@@ -696,6 +712,7 @@ function continues(
     return prev.tag?.element === line.tag?.element && !line.rotated && !prev.rotated && !(marker && !marker.ordered) && !besideCaption;
   }
   if (marker) return false;
+  if (opensWithCapitalLabel(line, em)) return false;
   // A bold lead (small capitals, `FOR FURTHER INFORMATION CONTACT:`) that took most of its line but ended inside it
   // leaves the line in the paragraph's own type: its last word's, which the next line is set in.
   const tail = prev.words.at(-1)!;
