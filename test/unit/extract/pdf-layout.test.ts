@@ -1479,6 +1479,20 @@ describe('PDF layout analysis', () => {
     expect(result.elements!.filter((e) => e.type === 'caption').map((e) => e.text)).toEqual(captions);
   });
 
+  it('reads a sentence that opens with a table\'s or a figure\'s number ("Table 2-2 shows ...") as a paragraph, not a caption', async () => {
+    const bytes = layoutPdf([
+      {
+        texts: [
+          ...lines(72, 700, ['Table 2-2 shows a comparison of the different function usage IDs and the', 'authorities they need.']),
+          ...lines(72, 660, ['Table 2-2   Comparison of the function usage IDs']),
+          ...lines(72, 620, ['Figure 3 illustrates the flow of a request through the service.']),
+        ],
+      },
+    ]);
+    const result = await extract({ bytes, filename: 'references.pdf' });
+    expect(result.elements!.map((e) => e.type)).toEqual(['paragraph', 'caption', 'paragraph']);
+  });
+
   it('reads a title set letter-spaced as its words, but keeps a row of single letters apart', async () => {
     // Each letter placed on its own, 4 points apart, and 14 points between the words.
     const spaced = (y: number, words: string[]) => {
@@ -1576,6 +1590,34 @@ describe('PDF layout analysis', () => {
     // An indented first line opens a paragraph of its own, as a book sets it.
     const apart = await extract({ bytes: pdf(87), filename: 'indented.pdf' });
     expect(apart.elements!.filter((e) => e.type === 'paragraph').map((e) => e.page)).toEqual([1, 2]);
+  });
+
+  it('reads a listing in a fixed-pitch face its font does not name as one (no flag, an unknown name) as code, from its words\' widths', async () => {
+    const listing = ['SELECT function_id, user_name', 'FROM function_usage', 'WHERE usage = 1 AND user_type = 2', 'ORDER BY user_name;'];
+    // A Type 3 face (its glyphs drawn in the file: PDFium infers no pitch for it, as for an embedded font) whose every
+    // glyph advances 600 thousandths of an em, and whose descriptor says what a serif face's would: nonsymbolic (32).
+    const glyphNames: Record<string, string> = { ' ': 'space', ',': 'comma', _: 'underscore', ';': 'semicolon', '=': 'equal', '1': 'one', '2': 'two' };
+    const chars = [...new Set(listing.join(''))];
+    const glyph = (c: string) => glyphNames[c] ?? c;
+    const box = '600 0 0 0 500 700 d1 50 0 400 700 re f';
+    const bytes = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 6 0 R >> >> /Contents 5 0 R >>',
+      (() => {
+        const prose = [LONG_1, LONG_2, LONG_3].map((t, i) => textAt(72, 700 - i * 12, t));
+        const code = listing.map((t, i) => `BT /F2 10 Tf 1 0 0 1 72 ${640 - i * 12} Tm (${t}) Tj ET`);
+        const content = [...prose, ...code].join('\n');
+        return `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
+      })(),
+      `<< /Type /Font /Subtype /Type3 /FontBBox [0 -200 600 800] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << ${chars.map((c) => `/${glyph(c)} 8 0 R`).join(' ')} >> ` +
+        `/Encoding << /Type /Encoding /Differences [${chars.map((c) => `${c.charCodeAt(0)} /${glyph(c)}`).join(' ')}] >> /FirstChar 32 /LastChar 126 /Widths [${Array(95).fill(600).join(' ')}] /FontDescriptor 7 0 R >>`,
+      '<< /Type /FontDescriptor /FontName /BookMasterGothic /Flags 32 /FontBBox [0 -200 600 800] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 >>',
+      `<< /Length ${box.length} >>\nstream\n${box}\nendstream`,
+    ]);
+    const result = await extract({ bytes, filename: 'manual.pdf', config: markdown });
+    expect(result.elements!.map((e) => [e.type, e.text])).toEqual([['paragraph', `${LONG_1} ${LONG_2} ${LONG_3}`], ['code', listing.join('\n')]]);
   });
 
   it('reads a fixed-pitch listing as code with its indentation and the spaces inside its lines, its dashes and numbers its own text, not list items', async () => {

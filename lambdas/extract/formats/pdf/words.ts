@@ -99,6 +99,8 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
   const words: Word[] = [];
   // A font's style is read once a page: its name, flags and weight do not change from word to word.
   const styles = new Map<number, FontStyle>();
+  // The level left-to-right words of each face not known to be fixed-pitch, whose widths may show it is.
+  const setIn = new Map<FontStyle, Word[]>();
   let word: Word | null = null;
   // Words holding a glyph read from a control code (below): kept as a mark only where they open a line.
   const marked = new Set<Word>();
@@ -308,6 +310,7 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
         rotated: turned,
       };
       words.push(word);
+      if (!style.mono && turned === undefined && !rtl) (setIn.get(style) ?? setIn.set(style, []).get(style)!).push(word);
       if (opens) opener = word;
       if (mark) {
         marked.add(word);
@@ -318,7 +321,39 @@ export function pageWords(m: Pdfium, textPage: number, count: number, tagged = f
       [lastLeft, lastRight, boxStart] = [left, right, 0];
     }
   });
+  for (const [style, set] of setIn) {
+    if (!fixedPitch(set)) continue;
+    style.mono = true;
+    for (const w of set) w.mono = true;
+  }
   return marked.size === 0 ? words : withMarks(words, marked);
+}
+
+/** Letters and signs a proportional face sets narrow, and ones it sets wide: a fixed-pitch face sets both alike. */
+const NARROW = /[iljtfrI.,:;'!|()]/;
+const WIDE = /[mwMW@%]/;
+
+/**
+ * Whether the words of a face whose font says nothing of its pitch (no fixed-pitch flag, a name no list knows:
+ * "BookMasterGothic" in IBM's manuals) were set in a fixed pitch: every word as wide as its characters' count
+ * times one advance, within 3%, over words that hold narrow letters and wide ones, twenty characters at least.
+ */
+function fixedPitch(words: readonly Word[]): boolean {
+  if (words.length < 3) return false;
+  let chars = 0;
+  let [least, most] = [Infinity, 0];
+  let [narrow, wide] = [false, false];
+  for (const w of words) {
+    const n = w.text.length;
+    if (n < 2) continue;
+    chars += n;
+    const advance = (w.x1 - w.x0) / n / w.size;
+    least = Math.min(least, advance);
+    most = Math.max(most, advance);
+    narrow ||= NARROW.test(w.text);
+    wide ||= WIDE.test(w.text);
+  }
+  return chars >= 20 && narrow && wide && most <= least * 1.03;
 }
 
 /** Private-use codes a control code's glyph was read as (a letter's, where a control code followed it; a dingbat font's sign). */
