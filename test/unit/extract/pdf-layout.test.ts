@@ -1414,6 +1414,46 @@ describe('PDF layout analysis', () => {
     expect(ruled.tables.map((t) => t.rows)).toEqual([ruledRows]);
   });
 
+  it('reads a table the content stream draws after the text under it where it stands: after its caption, before that text', async () => {
+    const rows = [['District', 'Wells'], ['North', '42'], ['South', '28']];
+    // The page's text first, top to bottom; the table's words and rules last, as some producers write tables.
+    const text = [LONG_1, LONG_2, LONG_3].map((t, i) => textAt(72, 720 - i * 12, t));
+    const after = [LONG_3, LONG_1].map((t, i) => textAt(72, 560 - i * 12, t));
+    const cells = rows.flatMap((r, i) => [textAt(76, 632 - i * 20, r[0]!), textAt(196, 632 - i * 20, r[1]!)]);
+    const rules = [
+      ...[645, 625, 605, 585].map((y) => `72 ${y} 228 0.75 re f`),
+      ...[72, 190, 300].map((x) => `${x} 585 0.75 60.75 re f`),
+    ];
+    const content = [...text, textAt(72, 660, 'Table 1: Wells by district'), ...after, ...cells, ...rules].join('\n');
+    const result = await extract({ bytes: drawnPdf(content), filename: 'table-drawn-last.pdf', config: markdown });
+    expect(result.tables.map((t) => t.rows)).toEqual([rows]);
+    expect(result.elements!.map((e) => e.type)).toEqual(['paragraph', 'caption', 'table', 'paragraph']);
+  });
+
+  it('reads a ruled table\'s column headers turned to read up the page as its header row, a column no body cell fills kept by its header', async () => {
+    // Narrow columns headed by text turned a quarter anticlockwise, over the body's X marks; the Editor column holds none.
+    const turned = (x: number, text: string) => `BT /F1 9 Tf 0 1 -1 0 ${x} 580 Tm (${text}) Tj ET`;
+    const columns = [190, 208, 226, 244];
+    const header = [textAt(76, 610, 'Task'), ...['Administrator', 'Editor', 'Viewer', 'No access'].map((t, c) => turned(columns[c]! + 14, t))];
+    const body = [
+      ['Read files', 'X', '', 'X', ''],
+      ['Write files', 'X', '', '', ''],
+      ['Delete files', 'X', '', 'X', 'X'],
+    ].flatMap((row, i) => row.flatMap((cell, c) => (cell ? [textAt(c === 0 ? 76 : columns[c - 1]! + 6, 560 - i * 20, cell)] : [])));
+    const rules = [...[645, 575, 555, 535, 515].map((y) => `72 ${y} 190 0.75 re f`), ...[72, ...columns, 262].map((x) => `${x} 515 0.75 130.75 re f`)];
+    const content = [...[LONG_1, LONG_2].map((t, i) => textAt(72, 720 - i * 12, t)), ...header, ...body, ...rules].join('\n');
+    const result = await extract({ bytes: drawnPdf(content), filename: 'permissions.pdf', config: markdown });
+    expect(result.tables.map((t) => t.rows)).toEqual([
+      [
+        ['Task', 'Administrator', 'Editor', 'Viewer', 'No access'],
+        ['Read files', 'X', '', 'X', ''],
+        ['Write files', 'X', '', '', ''],
+        ['Delete files', 'X', '', 'X', 'X'],
+      ],
+    ]);
+    expect(result.elements!.map((e) => e.type)).toEqual(['paragraph', 'table']);
+  });
+
   it('finds a figure from its image and the caption under it', async () => {
     const bytes = layoutPdf([
       {

@@ -137,6 +137,24 @@ export function raisedAbove(lines: readonly Line[], tables: readonly PageTable[]
   return moved ? ranked(ordered, lines) : null;
 }
 
+/**
+ * A table the stream draws after text that stands below it (a producer that writes a page's text first and its
+ * tables last, where they would be read after the page's last paragraph) is read where it stands: after the line
+ * nearest above it across its width (its caption, most often), when everything the stream draws between that line
+ * and the table stands below the table. Sets such a table's `order` just after that line's.
+ */
+export function tablesWhereTheyStand(lines: readonly Line[], tables: readonly PageTable[]): void {
+  for (const table of tables) {
+    const [x0, y0, x1, y1] = table.bbox;
+    const across = (l: Line) => !l.rotated && Math.min(l.x1, x1) - Math.max(l.x0, x0) > 0;
+    let above: Line | undefined;
+    for (const l of lines) if (across(l) && l.y1 <= y0 + 1 && (!above || l.y1 > above.y1)) above = l;
+    if (!above || above.order >= table.order) continue;
+    const between = lines.filter((l) => !l.rotated && l.order > above.order && l.order < table.order);
+    if (between.length > 0 && between.every((l) => l.y0 >= y1 - 1)) table.order = above.order + 0.5;
+  }
+}
+
 /** The lines of `ordered` in its order, each line's and table's `order` set to its rank; rotated lines after them. */
 function ranked(ordered: readonly Item[], lines: readonly Line[]): Line[] {
   const out: Line[] = [];

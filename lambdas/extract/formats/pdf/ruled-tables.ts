@@ -351,6 +351,8 @@ function runsOn(inside: readonly TextRun[], all: readonly TextRun[]): boolean {
 
 /** Two words on one text line no further apart than running text sets them (MIN_CELL_GAP), on either side. */
 function aWordSpaceApart(a: TextRun, b: TextRun): boolean {
+  // Text turned a quarter stands in its box along the page: its lines are not these.
+  if (quarterTurned(a) || quarterTurned(b)) return false;
   const height = a.top - a.bottom;
   return Math.abs(a.bottom - b.bottom) < height * 0.5 && Math.max(b.x0 - a.x1, a.x0 - b.x1) < height * MIN_CELL_GAP;
 }
@@ -406,9 +408,9 @@ function lastIndex(values: readonly number[], pass: (v: number) => boolean, max:
   return Math.min(found, max);
 }
 
-/** A cell's text lines from the top, each its words left to right. */
+/** A cell's text lines from the top, each its words left to right; text turned a quarter after them (turnedLines). */
 function textLines(runs: TextRun[]): Array<{ y: number; height: number; text: string }> {
-  const sorted = [...runs].sort((a, b) => b.bottom - a.bottom || a.x0 - b.x0);
+  const sorted = runs.filter((r) => !quarterTurned(r)).sort((a, b) => b.bottom - a.bottom || a.x0 - b.x0);
   const lines: TextRun[][] = [];
   for (const run of sorted) {
     const line = lines.at(-1);
@@ -416,8 +418,32 @@ function textLines(runs: TextRun[]): Array<{ y: number; height: number; text: st
     if (line && Math.abs(line[0]!.bottom - run.bottom) < height * 0.5) line.push(run);
     else lines.push([run]);
   }
-  return lines.map((line) => {
+  const level = lines.map((line) => {
     const height = Math.max(...line.map((r) => r.top - r.bottom));
     return { y: line[0]!.bottom, height, text: wordsText([...line].sort((a, b) => a.x0 - b.x0), height) };
   });
+  return [...level, ...turnedLines(runs.filter(quarterTurned))];
+}
+
+/** Text turned a quarter either way: a narrow column's header set to read up the page (270) or down it (90). */
+const quarterTurned = (r: TextRun) => r.rotated === 90 || r.rotated === 270;
+
+/**
+ * A cell's text turned a quarter, each of its lines (runs whose boxes share a strip across the page) read along it:
+ * up the page, lines left to right, as text turned anticlockwise reads; down it, lines right to left.
+ */
+function turnedLines(runs: TextRun[]): Array<{ y: number; height: number; text: string }> {
+  if (runs.length === 0) return [];
+  const up = runs[0]!.rotated === 270;
+  const lines: TextRun[][] = [];
+  for (const run of [...runs].sort((a, b) => (up ? a.x0 - b.x0 : b.x1 - a.x1))) {
+    const line = lines.find((l) => Math.min(l[0]!.x1, run.x1) - Math.max(l[0]!.x0, run.x0) > 0.5 * (run.x1 - run.x0));
+    if (line) line.push(run);
+    else lines.push([run]);
+  }
+  return lines.map((line) => ({
+    y: Math.min(...line.map((r) => r.bottom)),
+    height: Math.max(...line.map((r) => r.x1 - r.x0)),
+    text: [...line].sort((a, b) => (up ? a.bottom - b.bottom : b.top - a.top)).map((r) => r.text).join(' '),
+  }));
 }
