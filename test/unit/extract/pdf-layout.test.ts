@@ -1454,6 +1454,39 @@ describe('PDF layout analysis', () => {
     expect(result.elements!.map((e) => e.type)).toEqual(['paragraph', 'table']);
   });
 
+  it('reads a table of contents\' bold chapter lines as entries, not headings, on its page and the page it goes on to, and the document\'s own headings after it', async () => {
+    const chapter = (y: number, text: string) => ({ x: 72, y, text, bold: true, size: 12 });
+    const entry = (y: number, text: string) => ({ x: 84, y, text });
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 250, y: 660, text: 'Table of Contents', bold: true, size: 16 },
+          chapter(630, 'CHAPTER 1 - INTRODUCTION'),
+          entry(616, 'A. PURPOSE 1-1'),
+          entry(602, 'B. ROLE OF THE TRUSTEE 1-2'),
+          chapter(576, 'CHAPTER 2 - APPOINTMENT'),
+          entry(562, 'A. ELIGIBILITY 2-1'),
+          entry(548, 'B. RECRUITMENT AND SELECTION 2-3'),
+        ],
+      },
+      {
+        texts: [
+          entry(660, 'C. COMPENSATION 2-4'),
+          chapter(634, 'CHAPTER 3 - ADMINISTRATION'),
+          entry(620, 'A. INITIAL REVIEW 3-1'),
+          entry(606, 'B. MEETING OF CREDITORS 3-7'),
+        ],
+      },
+      { texts: [chapter(640, 'CHAPTER 1 - INTRODUCTION'), ...lines(72, 616, [LONG_1, LONG_2, LONG_3])] },
+    ]);
+    const result = await extract({ bytes, filename: 'handbook.pdf' });
+    expect(result.elements!.filter((e) => e.type === 'heading' || e.type === 'title').map((e) => [e.page, e.text])).toEqual([
+      [1, 'Table of Contents'],
+      [3, 'CHAPTER 1 - INTRODUCTION'],
+    ]);
+    expect(result.elements!.filter((e) => e.page === 2).map((e) => e.type)).toEqual(['paragraph', 'paragraph', 'paragraph', 'paragraph']);
+  });
+
   it('finds a figure from its image and the caption under it', async () => {
     const bytes = layoutPdf([
       {

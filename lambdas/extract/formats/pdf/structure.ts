@@ -9,6 +9,7 @@
 import { markdownProse, tableText } from '../../engine/blocks.ts';
 import { CAPTION } from './captions.ts';
 import { chartsAmong, isChartLabel, type Label } from './charts.ts';
+import { demoteContentsEntries } from './contents.ts';
 import { findFurniture, type Zone } from './furniture.ts';
 import { joinLines, SENTENCE_END, type TextBlock } from './layout.ts';
 import { LETTER, STARTS_LOWER, STARTS_UPPER } from '../../engine/letters.ts';
@@ -92,6 +93,7 @@ export function renderPdfPages(layouts: PageLayout[], numbers: number[], mode: '
   const body = bodyStyle(layouts);
   const furniture = findFurniture(layouts, body);
   const classified = layouts.map((layout, p) => classifyPage(layout, p, body, furniture[p]!));
+  demoteContentsEntries(classified, inFlow);
   assignHeadingLevels(classified.flat(), body.size);
   for (let p = 1; p < classified.length; p++) {
     if (numbers[p] === numbers[p - 1]! + 1) joinAcrossPages(classified[p - 1]!, classified[p]!);
