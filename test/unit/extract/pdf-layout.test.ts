@@ -1487,6 +1487,17 @@ describe('PDF layout analysis', () => {
     expect(result.elements!.filter((e) => e.page === 2).map((e) => e.type)).toEqual(['paragraph', 'paragraph', 'paragraph', 'paragraph']);
   });
 
+  it('reads a list of figures\' entries as paragraphs, not captions, and the captions in the text after it as captions', async () => {
+    const entries = ['Figure 1-1 Wells by district . . . . . . . . . . 4', 'Figure 1-2 Water table by decade . . . . . . . 7', 'Figure 2-1 Rainfall in the north . . . . . . . 12'];
+    const bytes = layoutPdf([
+      { texts: [{ x: 72, y: 660, text: 'List of Figures', bold: true, size: 16 }, ...entries.map((text, i) => ({ x: 72, y: 630 - i * 16, text }))] },
+      { texts: [...lines(72, 660, [LONG_1, LONG_2, LONG_3]), { x: 72, y: 600, text: 'Figure 1-1 Wells by district' }, ...lines(72, 576, [LONG_1])] },
+    ]);
+    const result = await extract({ bytes, filename: 'report.pdf' });
+    expect(result.elements!.filter((e) => e.page === 1).map((e) => e.type)).toEqual(['title', 'paragraph', 'paragraph', 'paragraph']);
+    expect(result.elements!.filter((e) => e.type === 'caption').map((e) => [e.page, e.text])).toEqual([[2, 'Figure 1-1 Wells by district']]);
+  });
+
   it('finds a figure from its image and the caption under it', async () => {
     const bytes = layoutPdf([
       {

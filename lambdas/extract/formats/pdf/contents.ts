@@ -1,13 +1,19 @@
 // A table of contents read as what it is: its entries, chapter lines set in
-// bold or large among them, are no headings of the document. (Read as
-// headings, they would open a section for every chapter before the first
-// page of text, and chunks cut at headings would carry their titles.)
+// bold or large among them, are no headings of the document, and a list of
+// figures' entries are no captions. (Read as headings, they would open a
+// section for every chapter before the first page of text, and chunks cut at
+// headings would carry their titles.)
 
 import type { ElementType } from '../../engine/types.ts';
 
-/** A contents page's title, in the languages docex reads most. */
-const CONTENTS_TITLE =
-  /^(?:table of contents|contents|inhalt|inhaltsverzeichnis|table des matières|sommaire|índice|indice|contenido|contenidos|sumário|inhoud|inhoudsopgave|содержание|оглавление|目次|目录|目錄)$/iu;
+/** A contents page's title, or a list of figures' or tables', in the languages docex reads most. */
+const CONTENTS_TITLE = new RegExp(
+  `^(?:${[
+    'table of contents|contents|inhalt|inhaltsverzeichnis|table des matières|sommaire|índice|indice|contenido|contenidos|sumário|inhoud|inhoudsopgave|содержание|оглавление|目次|目录|目錄',
+    'list of (?:figures|tables|illustrations|exhibits)|abbildungsverzeichnis|tabellenverzeichnis|table des (?:figures|tableaux)|liste des (?:figures|tableaux)|índice de (?:figuras|tablas)|lista de (?:figuras|tablas|tabelas)|elenco delle (?:figure|tabelle)|lijst van (?:figuren|tabellen)',
+  ].join('|')})$`,
+  'iu',
+);
 
 /** An entry's page number at its end: arabic, roman after a space or a leader's dots, or a chapter's own ("3-16"). */
 const PAGE_REFERENCE = /(?:\d{1,4}|(?:^|[\s.])[ivxlcdm]{1,7}|\d{1,3}[-–]\d{1,4})$/i;
@@ -25,10 +31,11 @@ interface Block {
 }
 
 /**
- * Turns the headings among a table of contents' entries into paragraphs, page by page (`pages`, each page's
- * blocks in reading order; `inFlow` leaves running heads and notes out): on a page titled "Contents" (or so in
- * another language), the blocks after the title, as long as each ends in a page number or stands a block or two
- * over one that does; on the pages after it, while most of their blocks end in page numbers.
+ * Turns the headings among a table of contents' entries (and the captions among a list of figures') into
+ * paragraphs, page by page (`pages`, each page's blocks in reading order; `inFlow` leaves running heads and notes
+ * out): on a page titled "Contents" or "List of Figures" (or so in another language), the blocks after the title,
+ * as long as each ends in a page number or stands a block or two over one that does; on the pages after it, while
+ * most of their blocks end in page numbers.
  */
 export function demoteContentsEntries<B extends Block>(pages: readonly B[][], inFlow: (b: B) => boolean): void {
   let goesOn = false;
@@ -46,7 +53,8 @@ export function demoteContentsEntries<B extends Block>(pages: readonly B[][], in
       // A block that neither ends in a page number nor heads one that does (a chapter's line over its first entry, which
       // may wrap onto a block of its own) opens the document's text; at the page's foot an entry may go on overleaf.
       if (i + 3 <= flow.length && !flow.slice(i, i + 3).some((b) => PAGE_REFERENCE.test(b.text))) break;
-      if (block.type === 'heading' && !block.tagLevel && !block.outlined) {
+      // A list of figures' entries ("Figure 1-2 Existing controls ..... 5") are no captions either.
+      if ((block.type === 'heading' || block.type === 'caption') && !block.tagLevel && !block.outlined) {
         block.type = 'paragraph';
         delete block.level;
       }
