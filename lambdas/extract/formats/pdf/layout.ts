@@ -861,6 +861,9 @@ function nextWordFits(end: number, edge: number, line: Line, em: number): boolea
   return first !== undefined && edge - end > first.x1 - first.x0 + em;
 }
 
+/** Text whose first letter, after any figures and punctuation, is lower case. */
+const FIRST_LETTER_LOWER = /^[^\p{L}\p{N}]*\p{Ll}/u;
+
 /**
  * A paragraph that opens with a bold sentence (a run-in lead, as news and
  * reports set them) changes weight inside a line: a bold line that had no
@@ -870,9 +873,6 @@ function nextWordFits(end: number, edge: number, line: Line, em: number): boolea
  * a plain line at its margin set at the page's line spacing under it (`close`),
  * where a heading or a paragraph of its own would stand apart.
  */
-/** Text whose first letter, after any figures and punctuation, is lower case. */
-const FIRST_LETTER_LOWER = /^[^\p{L}\p{N}]*\p{Ll}/u;
-
 function boldLeadRunsOn(prev: Line, line: Line, columnEnd: number, em: number, close: boolean): boolean {
   if (!prev.bold || line.bold || columnEnd === Infinity || nextWordFits(lineEnd(prev), columnEnd, line, em)) return false;
   if (!SENTENCE_END.test(prev.text)) return !!line.words[0]?.bold || FIRST_LETTER_LOWER.test(line.text);
