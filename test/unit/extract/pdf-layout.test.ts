@@ -1430,6 +1430,19 @@ describe('PDF layout analysis', () => {
     expect(result.elements!.map((e) => e.type)).toEqual(['paragraph', 'caption', 'table', 'paragraph']);
   });
 
+  it('reads the words of a diagram the content stream draws after the text under it where they stand: between the text over it and its caption', async () => {
+    // A pasted drawing's boxes and callouts, written after the page's paragraphs, as an office suite writes an embedded drawing.
+    const text = [LONG_1, LONG_2].map((t, i) => textAt(72, 720 - i * 12, t));
+    const after = [LONG_3, LONG_1].map((t, i) => textAt(72, 520 - i * 12, t));
+    const diagram = [textAt(90, 650, 'Gateway'), textAt(300, 650, 'Checks the caller'), textAt(90, 600, 'Service'), textAt(300, 600, 'Answers the request')];
+    const content = [...text, textAt(72, 550, 'Figure 1: How a request travels'), ...after, ...diagram].join('\n');
+    const result = await extract({ bytes: drawnPdf(content), filename: 'diagram-drawn-last.pdf', config: markdown });
+    const at = (s: string) => result.content.indexOf(s);
+    expect(at('Gateway')).toBeGreaterThan(at('the water table'));
+    expect(at('Answers the request')).toBeLessThan(at('Figure 1'));
+    expect(at('Figure 1')).toBeLessThan(at('main cause'));
+  });
+
   it('reads a ruled table\'s column headers turned to read up the page as its header row, a column no body cell fills kept by its header', async () => {
     // Narrow columns headed by text turned a quarter anticlockwise, over the body's X marks; the Editor column holds none.
     const turned = (x: number, text: string) => `BT /F1 9 Tf 0 1 -1 0 ${x} 580 Tm (${text}) Tj ET`;

@@ -5,7 +5,7 @@
 import { normaliseRows, tableMarkdown } from '../../engine/blocks.ts';
 import type { Table } from '../../engine/types.ts';
 import { toBlocks, toLines } from './layout.ts';
-import { inReadingOrder, outOfOrder, raisedAbove, tablesWhereTheyStand } from './reading-order.ts';
+import { drawnLaterWhereTheyStand, inReadingOrder, outOfOrder, raisedAbove } from './reading-order.ts';
 import { findRuledTables } from './ruled-tables.ts';
 import type { Ruling } from './rulings.ts';
 import { withColumnRules } from './row-rules.ts';
@@ -41,8 +41,11 @@ export function layoutWords(n: number, tables: Table[], layout: PageLayout, word
   }
   const lines = toLines(words.filter((w) => !inTables.has(w)), height);
   // A tagged PDF's structure says the order; otherwise a stream that keeps going back up the page is read by position.
-  const ordered = layout.tagged ? lines : outOfOrder(lines) ? inReadingOrder(lines, layout.tables) : (raisedAbove(lines, layout.tables) ?? lines);
-  if (!layout.tagged) tablesWhereTheyStand(ordered, layout.tables);
+  const inStream = () => {
+    const raised = raisedAbove(lines, layout.tables) ?? lines;
+    return drawnLaterWhereTheyStand(raised, layout.tables) ?? raised;
+  };
+  const ordered = layout.tagged ? lines : outOfOrder(lines) ? inReadingOrder(lines, layout.tables) : inStream();
   layout.blocks = toBlocks(ordered);
 }
 

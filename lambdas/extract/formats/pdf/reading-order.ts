@@ -138,21 +138,42 @@ export function raisedAbove(lines: readonly Line[], tables: readonly PageTable[]
 }
 
 /**
- * A table the stream draws after text that stands below it (a producer that writes a page's text first and its
- * tables last, where they would be read after the page's last paragraph) is read where it stands: after the line
- * nearest above it across its width (its caption, most often), when everything the stream draws between that line
- * and the table stands below the table. Sets such a table's `order` just after that line's.
+ * A run the stream draws after text that stands below it is read where it
+ * stands: a table written after the page's text, the words of a diagram
+ * (a pasted drawing, its boxes and callouts) written after the paragraphs
+ * under it, which would otherwise be read after the page's last paragraph.
+ * The run goes after the item nearest above its first one across its width
+ * (a caption, or the paragraph that leads into a figure) when everything the
+ * stream draws between that item and the run stands below the run: a next
+ * column, drawn beside what came before, never moves. Returns null when
+ * nothing moves; else every line's and table's `order` is its rank.
  */
-export function tablesWhereTheyStand(lines: readonly Line[], tables: readonly PageTable[]): void {
-  for (const table of tables) {
-    const [x0, y0, x1, y1] = table.bbox;
-    const across = (l: Line) => !l.rotated && Math.min(l.x1, x1) - Math.max(l.x0, x0) > 0;
-    let above: Line | undefined;
-    for (const l of lines) if (across(l) && l.y1 <= y0 + 1 && (!above || l.y1 > above.y1)) above = l;
-    if (!above || above.order >= table.order) continue;
-    const between = lines.filter((l) => !l.rotated && l.order > above.order && l.order < table.order);
-    if (between.length > 0 && between.every((l) => l.y0 >= y1 - 1)) table.order = above.order + 0.5;
+export function drawnLaterWhereTheyStand(lines: readonly Line[], tables: readonly PageTable[]): Line[] | null {
+  const items = itemsOf(lines, tables).sort((a, b) => a.order - b.order);
+  let moved = false;
+  for (let i = 1; i < items.length; i++) {
+    const first = items[i]!;
+    // The item drawn just before such a run is among those below it.
+    if (items[i - 1]!.y0 < first.y1 - 1) continue;
+    let above = -1;
+    for (let k = 0; k < i; k++) {
+      const it = items[k]!;
+      if (Math.min(it.x1, first.x1) > Math.max(it.x0, first.x0) && it.y1 <= first.y0 + 1 && (above < 0 || it.y1 > items[above]!.y1)) above = k;
+    }
+    if (above < 0 || above === i - 1) continue;
+    const between = items.slice(above + 1, i);
+    const floor = Math.min(...between.map((it) => it.y0));
+    const ceiling = items[above]!.y1;
+    let end = i;
+    while (end < items.length && items[end]!.y1 <= floor + 1 && items[end]!.y0 >= ceiling - 1) end++;
+    if (end === i) continue;
+    const run = items.slice(i, end);
+    items.splice(i, run.length);
+    items.splice(above + 1, 0, ...run);
+    moved = true;
+    i = end - 1;
   }
+  return moved ? ranked(items, lines) : null;
 }
 
 /** The lines of `ordered` in its order, each line's and table's `order` set to its rank; rotated lines after them. */
