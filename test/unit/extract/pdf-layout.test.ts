@@ -1443,6 +1443,30 @@ describe('PDF layout analysis', () => {
     expect(at('Figure 1')).toBeLessThan(at('main cause'));
   });
 
+  it('reads the words inside a ruled frame of boxes and arrows that a figure caption names as that figure\'s labels, never headings', async () => {
+    const big = (x: number, y: number, t: string) => `BT /F1 14 Tf 1 0 0 1 ${x} ${y} Tm (${t}) Tj ET`;
+    // An arrow drawn as one stroked path: its shaft and the two strokes of its head, all slanted.
+    const arrow = (x: number, y: number) => `${x} ${y} m ${x + 40} ${y + 12} l ${x + 31} ${y + 13} l ${x + 40} ${y + 12} m ${x + 35} ${y + 5} l S`;
+    const frame = ['0.5 w 72 560 400 140 re S', arrow(180, 650), arrow(180, 590)];
+    const labels = [big(90, 660, 'REQUEST'), textAt(230, 670, 'Sent by the client'), big(90, 600, 'RESPONSE'), textAt(230, 610, 'Sent by the service')];
+    const body = [LONG_1, LONG_2].map((t, i) => textAt(72, 740 - i * 12, t));
+    const after = [LONG_3, LONG_1].map((t, i) => textAt(72, 510 - i * 12, t));
+    // The page's running footer drawn first, as some producers do: the figure still goes under the text over it.
+    const footer = textAt(72, 40, 'Chapter 2. Requests and responses');
+    const content = [footer, ...body, ...frame, ...labels, textAt(72, 540, 'Figure 2: A request and its response'), ...after].join('\n');
+    const result = await extract({ bytes: drawnPdf(content), filename: 'framed-diagram.pdf', config: markdown });
+    const types = result.elements!.map((e) => e.type);
+    expect(types).not.toContain('heading');
+    const at = (pick: (e: { type: string; text: string }) => boolean) => result.elements!.findIndex(pick);
+    const figure = at((e) => e.type === 'figure');
+    expect(at((e) => e.text.startsWith('The quick survey'))).toBe(figure - 1);
+    expect(at((e) => e.type === 'caption')).toBe(figure + 1);
+    expect(result.content).toContain('REQUEST');
+    // The same frame and words without a caption under them are the page's own: a boxed heading stays one.
+    const plain = await extract({ bytes: drawnPdf([...body, ...frame, ...labels, ...after].join('\n')), filename: 'boxed.pdf', config: markdown });
+    expect(plain.elements!.map((e) => e.type)).toContain('heading');
+  });
+
   it('reads a ruled table\'s column headers turned to read up the page as its header row, a column no body cell fills kept by its header', async () => {
     // Narrow columns headed by text turned a quarter anticlockwise, over the body's X marks; the Editor column holds none.
     const turned = (x: number, text: string) => `BT /F1 9 Tf 0 1 -1 0 ${x} 580 Tm (${text}) Tj ET`;

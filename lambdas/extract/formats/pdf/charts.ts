@@ -32,6 +32,26 @@ export function drawingsOf(shapes: readonly Box[], pageArea: number): Box[] {
   return groups.filter((g) => (g.slanted >= MIN_SLANTED || g.free >= MIN_FREE) && g.x1 - g.x0 >= MIN_WIDTH && g.y1 - g.y0 >= MIN_HEIGHT && (g.x1 - g.x0) * (g.y1 - g.y0) < 0.6 * pageArea);
 }
 
+/**
+ * The frames among `frames` (rectangles drawn as one path) around a drawing: a diagram's boxes and arrows, each
+ * too small to count, drawn inside a ruled box, which holds enough of their segments together. Such a frame is a
+ * chart's candidate only where a figure's caption names it (chartsAmong): a boxed note has no caption.
+ */
+export function framedDrawings(frames: readonly Box[], shapes: readonly Box[], pageArea: number): Box[] {
+  const out: Box[] = [];
+  for (const f of frames) {
+    if (f.x1 - f.x0 < MIN_WIDTH || f.y1 - f.y0 < MIN_HEIGHT || (f.x1 - f.x0) * (f.y1 - f.y0) >= 0.6 * pageArea) continue;
+    let [free, slanted] = [0, 0];
+    for (const s of shapes) {
+      if (s.x0 < f.x0 - NEAR || s.x1 > f.x1 + NEAR || s.y0 < f.y0 - NEAR || s.y1 > f.y1 + NEAR) continue;
+      free += s.free;
+      slanted += s.slanted;
+    }
+    if (slanted >= MIN_SLANTED || free >= MIN_FREE) out.push({ ...f, free, slanted });
+  }
+  return out;
+}
+
 /** Shapes that overlap or stand within NEAR of each other, transitively, as one box each. */
 function cluster(shapes: readonly Box[]): Box[] {
   const parent = shapes.map((_, i) => i);
@@ -80,12 +100,16 @@ const MIN_TICKS = 3;
  * The drawings of `drawings` that are charts: three numbers or more among the labels in and around them (tick
  * labels on an axis). A designed page's curves and rounded boxes set headings and prose among them, not numbers.
  */
-export function chartsAmong(drawings: readonly BBox[], blocks: readonly Label[]): BBox[] {
-  return drawings.filter((d) => {
+export function chartsAmong(drawings: readonly BBox[], blocks: readonly Label[], framed: readonly BBox[] = []): BBox[] {
+  const charts = drawings.filter((d) => {
     let ticks = 0;
     for (const b of blocks) if (TICKS.test(b.text) && isChartLabel(b, [d])) ticks += b.text.split(/\s+/).length;
     return ticks >= MIN_TICKS || captioned(d, blocks);
   });
+  const named = framed.filter((f) => captioned(f, blocks));
+  // A frame inside another (a diagram's inner panel) is part of that figure.
+  const within = (a: BBox, b: BBox) => a !== b && a[0] >= b[0] && a[1] >= b[1] && a[2] <= b[2] && a[3] <= b[3];
+  return [...charts, ...named.filter((f) => !named.some((o) => within(f, o)) && !charts.some((c) => within(f, c)))];
 }
 
 /**

@@ -6,8 +6,8 @@
 import { withTrailer } from './repair.ts';
 import { checkUnitLimit, PDF_PAGE_LIMIT } from '../../engine/limits.ts';
 import { renderPdfPages, type PageLayout } from './structure.ts';
-import { pageDrawing } from './rulings.ts';
-import { drawingsOf } from './charts.ts';
+import { pageDrawing, type Box } from './rulings.ts';
+import { drawingsOf, framedDrawings } from './charts.ts';
 import { withDrawnBullets } from './drawn-bullets.ts';
 import { imageRulings, withoutRuleGlyphs, type GrayImage } from './image-rulings.ts';
 import { annotationWords, placeAmong } from './annotations.ts';
@@ -133,7 +133,7 @@ async function readPage(m: Pdfium, doc: number, n: number, ocrMode: OcrMode, tag
     const { ocrImage, ocrSnippets } = await import('../../engine/ocr.ts');
     // The picture is the page as shown: its words are read in that frame.
     // (Charts found in a page's own space, when it was read there, stand elsewhere on it.)
-    if (layout.turn) layout.drawings = [];
+    if (layout.turn) layout.drawings = layout.framed = [];
     Object.assign(layout, shown);
     delete layout.turn;
     // An unreadable text layer's tables and structure tags give way to the picture's reading.
@@ -264,9 +264,10 @@ function readLayout(m: Pdfium, doc: number, page: number, n: number, tables: Tab
     const layout = pageFrame(m, page, frame);
     const drawing = pageDrawing(m, page, frame.matrix);
     // A chart drawn over a picture of itself is one figure.
-    layout.drawings = drawingsOf(drawing.shapes, layout.width * layout.height)
-      .map((d) => figureBox(d.x0, d.y0, d.x1, d.y1, layout.width, layout.height))
-      .filter((c) => !layout.figures.some((f) => overlaps(c, f)));
+    const figuresOf = (drawings: Box[]) =>
+      drawings.map((d) => figureBox(d.x0, d.y0, d.x1, d.y1, layout.width, layout.height)).filter((c) => !layout.figures.some((f) => overlaps(c, f)));
+    layout.drawings = figuresOf(drawingsOf(drawing.shapes, layout.width * layout.height));
+    layout.framed = figuresOf(framedDrawings(drawing.frames, drawing.shapes, layout.width * layout.height));
     // Filled-in form fields, free-text notes and the text of stamps' and signatures' appearances are not in the
     // content stream: their words go where their boxes stand. Words, marks and annotations alike in the frame the
     // page is read in.

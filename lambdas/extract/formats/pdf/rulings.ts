@@ -70,6 +70,8 @@ export interface Drawing {
   marks: Mark[];
   /** Paths with slanted or curved segments, larger than a mark: a chart's lines, a diagram's arrows (those read before a page that draws too much stops). */
   shapes: Box[];
+  /** Rectangles larger than a tick box, drawn as one path: the frame around a diagram, among others. */
+  frames: Box[];
 }
 
 /** FPDF_SEGMENT_* (fpdf_edit.h). */
@@ -149,6 +151,7 @@ export function pageDrawing(m: Pdfium, page: number, shown: Matrix = IDENTITY): 
   const rulings: Ruling[] = [];
   const marks: Mark[] = [];
   const shapes: Box[] = [];
+  const frames: Box[] = [];
   const fills: Fill[] = [];
   let segments = 0;
   // 6 floats of matrix, 2 floats of point, 2 ints of draw mode, 4 of colour.
@@ -228,6 +231,7 @@ export function pageDrawing(m: Pdfium, page: number, shown: Matrix = IDENTITY): 
         fills.push({ x0, y0, x1, y1, colour: colourOf(path), edges });
         if (w >= BAR && h >= BAR) for (const e of edges) e.shade = { x0, y0, x1, y1 };
       }
+      if (rectangle && (w > BOX_MAX || h > BOX_MAX)) frames.push({ x0, y0, x1, y1, free: 0, slanted: 0 });
       if (w >= MARK_MIN && h >= MARK_MIN && w <= MARK_MAX && h <= MARK_MAX && w < 1.6 * h && h < 1.6 * w) {
         // A square bullet's sides are no table's lines.
         rulings.length = before;
@@ -251,8 +255,8 @@ export function pageDrawing(m: Pdfium, page: number, shown: Matrix = IDENTITY): 
       return true;
     };
 
-    if (!walk(x.FPDFPage_CountObjects(page), (i) => x.FPDFPage_GetObject(page, i), shown, 0)) return { rulings: null, marks: [], shapes };
+    if (!walk(x.FPDFPage_CountObjects(page), (i) => x.FPDFPage_GetObject(page, i), shown, 0)) return { rulings: null, marks: [], shapes, frames };
     const seam = seams(fills);
-    return { rulings: seam.size > 0 ? rulings.filter((r) => !seam.has(r)) : rulings, marks, shapes };
+    return { rulings: seam.size > 0 ? rulings.filter((r) => !seam.has(r)) : rulings, marks, shapes, frames };
   });
 }

@@ -39,6 +39,8 @@ export interface PageLayout {
   figures: BBox[];
   /** Drawings made with paths (charts.ts): those with tick labels beside them are charts, figures whose short text is their labels. */
   drawings?: BBox[];
+  /** Ruled frames around a drawing's arrows and boxes (charts.ts): those a figure's caption names are figures too. */
+  framed?: BBox[];
   /** The page has a structure tree (a tagged PDF): its text is tagged, and untagged text is an artifact. */
   tagged?: boolean;
   /** Its text layer is mostly neither letters nor figures (legibility.ts): read from its picture where OCR is "auto". */
@@ -274,7 +276,7 @@ function classifyPage(layout: PageLayout, page: number, body: Body, furniture: M
   const out: Classified[] = [];
   const title = slideTitleSize(layout, body, furniture);
   const labels = layout.blocks.map((b): Label => ({ bbox: [round(b.x0), round(b.y0), round(b.x1), round(b.y1)], text: joinLines(b.lines), lines: b.lines.length, size: b.size }));
-  const charts = chartsAmong(layout.drawings ?? [], labels);
+  const charts = chartsAmong(layout.drawings ?? [], labels, layout.framed);
   for (const [i, block] of layout.blocks.entries()) {
     const label = labels[i]!;
     const { bbox, text } = label;
@@ -475,10 +477,18 @@ function isSmallPrint(block: TextBlock, body: { size: number }, layout: PageLayo
   return column.every((b) => b.y0 < above.y1 || b.y0 > block.y1 || (b.y0 >= layout.height * 0.6 && !b.bold));
 }
 
-/** Figures go before the first block that starts below their top edge, or last. */
+/**
+ * Figures go before the first block that starts below their top edge, or last; but after every block that stands
+ * above them across their width, which a footer or a margin line the stream draws first would otherwise precede.
+ */
 function placeFigures(out: Classified[], figures: BBox[], page: number): void {
+  const flow = (c: Classified) => c.type !== 'page_header' && c.type !== 'page_footer' && !c.aside;
   for (const bbox of figures) {
-    const at = out.findIndex((c) => c.type !== 'page_header' && c.bbox[1] >= bbox[1] - 1 && overlapsX(c.bbox, bbox));
+    let from = 0;
+    out.forEach((c, i) => {
+      if (flow(c) && c.bbox[3] <= bbox[1] + 1 && overlapsX(c.bbox, bbox)) from = i + 1;
+    });
+    const at = out.findIndex((c, i) => i >= from && c.type !== 'page_header' && c.bbox[1] >= bbox[1] - 1 && overlapsX(c.bbox, bbox));
     const figure: Classified = { type: 'figure', text: '', bbox, order: at >= 0 ? out[at]!.order : Number.MAX_SAFE_INTEGER, page, size: 0, bold: false };
     if (at >= 0) out.splice(at, 0, figure);
     else out.push(figure);
