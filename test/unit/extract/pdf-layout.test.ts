@@ -1467,6 +1467,26 @@ describe('PDF layout analysis', () => {
     expect(plain.elements!.map((e) => e.type)).toContain('heading');
   });
 
+  it('reads a table set in one page column whose first rows share baselines with the other column\'s short lines as that column\'s table, its wrapped header cell its header', async () => {
+    const left = ['The survey asked each office how it works', 'with the courts and with the lawyers it', 'pays, and what it offers to children too.'];
+    const right = ['Offices also named the groups they serve', 'and who pays for the help each of them', 'gets, the state or a civil society group.'];
+    const options = ['Yes, nationally', 'Yes, regionally', 'Yes, locally', 'No'];
+    const groups = ['Persons with disabilities', 'Children', 'Women', 'The elderly', 'Migrants'];
+    const content = [
+      ...left.map((t, i) => textAt(72, 720 - i * 12, t)),
+      ...right.map((t, i) => textAt(330, 720 - i * 12, t)),
+      textAt(72, 660, '25. Is there a unit for children?'),
+      ...options.map((t, i) => textAt(84, 640 - i * 14, t)),
+      textAt(440, 640, 'State funded'),
+      textAt(520, 640, 'CSOs'),
+      textAt(440, 626, 'legal aid'),
+      ...groups.flatMap((g, i) => [textAt(330, 612 - i * 14, g), textAt(466, 612 - i * 14, '*'), textAt(531, 612 - i * 14, '*')]),
+    ].join('\n');
+    const result = await extract({ bytes: drawnPdf(content), filename: 'two-columns-table.pdf', config: markdown });
+    expect(result.tables.map((t) => t.rows)).toEqual([[['', 'State funded legal aid', 'CSOs'], ...groups.map((g) => [g, '*', '*'])]]);
+    for (const option of options) expect(result.elements!.some((e) => e.type !== 'table' && e.text.includes(option))).toBe(true);
+  });
+
   it('reads a ruled table\'s column headers turned to read up the page as its header row, a column no body cell fills kept by its header', async () => {
     // Narrow columns headed by text turned a quarter anticlockwise, over the body's X marks; the Editor column holds none.
     const turned = (x: number, text: string) => `BT /F1 9 Tf 0 1 -1 0 ${x} 580 Tm (${text}) Tj ET`;

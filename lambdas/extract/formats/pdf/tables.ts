@@ -174,8 +174,9 @@ function columnOf(cell: Cell, columns: Span[]): number {
  * Lines right above a table whose pieces all stand over its columns: its
  * header, which often wraps inside a cell ("Polarization / resistance (Ω)")
  * and so has fewer pieces on a line than the rows below. At most three lines,
- * each close to the one below; a line of one piece (a title, a caption) or
- * one read already (a row of the table above) is never one of them.
+ * each close to the one below; a line of one piece (a title, a caption),
+ * unless it ends a wrapped header cell of the line over it, or one read
+ * already (a row of the table above) is never one of them.
  */
 function headerLines(lines: Line[], table: Line[], columns: Span[], used: ReadonlySet<Line>): Line[] {
   const [left, right] = [columns[0]!.x0, columns.at(-1)!.x1];
@@ -183,7 +184,8 @@ function headerLines(lines: Line[], table: Line[], columns: Span[], used: Readon
   let below = table[0]!;
   for (let i = lines.indexOf(below) - 1; i >= 0 && header.length < 3; i--) {
     const line = lines[i]!;
-    if (used.has(line) || line.cells.length < 2 || line.y - below.y > Math.max(line.height, below.height) * 2.5) break;
+    if (used.has(line) || line.y - below.y > Math.max(line.height, below.height) * 2.5) break;
+    if (line.cells.length < 2 && !wrapsHeaderCell(line, lines[i - 1], used)) break;
     const slack = line.height;
     // A header cell may run wider than the numbers under it, but not past the table's sides, unless the line is a
     // sheet's header: a cell a column, each set flush left and ending in its column's stretch (after the column
@@ -195,6 +197,13 @@ function headerLines(lines: Line[], table: Line[], columns: Span[], used: Readon
     below = line;
   }
   return header;
+}
+
+/** A line of one piece under a piece of the line above it, which has two or more: a header cell's second line ("State funded / legal aid"). */
+function wrapsHeaderCell(line: Line, above: Line | undefined, used: ReadonlySet<Line>): boolean {
+  if (!above || used.has(above) || above.cells.length < 2 || above.y - line.y > Math.max(line.height, above.height) * 2) return false;
+  const cell = line.cells[0]!;
+  return above.cells.some((c) => Math.min(c.x1, cell.x1) - Math.max(c.x0, cell.x0) > 0.5 * (cell.x1 - cell.x0));
 }
 
 /**
@@ -322,19 +331,37 @@ function inColumns(lines: Line[]): Line[] {
     return running(l, gutter.x0 - gutter.left) || running(r, gutter.right - gutter.x1);
   }).length;
   if (proseLines < 2) return lines;
-  for (const line of cut) {
+  const both = cut.map((line) => {
+    const [l, r] = sides(line);
+    return l.length + r.length === line.cells.length && l.length > 0 && r.length > 0 && !prose(l, gutter.x0 - gutter.left) && !prose(r, gutter.right - gutter.x1);
+  });
+  for (let i = 0; i < cut.length; i++) {
+    const line = cut[i]!;
     const [l, r] = sides(line);
     if (l.length + r.length < line.cells.length) {
       flush();
       out.push(line);
       continue;
     }
-    if (l.length > 0 && r.length > 0 && !prose(l, gutter.x0 - gutter.left) && !prose(r, gutter.right - gutter.x1)) {
-      // Pieces on both sides and prose on neither: a row of a table as wide as the page whose column gap
-      // falls on the gutter (kept whole), or, with three pieces only, short lines of both columns side by
-      // side, which no table runs through.
-      flush();
-      out.push(l.length + r.length > MIN_COLUMNS ? line : { ...line, mixed: true });
+    if (both[i]) {
+      let end = i;
+      while (end < cut.length && both[end]) end++;
+      if (!goesOnAlone(cut, end, sides)) {
+        // Pieces on both sides and prose on neither: rows of a table as wide as the page whose column gap
+        // falls on the gutter (kept whole), or, with three pieces only, short lines of both columns side by
+        // side, which no table runs through.
+        flush();
+        for (const row of cut.slice(i, end)) out.push(row.cells.length > MIN_COLUMNS ? row : { ...row, mixed: true });
+        i = end - 1;
+        continue;
+      }
+      // A table on one side goes on alone under the run: the run was its rows beside the other column's lines.
+      for (const row of cut.slice(i, end)) {
+        const [rl, rr] = sides(row);
+        left.push({ ...row, cells: rl });
+        right.push({ ...row, cells: rr });
+      }
+      i = end - 1;
       continue;
     }
     if (l.length > 0) left.push({ ...line, cells: l });
@@ -342,6 +369,24 @@ function inColumns(lines: Line[]): Line[] {
   }
   flush();
   return out;
+}
+
+/**
+ * Whether the two lines from `at` hold pieces on one side of the gutter only, the same side, each under a piece of
+ * the line before `at` on that side: a table set in one page column whose first rows shared their baselines with
+ * short lines of the other column (a list's items), not a table as wide as the page, whose rows end on both
+ * sides at once.
+ */
+function goesOnAlone(lines: readonly Line[], at: number, sides: (line: Line) => readonly [Cell[], Cell[]]): boolean {
+  const last = lines[at - 1];
+  if (!last || at + 2 > lines.length) return false;
+  const [lastLeft, lastRight] = sides(last);
+  const onOneSide = lines.slice(at, at + 2).map(sides);
+  for (const [side, above] of [[0, lastLeft], [1, lastRight]] as const) {
+    const alone = onOneSide.every((pair) => pair[side].length > 0 && pair[1 - side]!.length === 0);
+    if (alone && onOneSide.every((pair) => pair[side].every((c) => above.some((a) => Math.min(a.x1, c.x1) > Math.max(a.x0, c.x0))))) return true;
+  }
+  return false;
 }
 
 /** A line whose cells run over the gutter without a word crossing it (a gutter as narrow as a cell gap), cut there. */
