@@ -1443,6 +1443,14 @@ describe('PDF layout analysis', () => {
     expect(at('Figure 1')).toBeLessThan(at('main cause'));
   });
 
+  it('keeps a right column that starts higher than the left one after it under a title spanning both', async () => {
+    const A = ['The left column opens the argument of the', 'report and closes it on this line here.'];
+    const B = ['The right column carries the conclusion of', 'the report, and the last line ends it.'];
+    const title = { x: 72, y: 740, text: 'Water in the North: a Survey of Wells and Springs', size: 16, bold: true };
+    const read = await extract({ bytes: layoutPdf([{ texts: [title, ...lines(72, 660, A), ...lines(300, 700, B)] }]), filename: 'columns-titled.pdf', config: markdown });
+    expect(read.content).toBe([`# ${title.text}`, A.join(' '), B.join(' ')].join('\n\n'));
+  });
+
   it('reads the words inside a ruled frame of boxes and arrows that a figure caption names as that figure\'s labels, never headings', async () => {
     const big = (x: number, y: number, t: string) => `BT /F1 14 Tf 1 0 0 1 ${x} ${y} Tm (${t}) Tj ET`;
     // An arrow drawn as one stroked path: its shaft and the two strokes of its head, all slanted.

@@ -144,8 +144,8 @@ export function raisedAbove(lines: readonly Line[], tables: readonly PageTable[]
  * under it, which would otherwise be read after the page's last paragraph.
  * The run goes after the item nearest above its first one across its width
  * (a caption, or the paragraph that leads into a figure) when everything the
- * stream draws between that item and the run stands below the run: a next
- * column, drawn beside what came before, never moves. Returns null when
+ * stream draws between that item and the run stands below the run, under
+ * it: a next column, drawn beside what came before, never moves. Returns null when
  * nothing moves; else every line's and table's `order` is its rank.
  */
 export function drawnLaterWhereTheyStand(lines: readonly Line[], tables: readonly PageTable[]): Line[] | null {
@@ -168,6 +168,9 @@ export function drawnLaterWhereTheyStand(lines: readonly Line[], tables: readonl
     while (end < items.length && items[end]!.y1 <= floor + 1 && items[end]!.y0 >= ceiling - 1) end++;
     if (end === i) continue;
     const run = items.slice(i, end);
+    // Under it, not beside it: a right column that starts higher than the left one stays after it.
+    const [x0, x1] = [Math.min(...run.map((it) => it.x0)), Math.max(...run.map((it) => it.x1))];
+    if (!between.every((it) => Math.min(it.x1, x1) > Math.max(it.x0, x0))) continue;
     items.splice(i, run.length);
     items.splice(above + 1, 0, ...run);
     moved = true;
