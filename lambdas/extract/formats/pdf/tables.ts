@@ -185,7 +185,7 @@ function headerLines(lines: Line[], table: Line[], columns: Span[], used: Readon
   for (let i = lines.indexOf(below) - 1; i >= 0 && header.length < 3; i--) {
     const line = lines[i]!;
     if (used.has(line) || line.y - below.y > Math.max(line.height, below.height) * 2.5) break;
-    if (line.cells.length < 2 && !wrapsHeaderCell(line, lines[i - 1], used)) break;
+    if (line.cells.length < 2 && !wrapsHeaderCell(line, lines[i - 1], columns.length, used)) break;
     const slack = line.height;
     // A header cell may run wider than the numbers under it, but not past the table's sides, unless the line is a
     // sheet's header: a cell a column, each set flush left and ending in its column's stretch (after the column
@@ -199,9 +199,13 @@ function headerLines(lines: Line[], table: Line[], columns: Span[], used: Readon
   return header;
 }
 
-/** A line of one piece under a piece of the line above it, which has two or more: a header cell's second line ("State funded / legal aid"). */
-function wrapsHeaderCell(line: Line, above: Line | undefined, used: ReadonlySet<Line>): boolean {
-  if (!above || used.has(above) || above.cells.length < 2 || above.y - line.y > Math.max(line.height, above.height) * 2) return false;
+/**
+ * A line of one piece under a piece of the line above it, which has two or more, but fewer than the table has
+ * columns: a header cell's second line ("State funded / legal aid"). Under a line with a piece in every column,
+ * it is a row with its other cells empty.
+ */
+function wrapsHeaderCell(line: Line, above: Line | undefined, columns: number, used: ReadonlySet<Line>): boolean {
+  if (!above || used.has(above) || above.cells.length < 2 || above.cells.length >= columns || above.y - line.y > Math.max(line.height, above.height) * 2) return false;
   const cell = line.cells[0]!;
   return above.cells.some((c) => Math.min(c.x1, cell.x1) - Math.max(c.x0, cell.x0) > 0.5 * (cell.x1 - cell.x0));
 }
