@@ -1451,6 +1451,26 @@ describe('PDF layout analysis', () => {
     expect(read.content).toBe([`# ${title.text}`, A.join(' '), B.join(' ')].join('\n\n'));
   });
 
+  it('reads filled bars on one baseline with numbers up their axis as a bar chart: a figure, its tick and category labels out of the text\'s flow', async () => {
+    const heights = [60, 95, 40, 120];
+    const bars = heights.map((h, i) => `0.2 0.4 0.8 rg ${120 + i * 50} 560 24 ${h} re f 0 g`);
+    // The axis runs past the tallest bar: its top label stands beyond the bars' reach, under the next label's.
+    const ticks = [0, 50, 100, 150, 200].map((v, i) => textAt(96, 557 + i * 40, String(v)));
+    const categories = ['North', 'South', 'East', 'West'].map((c, i) => textAt(120 + i * 50, 545, c));
+    const body = [LONG_1, LONG_2].map((t, i) => textAt(72, 740 - i * 12, t));
+    const after = [LONG_3, LONG_1].map((t, i) => textAt(72, 500 - i * 12, t));
+    const content = [...body, ...bars, ...ticks, ...categories, ...after].join('\n');
+    const result = await extract({ bytes: drawnPdf(content), filename: 'bar-chart.pdf', config: markdown });
+    const flow = result.elements!.map((e) => (e.type === 'figure' ? 'figure' : e.text.slice(0, 12)));
+    expect(flow.slice(0, 3)).toEqual(['The quick su', 'figure', 'last decade,']);
+    // A table's shaded header cells share both edges: no chart, though numbers stand under them.
+    const shaded = [0, 1, 2].map((i) => `0.8 g ${72 + i * 100} 600 96 20 re f 0 g`);
+    const cells = ['Region', 'Wells', 'Springs'].map((t, i) => textAt(76 + i * 100, 606, t));
+    const rows = [['North', '12', '3'], ['South', '40', '7'], ['East', '28', '5']].flatMap((r, j) => r.map((t, i) => textAt(76 + i * 100, 584 - j * 16, t)));
+    const table = await extract({ bytes: drawnPdf([...body, ...shaded, ...cells, ...rows].join('\n')), filename: 'shaded.pdf', config: markdown });
+    expect(table.elements!.map((e) => e.type)).not.toContain('figure');
+  });
+
   it('reads the words inside a ruled frame of boxes and arrows that a figure caption names as that figure\'s labels, never headings', async () => {
     const big = (x: number, y: number, t: string) => `BT /F1 14 Tf 1 0 0 1 ${x} ${y} Tm (${t}) Tj ET`;
     // An arrow drawn as one stroked path: its shaft and the two strokes of its head, all slanted.
@@ -1590,7 +1610,9 @@ describe('PDF layout analysis', () => {
     const types = result.elements!.map((e) => e.type);
     expect(types).not.toContain('heading');
     const figure = result.elements!.find((e) => e.type === 'figure')!;
-    expect(figure.bbox).toEqual([100, 200, 300, 292]);
+    // The drawing's box, grown over its tick labels under it.
+    const tickRow = result.elements!.find((e) => e.text === '0 10 20 30')!;
+    expect(figure.bbox).toEqual([100, 200, 300, tickRow.bbox![3]]);
     // The labels follow the page's flow.
     expect(result.content.split('\n\n')).toEqual([`${LONG_1} ${LONG_2} ${LONG_3}`, `${LONG_1} ${LONG_2}`, '0 10 20 30', 'Accuracy by year']);
     // The same curve with no numbers beside it is a designed page's ornament: the title by it stays a heading.
@@ -1599,7 +1621,7 @@ describe('PDF layout analysis', () => {
     // A fitted line drawn as four pieces is a chart too; a rounded box's four curved corners, numbers in it or not, are not.
     const pieces = Array.from({ length: 4 }, (_, i) => `1 w ${100 + i * 50} ${500 + i * 20} m ${150 + i * 50} ${520 + i * 20} l S`).join('\n');
     const fitted = await extract({ bytes: drawnPdf([...prose, pieces, ...ticks, chartTitle, ...after].join('\n')), filename: 'fitted.pdf', config: markdown });
-    expect(fitted.elements!.filter((e) => e.type === 'figure').map((e) => e.bbox)).toEqual([[100, 212, 300, 292]]);
+    expect(fitted.elements!.filter((e) => e.type === 'figure').map((e) => e.bbox)).toEqual([[100, 212, 300, tickRow.bbox![3]]]);
     const box = '1 w 110 480 m 290 480 l 300 480 300 490 300 490 c 300 590 l 300 600 290 600 290 600 c 110 600 l 100 600 100 590 100 590 c 100 490 l 100 480 110 480 110 480 c S';
     const boxed = await extract({ bytes: drawnPdf([...prose, box, ...ticks, chartTitle, ...after].join('\n')), filename: 'boxed.pdf', config: markdown });
     expect(boxed.elements!.some((e) => e.type === 'figure')).toBe(false);

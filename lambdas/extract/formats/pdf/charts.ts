@@ -52,6 +52,41 @@ export function framedDrawings(frames: readonly Box[], shapes: readonly Box[], p
   return out;
 }
 
+/** Bars a bar chart has at least. */
+const MIN_BARS = 3;
+
+/**
+ * Bar charts among `frames`: filled rectangles standing side by side on one
+ * baseline, of one width and not all of one height (or, for bars that run
+ * across, set on one left edge, of one height and not all of one length).
+ * Drawn with straight sides only, they are no drawing to `drawingsOf`; a
+ * table's shaded cells share both edges, a row's cells one height. Each is a
+ * chart's candidate, a chart where numbers stand beside it (chartsAmong).
+ */
+export function barCharts(frames: readonly Box[]): Box[] {
+  const bars = frames.filter((f) => f.filled);
+  const out: Box[] = [];
+  for (const upright of [true, false]) {
+    const base = (b: Box) => (upright ? b.y0 : b.x0);
+    const end = (b: Box) => (upright ? b.y1 : b.x1);
+    const [from, to] = upright ? [(b: Box) => b.x0, (b: Box) => b.x1] : [(b: Box) => b.y0, (b: Box) => b.y1];
+    const sorted = [...bars].sort((a, b) => base(a) - base(b));
+    for (let i = 0; i < sorted.length; ) {
+      let j = i + 1;
+      while (j < sorted.length && base(sorted[j]!) - base(sorted[i]!) <= 1) j++;
+      const group = sorted.slice(i, j).sort((a, b) => from(a) - from(b));
+      i = j;
+      if (group.length < MIN_BARS) continue;
+      const widths = group.map((b) => to(b) - from(b));
+      const ends = group.map(end);
+      const apart = group.every((b, k) => k === 0 || from(b) >= to(group[k - 1]!) - 1);
+      if (!apart || Math.max(...widths) > 1.5 * Math.min(...widths) || Math.max(...ends) - Math.min(...ends) <= 1) continue;
+      out.push(group.reduce(merge));
+    }
+  }
+  return out;
+}
+
 /** Shapes that overlap or stand within NEAR of each other, transitively, as one box each. */
 function cluster(shapes: readonly Box[]): Box[] {
   const parent = shapes.map((_, i) => i);
@@ -101,15 +136,46 @@ const MIN_TICKS = 3;
  * labels on an axis). A designed page's curves and rounded boxes set headings and prose among them, not numbers.
  */
 export function chartsAmong(drawings: readonly BBox[], blocks: readonly Label[], framed: readonly BBox[] = []): BBox[] {
-  const charts = drawings.filter((d) => {
+  const charts = drawings.flatMap((d) => {
     let ticks = 0;
     for (const b of blocks) if (TICKS.test(b.text) && isChartLabel(b, [d])) ticks += b.text.split(/\s+/).length;
-    return ticks >= MIN_TICKS || captioned(d, blocks);
+    return ticks >= MIN_TICKS ? [withTicks(d, blocks)] : captioned(d, blocks) ? [d] : [];
   });
   const named = framed.filter((f) => captioned(f, blocks));
   // A frame inside another (a diagram's inner panel) is part of that figure.
   const within = (a: BBox, b: BBox) => a !== b && a[0] >= b[0] && a[1] >= b[1] && a[2] <= b[2] && a[3] <= b[3];
   return [...charts, ...named.filter((f) => !named.some((o) => within(f, o)) && !charts.some((c) => within(f, c)))];
+}
+
+/**
+ * A chart's box grown over its tick labels: an axis runs past the tallest bar or the highest point ("200" over
+ * bars that reach 160), its last labels beyond the reach of the drawing itself, but a step on from the labels
+ * in reach, in their column (or row).
+ */
+function withTicks(chart: BBox, blocks: readonly Label[]): BBox {
+  const ticks = blocks.filter((b) => TICKS.test(b.text) && b.lines <= 3);
+  const axis = ticks.filter((t) => isChartLabel(t, [chart]));
+  const centre = (b: BBox, k: 0 | 1) => (b[k] + b[k + 2]!) / 2;
+  const inLine = (a: BBox, b: BBox, k: 0 | 1) => Math.min(a[k + 2]!, b[k + 2]!) > Math.max(a[k]!, b[k]!);
+  // The gap from `t` to the nearest axis label in its column (k = 0) or row (k = 1), against that label's own step.
+  const aStepOn = (t: Label, k: 0 | 1) => {
+    const along = (1 - k) as 0 | 1;
+    const line = axis.filter((u) => inLine(u.bbox, t.bbox, k));
+    const near = line.sort((a, b) => Math.abs(centre(a.bbox, along) - centre(t.bbox, along)) - Math.abs(centre(b.bbox, along) - centre(t.bbox, along)))[0];
+    if (!near) return false;
+    const steps = line.filter((u) => u !== near).map((u) => Math.abs(centre(u.bbox, along) - centre(near.bbox, along)));
+    return steps.length > 0 && Math.abs(centre(t.bbox, along) - centre(near.bbox, along)) <= 1.2 * Math.min(...steps);
+  };
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const t of ticks) {
+      if (!axis.includes(t) && (aStepOn(t, 0) || aStepOn(t, 1))) {
+        axis.push(t);
+        grown = true;
+      }
+    }
+  }
+  return axis.reduce<BBox>((box, { bbox }) => [Math.min(box[0], bbox[0]), Math.min(box[1], bbox[1]), Math.max(box[2], bbox[2]), Math.max(box[3], bbox[3])], chart);
 }
 
 /**

@@ -7,7 +7,7 @@ import { withTrailer } from './repair.ts';
 import { checkUnitLimit, PDF_PAGE_LIMIT } from '../../engine/limits.ts';
 import { renderPdfPages, type PageLayout } from './structure.ts';
 import { pageDrawing, type Box } from './rulings.ts';
-import { drawingsOf, framedDrawings } from './charts.ts';
+import { barCharts, drawingsOf, framedDrawings } from './charts.ts';
 import { withDrawnBullets } from './drawn-bullets.ts';
 import { imageRulings, withoutRuleGlyphs, type GrayImage } from './image-rulings.ts';
 import { annotationWords, placeAmong } from './annotations.ts';
@@ -266,7 +266,7 @@ function readLayout(m: Pdfium, doc: number, page: number, n: number, tables: Tab
     // A chart drawn over a picture of itself is one figure.
     const figuresOf = (drawings: Box[]) =>
       drawings.map((d) => figureBox(d.x0, d.y0, d.x1, d.y1, layout.width, layout.height)).filter((c) => !layout.figures.some((f) => overlaps(c, f)));
-    layout.drawings = figuresOf(drawingsOf(drawing.shapes, layout.width * layout.height));
+    layout.drawings = figuresOf([...drawingsOf(drawing.shapes, layout.width * layout.height), ...barCharts(drawing.frames)]);
     layout.framed = figuresOf(framedDrawings(drawing.frames, drawing.shapes, layout.width * layout.height));
     // Filled-in form fields, free-text notes and the text of stamps' and signatures' appearances are not in the
     // content stream: their words go where their boxes stand. Words, marks and annotations alike in the frame the

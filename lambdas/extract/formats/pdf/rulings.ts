@@ -62,6 +62,8 @@ export interface Box {
   free: number;
   /** How many of those are straight: a line chart's data lines are, a rounded box's corners are not. */
   slanted: number;
+  /** A rectangle painted inside (a bar of a bar chart, a shaded cell), not only outlined. */
+  filled?: boolean;
 }
 
 export interface Drawing {
@@ -70,7 +72,7 @@ export interface Drawing {
   marks: Mark[];
   /** Paths with slanted or curved segments, larger than a mark: a chart's lines, a diagram's arrows (those read before a page that draws too much stops). */
   shapes: Box[];
-  /** Rectangles larger than a tick box, drawn as one path: the frame around a diagram, among others. */
+  /** Rectangles larger than a tick box, drawn as one path: the frame around a diagram, a bar chart's bars, among others. */
   frames: Box[];
 }
 
@@ -231,7 +233,7 @@ export function pageDrawing(m: Pdfium, page: number, shown: Matrix = IDENTITY): 
         fills.push({ x0, y0, x1, y1, colour: colourOf(path), edges });
         if (w >= BAR && h >= BAR) for (const e of edges) e.shade = { x0, y0, x1, y1 };
       }
-      if (rectangle && (w > BOX_MAX || h > BOX_MAX)) frames.push({ x0, y0, x1, y1, free: 0, slanted: 0 });
+      if (rectangle && (w > BOX_MAX || h > BOX_MAX)) frames.push({ x0, y0, x1, y1, free: 0, slanted: 0, filled });
       if (w >= MARK_MIN && h >= MARK_MIN && w <= MARK_MAX && h <= MARK_MAX && w < 1.6 * h && h < 1.6 * w) {
         // A square bullet's sides are no table's lines.
         rulings.length = before;
