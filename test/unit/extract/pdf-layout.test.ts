@@ -1459,10 +1459,14 @@ describe('PDF layout analysis', () => {
     const categories = ['North', 'South', 'East', 'West'].map((c, i) => textAt(120 + i * 50, 545, c));
     const body = [LONG_1, LONG_2].map((t, i) => textAt(72, 740 - i * 12, t));
     const after = [LONG_3, LONG_1].map((t, i) => textAt(72, 500 - i * 12, t));
-    const content = [...body, ...bars, ...ticks, ...categories, ...after].join('\n');
+    // Its legend beside it: a small square of each series' colour before its name.
+    const legend = ['Wells', 'Springs'].flatMap((name, i) => [`0.2 0.4 0.8 rg 310 ${640 - i * 16} 6 6 re f 0 g`, textAt(320, 640 - i * 16, name)]);
+    const content = [...body, ...bars, ...ticks, ...categories, ...legend, ...after].join('\n');
     const result = await extract({ bytes: drawnPdf(content), filename: 'bar-chart.pdf', config: markdown });
     const flow = result.elements!.map((e) => (e.type === 'figure' ? 'figure' : e.text.slice(0, 12)));
     expect(flow.slice(0, 3)).toEqual(['The quick su', 'figure', 'last decade,']);
+    expect(result.elements!.filter((e) => e.type === 'list_item')).toEqual([]);
+    expect(result.content).toContain('\n\nSprings');
     // A table's shaded header cells share both edges: no chart, though numbers stand under them.
     const shaded = [0, 1, 2].map((i) => `0.8 g ${72 + i * 100} 600 96 20 re f 0 g`);
     const cells = ['Region', 'Wells', 'Springs'].map((t, i) => textAt(76 + i * 100, 606, t));

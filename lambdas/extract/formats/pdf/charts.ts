@@ -193,6 +193,13 @@ function captioned(drawing: BBox, blocks: readonly Label[]): boolean {
   });
 }
 
+/** Whether a block is a legend's key: a few words within three ems of a chart's box, beside it or under it. */
+export function isLegendKey(block: Label, charts: readonly BBox[]): boolean {
+  if (block.lines > 2 || block.text.length > 60) return false;
+  const [x0, y0, x1, y1] = block.bbox;
+  return charts.some((c) => Math.max(0, c[0] - x1, x0 - c[2], c[1] - y1, y0 - c[3]) <= 3 * block.size);
+}
+
 /**
  * Whether a block is a chart's label: a few words whose middle stands inside one of `charts`, or beside it
  * within the few ems a tick label or an axis title stands out.

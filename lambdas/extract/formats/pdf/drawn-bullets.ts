@@ -20,7 +20,9 @@ interface Candidate {
 }
 
 /** The bullet character each shape stands for. */
-const shapeText = (mark: Mark) => (mark.round ? (mark.filled ? '•' : '◦') : '▪');
+const shapeText = (mark: Mark) => (mark.round ? (mark.filled ? '•' : '◦') : SWATCH);
+/** A square mark's bullet: a list's square bullet, or a chart legend's colour key. */
+export const SWATCH = '▪';
 
 /**
  * The page's words with a bullet word for each mark that sits where a line's

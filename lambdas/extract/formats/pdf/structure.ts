@@ -8,7 +8,8 @@
 
 import { markdownProse, tableText } from '../../engine/blocks.ts';
 import { CAPTION } from './captions.ts';
-import { chartsAmong, isChartLabel, type Label } from './charts.ts';
+import { chartsAmong, isChartLabel, isLegendKey, type Label } from './charts.ts';
+import { SWATCH } from './drawn-bullets.ts';
 import { demoteContentsEntries } from './contents.ts';
 import { findFurniture, type Zone } from './furniture.ts';
 import { joinLines, SENTENCE_END, type TextBlock } from './layout.ts';
@@ -300,14 +301,14 @@ function classifyPage(layout: PageLayout, page: number, body: Body, furniture: M
     // Rotated text (a margin stamp, a label along an axis) is kept as a paragraph, after the page's flow.
     else if (block.lines[0]!.rotated) out.push({ ...base, type: 'paragraph', aside: true });
     else if (CAPTION.test(text) && text.length < 600) out.push({ ...base, type: 'caption' });
-    // A chart's tick labels and axis titles are kept with the page's asides, never headings or list items.
+    // A chart's tick labels, axis titles and legend keys (a small square drawn before each) are kept with the page's
+    // asides, never headings or list items.
     else if (charts.length > 0 && isChartLabel(label, charts)) out.push({ ...base, type: 'paragraph', aside: true });
+    else if (charts.length > 0 && block.marker?.text === SWATCH && isLegendKey(label, charts)) out.push({ ...base, type: 'paragraph', aside: true, text: markerless(block, text) });
     // "1. Introduction" set bold or large on a line of its own is a numbered heading, not a list item.
     else if (block.marker?.ordered && numberedHeadingLines(block, text) && (block.bold || block.size >= body.size * 1.15 || otherFace(block, body)) && !body.bold && (title === null || block.size >= 0.95 * title) && isHeading(block, text, body)) out.push({ ...base, type: 'heading' });
-    else if (block.marker) {
-      const own = text.startsWith(block.marker.text) ? text.slice(block.marker.text.length).trim() : text;
-      out.push({ ...base, type: 'list_item', text: own, ordered: block.marker.ordered, marker: block.marker.text, level: 0 });
-    } else if ((title === null || block.size >= 0.95 * title) && isHeading(block, text, body, () => leadsInto(layout.blocks, i))) out.push({ ...base, type: 'heading' });
+    else if (block.marker) out.push({ ...base, type: 'list_item', text: markerless(block, text), ordered: block.marker.ordered, marker: block.marker.text, level: 0 });
+    else if ((title === null || block.size >= 0.95 * title) && isHeading(block, text, body, () => leadsInto(layout.blocks, i))) out.push({ ...base, type: 'heading' });
     else if (isFootnote(block, text, body, layout.height)) out.push({ ...base, type: 'footnote' });
     // Small print at a column's foot (a paper's copyright and permission notice) is read after the page's flow, so
     // the paragraph it stands under runs on into the next column or page past it.
@@ -323,6 +324,11 @@ function classifyPage(layout: PageLayout, page: number, body: Body, furniture: M
   const rank = (c: Classified) => (c.type === 'page_header' ? 0 : c.type === 'footnote' || c.aside ? 2 : c.type === 'page_footer' ? 3 : 1);
   const ordered = out.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map(({ c }) => c);
   return joinAcrossColumns(ordered);
+}
+
+/** A block's text after its list marker. */
+function markerless(block: TextBlock, text: string): string {
+  return block.marker && text.startsWith(block.marker.text) ? text.slice(block.marker.text.length).trim() : text;
 }
 
 /**
