@@ -1467,6 +1467,11 @@ describe('PDF layout analysis', () => {
     expect(flow.slice(0, 3)).toEqual(['The quick su', 'figure', 'last decade,']);
     expect(result.elements!.filter((e) => e.type === 'list_item')).toEqual([]);
     expect(result.content).toContain('\n\nSprings');
+    // Without an axis, a caption under the bars names them: the list item just over them stays the page's own.
+    const items = ['1. Field deliver engine require', '2. Compare report patient farmer'].map((t, i) => textAt(72, 700 - i * 16, t));
+    const captioned = [...body, ...items, ...bars, textAt(120, 540, 'Figure 1: Wells by region'), ...after].join('\n');
+    const named = await extract({ bytes: drawnPdf(captioned), filename: 'captioned-bars.pdf', config: markdown });
+    expect(named.elements!.map((e) => e.type)).toEqual(['paragraph', 'list_item', 'list_item', 'figure', 'caption', 'paragraph']);
     // A table's shaded header cells share both edges: no chart, though numbers stand under them.
     const shaded = [0, 1, 2].map((i) => `0.8 g ${72 + i * 100} 600 96 20 re f 0 g`);
     const cells = ['Region', 'Wells', 'Springs'].map((t, i) => textAt(76 + i * 100, 606, t));

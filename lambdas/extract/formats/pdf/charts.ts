@@ -131,20 +131,29 @@ const TICKS = /^[-+−]?\d[\d.,]*%?(?:\s+[-+−]?\d[\d.,]*%?)*$/u;
 /** Tick labels a chart's axes carry at least: a brochure's curves and a diagram's arrows have none. */
 const MIN_TICKS = 3;
 
+/** A chart on a page: its box, and whether its labels stand beside it too (its axes' ticks and titles) or only inside. */
+export interface Chart {
+  box: BBox;
+  beside: boolean;
+}
+
 /**
  * The drawings of `drawings` that are charts: three numbers or more among the labels in and around them (tick
  * labels on an axis). A designed page's curves and rounded boxes set headings and prose among them, not numbers.
+ * A drawing or a frame a figure's caption names is a chart too, but with no axis its labels are the words inside
+ * it only: the text right over it (the list item or the sentence that leads into the figure) is the page's own.
  */
-export function chartsAmong(drawings: readonly BBox[], blocks: readonly Label[], framed: readonly BBox[] = []): BBox[] {
-  const charts = drawings.flatMap((d) => {
+export function chartsAmong(drawings: readonly BBox[], blocks: readonly Label[], framed: readonly BBox[] = []): Chart[] {
+  const charts = drawings.flatMap((d): Chart[] => {
     let ticks = 0;
-    for (const b of blocks) if (TICKS.test(b.text) && isChartLabel(b, [d])) ticks += b.text.split(/\s+/).length;
-    return ticks >= MIN_TICKS ? [withTicks(d, blocks)] : captioned(d, blocks) ? [d] : [];
+    for (const b of blocks) if (TICKS.test(b.text) && isChartLabel(b, [{ box: d, beside: true }])) ticks += b.text.split(/\s+/).length;
+    return ticks >= MIN_TICKS ? [{ box: withTicks(d, blocks), beside: true }] : captioned(d, blocks) ? [{ box: d, beside: false }] : [];
   });
   const named = framed.filter((f) => captioned(f, blocks));
   // A frame inside another (a diagram's inner panel) is part of that figure.
   const within = (a: BBox, b: BBox) => a !== b && a[0] >= b[0] && a[1] >= b[1] && a[2] <= b[2] && a[3] <= b[3];
-  return [...charts, ...named.filter((f) => !named.some((o) => within(f, o)) && !charts.some((c) => within(f, c)))];
+  const frames = named.filter((f) => !named.some((o) => within(f, o)) && !charts.some((c) => within(f, c.box)));
+  return [...charts, ...frames.map((box) => ({ box, beside: false }))];
 }
 
 /**
@@ -154,7 +163,7 @@ export function chartsAmong(drawings: readonly BBox[], blocks: readonly Label[],
  */
 function withTicks(chart: BBox, blocks: readonly Label[]): BBox {
   const ticks = blocks.filter((b) => TICKS.test(b.text) && b.lines <= 3);
-  const axis = ticks.filter((t) => isChartLabel(t, [chart]));
+  const axis = ticks.filter((t) => isChartLabel(t, [{ box: chart, beside: true }]));
   const centre = (b: BBox, k: 0 | 1) => (b[k] + b[k + 2]!) / 2;
   const inLine = (a: BBox, b: BBox, k: 0 | 1) => Math.min(a[k + 2]!, b[k + 2]!) > Math.max(a[k]!, b[k]!);
   // The gap from `t` to the nearest axis label in its column (k = 0) or row (k = 1), against that label's own step.
@@ -194,20 +203,22 @@ function captioned(drawing: BBox, blocks: readonly Label[]): boolean {
 }
 
 /** Whether a block is a legend's key: a few words within three ems of a chart's box, beside it or under it. */
-export function isLegendKey(block: Label, charts: readonly BBox[]): boolean {
+export function isLegendKey(block: Label, charts: readonly Chart[]): boolean {
   if (block.lines > 2 || block.text.length > 60) return false;
   const [x0, y0, x1, y1] = block.bbox;
-  return charts.some((c) => Math.max(0, c[0] - x1, x0 - c[2], c[1] - y1, y0 - c[3]) <= 3 * block.size);
+  return charts.some(({ box: c }) => Math.max(0, c[0] - x1, x0 - c[2], c[1] - y1, y0 - c[3]) <= 3 * block.size);
 }
 
 /**
- * Whether a block is a chart's label: a few words whose middle stands inside one of `charts`, or beside it
- * within the few ems a tick label or an axis title stands out.
+ * Whether a block is a chart's label: a few words whose middle stands inside one of `charts`, or beside one with
+ * axes within the few ems a tick label or an axis title stands out.
  */
-export function isChartLabel(block: Label, charts: readonly BBox[]): boolean {
+export function isChartLabel(block: Label, charts: readonly Chart[]): boolean {
   if (block.lines > 3 || block.text.length > 80) return false;
   const { bbox } = block;
   const [cx, cy] = [(bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2];
-  const reach = 2.5 * block.size;
-  return charts.some((c) => cx >= c[0] - reach && cx <= c[2] + reach && cy >= c[1] - reach && cy <= c[3] + reach);
+  return charts.some(({ box: c, beside }) => {
+    const reach = beside ? 2.5 * block.size : 0;
+    return cx >= c[0] - reach && cx <= c[2] + reach && cy >= c[1] - reach && cy <= c[3] + reach;
+  });
 }

@@ -318,7 +318,7 @@ function classifyPage(layout: PageLayout, page: number, body: Body, furniture: M
   for (const table of layout.tables) out.push({ type: 'table', text: tableText(table.rows), bbox: table.bbox, order: table.order, page, size: body.size, bold: false, table });
   out.sort((a, b) => a.order - b.order);
   notHeadingsSideBySide(out);
-  placeFigures(out, [...layout.figures, ...charts], page);
+  placeFigures(out, [...layout.figures, ...charts.map((c) => c.box)], page);
   nestListItems(out);
   // Footnotes after the page's main flow; headers first and footers last, wherever the content stream drew them.
   const rank = (c: Classified) => (c.type === 'page_header' ? 0 : c.type === 'footnote' || c.aside ? 2 : c.type === 'page_footer' ? 3 : 1);
