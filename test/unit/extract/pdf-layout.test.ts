@@ -1581,6 +1581,46 @@ describe('PDF layout analysis', () => {
     expect(result.elements!.filter((e) => e.page === 2).map((e) => e.type)).toEqual(['paragraph', 'paragraph', 'paragraph', 'paragraph']);
   });
 
+  it('reads a contents page without a title by its entries\' page numbers running up the page: its chapter lines are entries, the report\'s title over them is not one', async () => {
+    const chapter = (y: number, text: string) => ({ x: 72, y, text, bold: true, size: 12 });
+    const entry = (y: number, text: string) => ({ x: 84, y, text });
+    const bytes = layoutPdf([
+      {
+        texts: [
+          { x: 72, y: 720, text: 'Water in the North', bold: true, size: 20 },
+          chapter(680, '1 Introduction .......... 3'),
+          entry(664, '1.1 Purpose .......... 3'),
+          entry(650, '1.2 Scope .......... 4'),
+          chapter(624, '2 The Survey .......... 7'),
+          entry(608, '2.1 Wells .......... 8'),
+          entry(594, '2.2 Springs .......... 12'),
+        ],
+      },
+      { texts: [chapter(700, '1 Introduction'), ...lines(72, 676, [LONG_1, LONG_2, LONG_3])] },
+    ]);
+    const result = await extract({ bytes, filename: 'untitled-contents.pdf' });
+    expect(result.elements!.filter((e) => e.type === 'heading' || e.type === 'title').map((e) => [e.page, e.text])).toEqual([
+      [1, 'Water in the North'],
+      [2, '1 Introduction'],
+    ]);
+    // Numbers that go up and down are a list's figures, not pages: its bold lines stay headings.
+    const prices = layoutPdf([
+      {
+        texts: [
+          chapter(680, 'Wells 40'),
+          entry(664, 'Deep wells 12'),
+          entry(650, 'Shallow wells 28'),
+          chapter(624, 'Springs 9'),
+          entry(608, 'Mountain springs 3'),
+          entry(594, 'Valley springs 6'),
+          ...lines(72, 560, [LONG_1, LONG_2, LONG_3]),
+        ],
+      },
+    ]);
+    const counts = await extract({ bytes: prices, filename: 'counts.pdf' });
+    expect(counts.elements!.filter((e) => e.type === 'heading').map((e) => e.text)).toEqual(['Wells 40', 'Springs 9']);
+  });
+
   it('reads a list of figures\' entries as paragraphs, not captions, and the captions in the text after it as captions', async () => {
     const entries = ['Figure 1-1 Wells by district . . . . . . . . . . 4', 'Figure 1-2 Water table by decade . . . . . . . 7', 'Figure 2-1 Rainfall in the north . . . . . . . 12'];
     const bytes = layoutPdf([

@@ -30,24 +30,52 @@ interface Block {
   outlined?: boolean;
 }
 
+/** Entries a contents page without a title shows at least, and their share of its blocks. */
+const UNTITLED_ENTRIES = 6;
+const UNTITLED_SHARE = 0.7;
+
+/**
+ * Where a contents page without a title starts (just before its first entry), or null when the page is none:
+ * six blocks or more, seven in ten of them, end in page numbers that never go down (a chapter's "3-16" after
+ * "3-7", arabic after arabic), and most of them are short, as entries are. A price list's or an index's numbers
+ * go up and down.
+ */
+function untitledFrom(flow: readonly Block[]): number | null {
+  const entries = flow.flatMap((b, i) => {
+    const m = PAGE_NUMBER.exec(b.text);
+    return m && b.text.length <= 160 ? [{ i, at: m[1] ? [Number(m[1]), Number(m[2])] : [Number(m[3]), 0], chaptered: m[1] !== undefined }] : [];
+  });
+  if (entries.length < UNTITLED_ENTRIES || entries.length < UNTITLED_SHARE * flow.length) return null;
+  if (entries.some((e) => e.chaptered !== entries[0]!.chaptered)) return null;
+  const before = (a: number[], b: number[]) => a[0]! < b[0]! || (a[0] === b[0] && a[1]! <= b[1]!);
+  if (!entries.every((e, k) => k === 0 || before(entries[k - 1]!.at, e.at)) || !before(entries[0]!.at, entries.at(-1)!.at) || entries[0]!.at.join() === entries.at(-1)!.at.join()) return null;
+  return entries[0]!.i - 1;
+}
+
+/** An entry's arabic page number (after a space or leader dots, not a decimal's point), or a chapter's page ("3-16"), at its end. */
+const PAGE_NUMBER = /(?:(?:^|\D)(\d{1,3})[-–](\d{1,4})|(?:^|[^\d.,-]|\.\.)(\d{1,4}))$/;
+
 /**
  * Turns the headings among a table of contents' entries (and the captions among a list of figures') into
  * paragraphs, page by page (`pages`, each page's blocks in reading order; `inFlow` leaves running heads and notes
  * out): on a page titled "Contents" or "List of Figures" (or so in another language), the blocks after the title,
  * as long as each ends in a page number or stands a block or two over one that does; on the pages after it, while
- * most of their blocks end in page numbers.
+ * most of their blocks end in page numbers; on a page without such a title, from its first entry, where its
+ * entries' page numbers run up the page (untitledFrom).
  */
 export function demoteContentsEntries<B extends Block>(pages: readonly B[][], inFlow: (b: B) => boolean): void {
   let goesOn = false;
   for (const page of pages) {
     const flow = page.filter(inFlow);
-    const title = flow.findIndex((b) => CONTENTS_TITLE.test(b.text.trim()));
+    const titled = flow.findIndex((b) => CONTENTS_TITLE.test(b.text.trim()));
     const referenced = flow.filter((b) => PAGE_REFERENCE.test(b.text)).length;
-    if (title < 0 && !(goesOn && flow.length >= 3 && referenced >= ENTRY_SHARE * flow.length)) {
+    // Without a title, entries whose page numbers run up the page make one (its title an image, or set letter by letter).
+    const title: number | null = titled >= 0 ? titled : goesOn ? -1 : untitledFrom(flow);
+    if (title === null || (title < 0 && !(flow.length >= 3 && referenced >= ENTRY_SHARE * flow.length))) {
       goesOn = false;
       continue;
     }
-    let i = title + 1;
+    let i: number = title + 1;
     for (; i < flow.length; i++) {
       const block = flow[i]!;
       // A block that neither ends in a page number nor heads one that does (a chapter's line over its first entry, which
