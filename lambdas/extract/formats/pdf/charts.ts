@@ -156,13 +156,20 @@ export function chartsAmong(drawings: readonly BBox[], blocks: readonly Label[],
   return [...charts, ...frames.map((box) => ({ box, beside: false }))];
 }
 
+/** Steps an axis runs on past the drawing, at most. */
+const MAX_STEPS_ON = 4;
+
 /**
  * A chart's box grown over its tick labels: an axis runs past the tallest bar or the highest point ("200" over
  * bars that reach 160), its last labels beyond the reach of the drawing itself, but a step on from the labels
  * in reach, in their column (or row).
  */
 function withTicks(chart: BBox, blocks: readonly Label[]): BBox {
-  const ticks = blocks.filter((b) => TICKS.test(b.text) && b.lines <= 3);
+  // Only numbers near the drawing, within half its size of it, and a few steps on: a page of figures beside a
+  // small chart stays linear in its numbers.
+  const [w, h] = [(chart[2] - chart[0]) / 2, (chart[3] - chart[1]) / 2];
+  const near = (b: BBox) => b[2] >= chart[0] - w && b[0] <= chart[2] + w && b[3] >= chart[1] - h && b[1] <= chart[3] + h;
+  const ticks = blocks.filter((b) => TICKS.test(b.text) && b.lines <= 3 && near(b.bbox));
   const axis = ticks.filter((t) => isChartLabel(t, [{ box: chart, beside: true }]));
   const centre = (b: BBox, k: 0 | 1) => (b[k] + b[k + 2]!) / 2;
   const inLine = (a: BBox, b: BBox, k: 0 | 1) => Math.min(a[k + 2]!, b[k + 2]!) > Math.max(a[k]!, b[k]!);
@@ -175,7 +182,7 @@ function withTicks(chart: BBox, blocks: readonly Label[]): BBox {
     const steps = line.filter((u) => u !== near).map((u) => Math.abs(centre(u.bbox, along) - centre(near.bbox, along)));
     return steps.length > 0 && Math.abs(centre(t.bbox, along) - centre(near.bbox, along)) <= 1.2 * Math.min(...steps);
   };
-  for (let grown = true; grown; ) {
+  for (let grown = true, steps = 0; grown && steps < MAX_STEPS_ON; steps++) {
     grown = false;
     for (const t of ticks) {
       if (!axis.includes(t) && (aStepOn(t, 0) || aStepOn(t, 1))) {
