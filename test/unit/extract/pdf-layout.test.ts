@@ -38,6 +38,13 @@ const textAt = (x: number, y: number, text: string) => `BT /F1 10 Tf 1 0 0 1 ${x
 /** A table's cell texts row by row: each row's y, then a text per column set at that column's x ('' for none). */
 const cellsAt = (xs: number[], rows: Array<[number, ...string[]]>) => rows.flatMap(([y, ...texts]) => texts.flatMap((t, c) => (t ? [textAt(xs[c]!, y, t)] : [])));
 
+/** A contents page's chapter line (bold, a step larger) and an entry under it, set in. */
+const chapter = (y: number, text: string): PlacedText => ({ x: 72, y, text, bold: true, size: 12 });
+const entry = (y: number, text: string): PlacedText => ({ x: 84, y, text });
+/** The headings and the title of a result, with their pages. */
+const headingsOf = (result: { elements?: Array<{ type: string; page: number; text: string }> }) =>
+  result.elements!.filter((e) => e.type === 'heading' || e.type === 'title').map((e) => [e.page, e.text]);
+
 const LONG_1 = 'The quick survey of the northern districts found that most households relied on';
 const LONG_2 = 'wells dug before the war, and that the water table had fallen by a third in the';
 const LONG_3 = 'last decade, which the committee took to be the main cause of the shortage.';
@@ -1549,8 +1556,6 @@ describe('PDF layout analysis', () => {
   });
 
   it('reads a table of contents\' bold chapter lines as entries, not headings, on its page and the page it goes on to, and the document\'s own headings after it', async () => {
-    const chapter = (y: number, text: string) => ({ x: 72, y, text, bold: true, size: 12 });
-    const entry = (y: number, text: string) => ({ x: 84, y, text });
     const bytes = layoutPdf([
       {
         texts: [
@@ -1574,7 +1579,7 @@ describe('PDF layout analysis', () => {
       { texts: [chapter(640, 'CHAPTER 1 - INTRODUCTION'), ...lines(72, 616, [LONG_1, LONG_2, LONG_3])] },
     ]);
     const result = await extract({ bytes, filename: 'handbook.pdf' });
-    expect(result.elements!.filter((e) => e.type === 'heading' || e.type === 'title').map((e) => [e.page, e.text])).toEqual([
+    expect(headingsOf(result)).toEqual([
       [1, 'Table of Contents'],
       [3, 'CHAPTER 1 - INTRODUCTION'],
     ]);
@@ -1582,8 +1587,6 @@ describe('PDF layout analysis', () => {
   });
 
   it('reads a contents page without a title by its entries\' page numbers running up the page: its chapter lines are entries, the report\'s title over them is not one', async () => {
-    const chapter = (y: number, text: string) => ({ x: 72, y, text, bold: true, size: 12 });
-    const entry = (y: number, text: string) => ({ x: 84, y, text });
     const bytes = layoutPdf([
       {
         texts: [
@@ -1599,7 +1602,7 @@ describe('PDF layout analysis', () => {
       { texts: [chapter(700, '1 Introduction'), ...lines(72, 676, [LONG_1, LONG_2, LONG_3])] },
     ]);
     const result = await extract({ bytes, filename: 'untitled-contents.pdf' });
-    expect(result.elements!.filter((e) => e.type === 'heading' || e.type === 'title').map((e) => [e.page, e.text])).toEqual([
+    expect(headingsOf(result)).toEqual([
       [1, 'Water in the North'],
       [2, '1 Introduction'],
     ]);
