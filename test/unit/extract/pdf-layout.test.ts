@@ -1531,6 +1531,22 @@ describe('PDF layout analysis', () => {
     for (const option of options) expect(result.elements!.some((e) => e.type !== 'table' && e.text.includes(option))).toBe(true);
   });
 
+  it('reads a table drawn as shaded cells, one cell drawn across two columns, with that cell\'s text in both columns, its row kept', async () => {
+    // Each cell a filled rectangle, no lines: the header's second cell one rectangle over the last two columns.
+    const cell = (x: number, y: number, w: number, shade: number) => `${shade} g ${x} ${y} ${w} 20 re f 0 g`;
+    const body = [['North', '12', '3'], ['South', '40', '7'], ['East', '28', '5']];
+    const content = [
+      ...[LONG_1, LONG_2].map((t, i) => textAt(72, 760 - i * 12, t)),
+      cell(72, 700, 100, 0.7),
+      cell(172, 700, 200, 0.7),
+      textAt(76, 706, 'Region'),
+      textAt(232, 706, 'Wells and springs'),
+      ...body.flatMap((row, r) => row.flatMap((t, c) => [cell(72 + c * 100, 680 - r * 20, 100, r % 2 ? 0.85 : 0.95), textAt(76 + c * 100, 686 - r * 20, t)])),
+    ].join('\n');
+    const result = await extract({ bytes: drawnPdf(content), filename: 'shaded-cells.pdf', config: markdown });
+    expect(result.tables.map((t) => t.rows)).toEqual([[['Region', 'Wells and springs', 'Wells and springs'], ...body]]);
+  });
+
   it('reads a ruled table\'s column headers turned to read up the page as its header row, a column no body cell fills kept by its header', async () => {
     // Narrow columns headed by text turned a quarter anticlockwise, over the body's X marks; the Editor column holds none.
     const turned = (x: number, text: string) => `BT /F1 9 Tf 0 1 -1 0 ${x} 580 Tm (${text}) Tj ET`;

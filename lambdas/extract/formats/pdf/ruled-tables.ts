@@ -159,7 +159,7 @@ function grids(lines: readonly Ruling[]): Grid[] {
     const xs = distinct(vAt);
     const ys = distinct(hAt).reverse();
     // Two rows and two columns need three lines each way.
-    if (xs.length >= 3 && ys.length >= 3) out.push({ xs, ys, across: group.filter((l) => l.dir === 'h'), down: group.filter((l) => l.dir === 'v' && !l.shade) });
+    if (xs.length >= 3 && ys.length >= 3) out.push({ xs, ys, across: group.filter((l) => l.dir === 'h'), down: group.filter((l) => l.dir === 'v' && !l.shade), walls: group.filter((l) => l.dir === 'v') });
   }
   return out;
 }
@@ -179,6 +179,8 @@ interface Grid {
   ys: number[];
   across: Ruling[];
   down: Ruling[];
+  /** Every line down it, a shaded cell's edges too: where a row has none at a column line, a cell spans it there. */
+  walls: Ruling[];
 }
 
 /** Whether a rule is drawn down the line after column `c` through the middle of grid row `r`, or anywhere in the grid (`r` null). */
@@ -273,6 +275,7 @@ function fill(grid: Grid, runs: readonly TextRun[]): { top: number; rows: string
     inside.push(run);
   }
   if (runsOn(inside, runs)) return null;
+  const spans = cells.map((row, r) => spannedCells(row, r, grid));
   // A row whose sentence runs across a column line (a note inside the table's frame) is not part of the table;
   // a grid where most rows are like that is drawn over text.
   // Loops rather than array callbacks, for the reason grids gives.
@@ -300,6 +303,12 @@ function fill(grid: Grid, runs: readonly TextRun[]): { top: number; rows: string
       gridRow.push(lines.length === 1 ? rowIndex[i]! : null);
       extents.push(lines.length === 1 ? row.map((cell) => (cell.length ? [Math.min(...cell.map((w) => w.x0)), Math.max(...cell.map((w) => w.x1))] : null)) : null);
     }
+  }
+  // A cell drawn across column lines (its row drawn cell by cell, no edge there) is in every column it spans.
+  for (const [t, row] of text.entries()) {
+    const r = gridRow[t];
+    if (r == null) continue;
+    for (const [from, to] of spans[r]!) for (let c = from + 1; c <= to; c++) row[c] = row[from]!;
   }
   spanDown(text, gridRow, (r, c) => drawnUnder(grid, r, c));
   const columns = xs.length - 1;
@@ -331,6 +340,31 @@ function fill(grid: Grid, runs: readonly TextRun[]): { top: number; rows: string
   const placed: TextRun[] = [];
   for (const row of tabular) for (const cell of row) for (const run of cell) placed.push(run);
   return { top: ys[0]!, rows, runs: placed, inside };
+}
+
+/**
+ * The cells of grid row `r` drawn across column lines, as [first, last] column pairs: in a row drawn cell by cell
+ * (a line or a shaded cell's edge down through it at some column line), a column line with none through the row
+ * that parts a line of text a word space apart is inside a cell ("A merged with B" over two columns), whose words,
+ * on both sides of it, are moved into its first column here. (Text that keeps to its own column where a rule is
+ * left out is spanAcross's to read.)
+ */
+function spannedCells(row: TextRun[][], r: number, grid: Grid): Array<[number, number]> {
+  const middle = (grid.ys[r]! + grid.ys[r + 1]!) / 2;
+  const walled = (c: number) => grid.walls.some((l) => Math.abs(l.at - grid.xs[c + 1]!) <= SNAP && l.from <= middle && l.to >= middle);
+  const open: number[] = [];
+  for (let c = 0; c < row.length - 1; c++) if (!walled(c)) open.push(c);
+  if (open.length === 0 || open.length === row.length - 1) return [];
+  const spans: Array<[number, number]> = [];
+  for (const c of open) {
+    const last = spans.at(-1);
+    const from = last && last[1] === c ? last[0] : c;
+    if (!row[from]!.some((a) => row[c + 1]!.some((b) => aWordSpaceApart(a, b)))) continue;
+    row[from]!.push(...row[c + 1]!.splice(0));
+    if (from !== c) last![1] = c + 1;
+    else spans.push([c, c + 1]);
+  }
+  return spans;
 }
 
 /** Whether a column line runs between two words of one text line in this grid row, closer than cells keep their text. */
