@@ -275,10 +275,18 @@ function fill(grid: Grid, runs: readonly TextRun[]): { top: number; rows: string
     inside.push(run);
   }
   if (runsOn(inside, runs)) return null;
-  const spans = cells.map((row, r) => spannedCells(row, r, grid));
   // A row whose sentence runs across a column line (a note inside the table's frame) is not part of the table;
   // a grid where most rows are like that is drawn over text.
   // Loops rather than array callbacks, for the reason grids gives.
+  let [crossing, plain] = [0, 0];
+  for (const row of cells) {
+    if (crossesText(row)) crossing++;
+    else if (row.some((cell) => cell.length > 0)) plain++;
+  }
+  if ((cells.length - crossing) * 2 < cells.length) return null;
+  // In a table (three rows of text or more without such a row), such a row drawn cell by cell may hold a cell
+  // drawn across the column line instead: kept whole. A banner of a row or two is no table for it.
+  const spans = cells.map((row, r) => (plain >= 3 && crossesText(row) ? spannedCells(row, r, grid) : []));
   const tabular: TextRun[][][] = [];
   const rowIndex: number[] = [];
   for (const [r, row] of cells.entries()) {
@@ -286,7 +294,6 @@ function fill(grid: Grid, runs: readonly TextRun[]): { top: number; rows: string
     tabular.push(row);
     rowIndex.push(r);
   }
-  if (tabular.length * 2 < cells.length) return null;
   // Rules between most of its rows (two rows or more of one line): a grid row of several lines is then one row
   // whose cells wrap, unless its lines show rows a rule was left out between (rowTexts).
   let singleLine = 0;
