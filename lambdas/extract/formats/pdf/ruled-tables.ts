@@ -284,9 +284,9 @@ function fill(grid: Grid, runs: readonly TextRun[]): { top: number; rows: string
     else if (row.some((cell) => cell.length > 0)) plain++;
   }
   if ((cells.length - crossing) * 2 < cells.length) return null;
-  // In a table (three rows of text or more without such a row), such a row drawn cell by cell may hold a cell
-  // drawn across the column line instead: kept whole. A banner of a row or two is no table for it.
-  const spans = cells.map((row, r) => (plain >= 3 && crossesText(row) ? spannedCells(row, r, grid) : []));
+  // In a table (two rows of text or more without such a row), such a row drawn cell by cell may hold a cell
+  // drawn across the column line instead: kept whole. A banner of one row and another so crossed is no table for it.
+  const spans = cells.map((row, r) => (plain >= 2 && crossesText(row) ? spannedCells(row, r, grid) : []));
   const tabular: TextRun[][][] = [];
   const rowIndex: number[] = [];
   for (const [r, row] of cells.entries()) {
