@@ -177,10 +177,10 @@ function withTicks(chart: BBox, blocks: readonly Label[]): BBox {
   const aStepOn = (t: Label, k: 0 | 1) => {
     const along = (1 - k) as 0 | 1;
     const line = axis.filter((u) => inLine(u.bbox, t.bbox, k));
-    const near = line.sort((a, b) => Math.abs(centre(a.bbox, along) - centre(t.bbox, along)) - Math.abs(centre(b.bbox, along) - centre(t.bbox, along)))[0];
-    if (!near) return false;
-    const steps = line.filter((u) => u !== near).map((u) => Math.abs(centre(u.bbox, along) - centre(near.bbox, along)));
-    return steps.length > 0 && Math.abs(centre(t.bbox, along) - centre(near.bbox, along)) <= 1.2 * Math.min(...steps);
+    const nearest = line.sort((a, b) => Math.abs(centre(a.bbox, along) - centre(t.bbox, along)) - Math.abs(centre(b.bbox, along) - centre(t.bbox, along)))[0];
+    if (!nearest) return false;
+    const steps = line.filter((u) => u !== nearest).map((u) => Math.abs(centre(u.bbox, along) - centre(nearest.bbox, along)));
+    return steps.length > 0 && Math.abs(centre(t.bbox, along) - centre(nearest.bbox, along)) <= 1.2 * Math.min(...steps);
   };
   for (let grown = true, steps = 0; grown && steps < MAX_STEPS_ON; steps++) {
     grown = false;

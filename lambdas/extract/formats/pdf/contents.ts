@@ -36,8 +36,8 @@ const UNTITLED_SHARE = 0.7;
 
 /**
  * Where a contents page without a title starts (just before its first entry), or null when the page is none:
- * six blocks or more, seven in ten of them, end in page numbers that never go down (a chapter's "3-16" after
- * "3-7", arabic after arabic), and most of them are short, as entries are. A price list's or an index's numbers
+ * six blocks or more, seven in ten of them, short as entries are (160 characters at most), end in page numbers
+ * that never go down (a chapter's "3-16" after "3-7", arabic after arabic). A price list's or an index's numbers
  * go up and down.
  */
 function untitledFrom(flow: readonly Block[]): number | null {
