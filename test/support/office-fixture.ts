@@ -10,6 +10,8 @@ export interface ZipMember {
   method?: 0 | 8;
   /** Sets the "encrypted" flag without encrypting, as a password-protected archive's directory would. */
   encrypted?: boolean;
+  /** Sizes and CRC after the data (flag bit 3, zeros in the local header), as a writer that cannot seek back (Java's ZipOutputStream) stores them. */
+  descriptor?: boolean;
 }
 
 export function makeZip(members: ZipMember[]): Uint8Array {
@@ -21,17 +23,26 @@ export function makeZip(members: ZipMember[]): Uint8Array {
     const method = m.method ?? 8;
     const body = method === 8 ? deflateRawSync(raw) : raw;
     const name = Buffer.from(m.name, 'utf8');
-    const flags = 0x800 | (m.encrypted ? 1 : 0);
+    const flags = 0x800 | (m.encrypted ? 1 : 0) | (m.descriptor ? 8 : 0);
     const crc = crc32(raw);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
     local.writeUInt16LE(flags, 6);
     local.writeUInt16LE(method, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(raw.length, 22);
+    if (!m.descriptor) {
+      local.writeUInt32LE(crc, 14);
+      local.writeUInt32LE(body.length, 18);
+      local.writeUInt32LE(raw.length, 22);
+    }
     local.writeUInt16LE(name.length, 26);
+    const descriptor = Buffer.alloc(m.descriptor ? 16 : 0);
+    if (m.descriptor) {
+      descriptor.writeUInt32LE(0x08074b50, 0);
+      descriptor.writeUInt32LE(crc, 4);
+      descriptor.writeUInt32LE(body.length, 8);
+      descriptor.writeUInt32LE(raw.length, 12);
+    }
     const dir = Buffer.alloc(46);
     dir.writeUInt32LE(0x02014b50, 0);
     dir.writeUInt16LE(20, 4);
@@ -43,9 +54,9 @@ export function makeZip(members: ZipMember[]): Uint8Array {
     dir.writeUInt32LE(raw.length, 24);
     dir.writeUInt16LE(name.length, 28);
     dir.writeUInt32LE(offset, 42);
-    locals.push(local, name, body);
+    locals.push(local, name, body, descriptor);
     central.push(dir, name);
-    offset += local.length + name.length + body.length;
+    offset += local.length + name.length + body.length + descriptor.length;
   }
   const dirSize = central.reduce((n, b) => n + b.length, 0);
   const end = Buffer.alloc(22);

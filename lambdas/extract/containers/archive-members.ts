@@ -4,7 +4,8 @@
 // and folder settings, Windows thumbnail caches).
 
 import { isTar, SafeTar } from './tar.ts';
-import { type InflateBudget, SafeZip } from './zip.ts';
+import type { FailedSection } from '../engine/types.ts';
+import { type InflateBudget, lostSections, SafeZip } from './zip.ts';
 
 /** A member nobody means to submit: `__MACOSX/...`, `.DS_Store`, `Thumbs.db`. */
 export const isArchiveJunk = (name: string): boolean => name.startsWith('__MACOSX/') || /(^|\/)\.DS_Store$/.test(name) || /(^|\/)Thumbs\.db$/i.test(name);
@@ -15,10 +16,12 @@ export interface ArchiveMembers {
   names: string[];
   /** A member's bytes (a ZIP's inflated within `budget`); null for a name the archive does not hold. */
   read(name: string): Uint8Array | null;
+  /** What a ZIP cut short lost (see SafeZip.damage); empty for a whole archive. */
+  lost: FailedSection[];
 }
 
 export function openArchive(bytes: Uint8Array, budget: InflateBudget): ArchiveMembers {
   const archive = isTar(bytes) ? new SafeTar(bytes) : new SafeZip(bytes, budget);
   const names = archive.entries.filter((e) => !e.isDirectory && !isArchiveJunk(e.name)).map((e) => e.name);
-  return { kind: archive instanceof SafeTar ? 'TAR' : 'ZIP', names, read: (name) => archive.read(name) };
+  return { kind: archive instanceof SafeTar ? 'TAR' : 'ZIP', names, read: (name) => archive.read(name), lost: archive instanceof SafeZip ? lostSections(archive) : [] };
 }

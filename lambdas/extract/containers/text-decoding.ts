@@ -29,7 +29,67 @@ export function detectEncoding(bytes: Uint8Array): DetectedEncoding {
   const wide = sniffWide(bytes.subarray(0, SNIFF_BYTES));
   if (wide) return { encoding: wide, bomLength: 0 };
   if (isUtf8(bytes)) return { encoding: 'utf-8', bomLength: 0 };
-  return { encoding: sniffCjk(bytes.subarray(0, CJK_SNIFF_BYTES)) ?? 'windows-1252', bomLength: 0 };
+  // East Asian text first: some of its double-byte characters happen to be valid UTF-8 sequences.
+  const cjk = sniffCjk(bytes.subarray(0, CJK_SNIFF_BYTES));
+  if (cjk) return { encoding: cjk, bomLength: 0 };
+  return { encoding: mostlyUtf8(bytes) ? 'utf-8' : 'windows-1252', bomLength: 0 };
+}
+
+/** Bytes examined when telling UTF-8 with a few bad bytes from a single-byte code page. */
+const UTF8_SNIFF_BYTES = 1 << 20;
+
+/**
+ * UTF-8 that is not valid throughout, yet is UTF-8: cut inside its last
+ * character (a truncated file), or with a few stray bytes among many valid
+ * characters of two bytes or more (a Latin-1 byte pasted in, a damaged
+ * sector). Its characters then decode as they are, each bad sequence as one
+ * U+FFFD, where reading the whole file as Windows-1252 would garble every
+ * one of them. Text in a single-byte code page almost never forms a valid
+ * multi-byte sequence, so it stays what it is.
+ */
+function mostlyUtf8(bytes: Uint8Array): boolean {
+  const sample = bytes.subarray(0, UTF8_SNIFF_BYTES);
+  let valid = 0;
+  let invalid = 0;
+  for (let i = 0; i < sample.length; ) {
+    const b = sample[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    const length = utf8SequenceLength(sample, i);
+    if (length > 0) {
+      valid++;
+      i += length;
+    } else if (length === 0) {
+      // A sequence cut by the sample's end, or by the file's: neither is an error of the text.
+      break;
+    } else {
+      invalid++;
+      i += -length;
+    }
+  }
+  return valid > 0 && valid >= 4 * invalid;
+}
+
+/**
+ * The length of the valid UTF-8 sequence at `at` (a byte of 0x80 or more);
+ * 0 where the bytes end inside a valid start of one; minus the bytes the
+ * WHATWG decoder replaces by one U+FFFD where it is invalid.
+ */
+function utf8SequenceLength(bytes: Uint8Array, at: number): number {
+  const b = bytes[at]!;
+  const need = b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+  if (need < 0) return -1;
+  // The second byte's range narrows after E0, ED, F0 and F4 (no overlong forms, surrogates or code points past U+10FFFF).
+  const low = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80;
+  const high = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
+  for (let k = 1; k <= need; k++) {
+    if (at + k >= bytes.length) return 0;
+    const c = bytes[at + k]!;
+    if (c < (k === 1 ? low : 0x80) || c > (k === 1 ? high : 0xbf)) return -k;
+  }
+  return need + 1;
 }
 
 /** Bytes examined when telling an East Asian encoding from Windows-1252. */
@@ -136,7 +196,18 @@ export function decodeText(bytes: Uint8Array): { text: string; encoding: string 
   return { text: decodeAs(bytes.subarray(bomLength), encoding), encoding };
 }
 
+/**
+ * The text of `body` in `encoding`. A NUL is read as a space: it shows as
+ * nothing, and a NUL in a result breaks the databases and parsers that take
+ * it (PostgreSQL refuses it in text); one code point for one keeps the page
+ * count and the byte offsets of a split file.
+ */
 export function decodeAs(body: Uint8Array, encoding: TextEncodingName): string {
+  const text = decodeRaw(body, encoding);
+  return text.includes('\0') ? text.replaceAll('\0', ' ') : text;
+}
+
+function decodeRaw(body: Uint8Array, encoding: TextEncodingName): string {
   switch (encoding) {
     case 'utf-8':
     case 'utf-16le':
@@ -194,7 +265,9 @@ export function countDecodedCodePoints(bytes: Uint8Array): number {
   const body = bytes.subarray(bomLength);
   switch (encoding) {
     case 'utf-8': {
-      // Valid UTF-8 (checked by detection): every byte that is not a continuation starts a code point.
+      // UTF-8 with bad bytes (mostlyUtf8) counts as the decoder replaces them.
+      if (!isUtf8(body)) return countCodePoints(decodeAs(body, encoding));
+      // Valid UTF-8: every byte that is not a continuation starts a code point.
       let n = 0;
       for (let i = 0; i < body.length; i++) if ((body[i]! & 0xc0) !== 0x80) n++;
       return n;
@@ -207,12 +280,15 @@ export function countDecodedCodePoints(bytes: Uint8Array): number {
       return Math.ceil(body.length / 4);
     case 'windows-1252':
       return body.length;
-    default: {
-      let n = 0;
-      for (const _ of decodeAs(body, encoding)) n++;
-      return n;
-    }
+    default:
+      return countCodePoints(decodeAs(body, encoding));
   }
+}
+
+function countCodePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
 }
 
 /** Mirrors the WHATWG decoder: a valid pair is one code point; anything else is one U+FFFD per unit. */
@@ -232,8 +308,11 @@ function countUtf16(body: Uint8Array, littleEndian: boolean): number {
 }
 
 /**
- * Whether the start of the file reads as text: no NULs and few control
- * characters once decoded. Binary data decoded as cp1252 is full of both.
+ * Whether the start of the file reads as text: few NULs and other control
+ * characters once decoded, and few bytes that do not decode. Binary data
+ * decoded as cp1252 is full of them; a text with a stray NUL or a damaged
+ * byte here and there is still text, and a file cut inside its last
+ * character too.
  */
 export function looksLikeText(bytes: Uint8Array, sampleBytes = 65536): boolean {
   const { encoding, bomLength } = detectEncoding(bytes);
@@ -244,13 +323,13 @@ export function looksLikeText(bytes: Uint8Array, sampleBytes = 65536): boolean {
     while (end > 0 && (sample[end - 1]! & 0xc0) === 0x80) end--;
     sample = sample.subarray(0, Math.max(0, end - 1));
   }
-  const text = decodeAs(sample, encoding);
+  const text = decodeRaw(sample, encoding);
   if (text.length === 0) return true;
   let controls = 0;
-  let replacements = 0;
+  // A UTF-16 or UTF-32 file cut inside its last character ends in one U+FFFD.
+  let replacements = text.endsWith('\ufffd') ? -1 : 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0) return false;
     // Tab, LF, VT, FF, CR and ESC (ANSI colours in logs) are normal in text.
     if ((c < 0x20 && !(c >= 0x09 && c <= 0x0d) && c !== 0x1b) || (c >= 0x7f && c <= 0x9f)) controls++;
     else if (c === 0xfffd) replacements++;
@@ -271,10 +350,10 @@ export function decodeCodepage(bytes: Uint8Array, codepage: number): string {
     : codepage === 874 || (codepage >= 1250 && codepage <= 1258) ? `windows-${codepage}`
     : null;
   // Node's own windows-1252 decoder is Latin-1 (see text-decoding.ts), so that page is decoded there.
-  if (label === null || label === 'windows-1252') return decodeAs(bytes, 'windows-1252');
+  if (label === null || label === 'windows-1252') return decodeRaw(bytes, 'windows-1252');
   try {
     return new TextDecoder(label).decode(bytes);
   } catch {
-    return decodeAs(bytes, 'windows-1252');
+    return decodeRaw(bytes, 'windows-1252');
   }
 }

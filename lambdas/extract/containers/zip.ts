@@ -2,9 +2,16 @@
 // The central directory is read first and checked against absolute caps; an
 // entry is inflated only when asked for, and never past what the caps allow,
 // whatever sizes the archive declares (a zip bomb lies about them).
+//
+// The directory stands at the archive's end, so a file cut short (an
+// interrupted download, a truncated attachment) loses it while the members
+// before the cut are whole. Such an archive is read from the members' own
+// headers, in file order, up to the first member the cut reaches, and says so
+// (`damage`): a document of it is read from the parts that survived, as its
+// application's repair would, and names what was lost.
 
 import { constants, createInflateRaw, inflateRawSync } from 'node:zlib';
-import { ExtractionError } from '../engine/types.ts';
+import { ExtractionError, type FailedSection } from '../engine/types.ts';
 
 export const ZIP_LIMITS = {
   /** Entries in the central directory. */
@@ -37,13 +44,15 @@ export interface InflateBudget {
 
 export class SafeZip {
   readonly entries: ZipEntry[];
+  /** Why the entries were read from their local headers (the directory is missing or damaged: the file is cut short); null for a whole archive. */
+  readonly damage: string | null;
   private readonly byName = new Map<string, ZipEntry>();
 
   constructor(
     private readonly bytes: Uint8Array,
     readonly budget: InflateBudget = { remaining: ZIP_LIMITS.maxTotalBytes },
   ) {
-    this.entries = readCentralDirectory(bytes);
+    ({ entries: this.entries, damage: this.damage } = readEntries(bytes));
     for (const e of this.entries) this.byName.set(e.name, e);
   }
 
@@ -153,8 +162,109 @@ export class SafeZip {
   }
 }
 
+/** The error for a part a reader cannot do without: lost to the cut where the archive was cut short, else missing or empty (`why`). */
+export function missingPart(zip: SafeZip, what: string, part: string, why = `${part} is missing`): ExtractionError {
+  return new ExtractionError('corrupt_file', zip.damage && !zip.has(part) ? `The ${what} could not be read: its part ${part} was lost. ${zip.damage}` : `The ${what} could not be read: ${why}.`);
+}
+
+/** A cut archive's loss as a section that could not be read (metadata.failed_sections: the job is then a partial success). */
+export function lostSections(zip: SafeZip): FailedSection[] {
+  return zip.damage ? [{ name: 'end of file', error: zip.damage }] : [];
+}
+
 export function isZip(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 0x03 || bytes[2] === 0x05) && (bytes[3] === 0x04 || bytes[3] === 0x06);
+}
+
+/** The entries as the directory lists them, or, where it is missing or damaged, as the members' own headers give them. */
+function readEntries(bytes: Uint8Array): { entries: ZipEntry[]; damage: string | null } {
+  try {
+    return { entries: readCentralDirectory(bytes), damage: null };
+  } catch (err) {
+    // Only a directory that cannot be read: a refusal (too many entries) stands.
+    if (!(err instanceof ExtractionError) || err.code !== 'corrupt_file') throw err;
+    const { entries, end } = scanLocalHeaders(bytes);
+    if (entries.length === 0) throw err;
+    const why = err.message.replace(/^The archive could not be read: /, '').replace(/\.$/, '');
+    return {
+      entries,
+      damage: `The file is cut short or damaged (${why}): ${entries.length} member${entries.length === 1 ? ' was' : 's were'} read from their own headers, and whatever the archive held after byte ${end} of ${bytes.length} is lost. Upload the complete file to read all of it.`,
+    };
+  }
+}
+
+/**
+ * The members whose local headers and data stand whole from the file's start,
+ * in order, and where the last of them ends. A member whose sizes follow its
+ * data (bit 3, a data descriptor) is measured by inflating it to its end.
+ */
+function scanLocalHeaders(bytes: Uint8Array): { entries: ZipEntry[]; end: number } {
+  const entries: ZipEntry[] = [];
+  const decoder = new TextDecoder('utf-8');
+  let p = 0;
+  while (p + 30 <= bytes.length && readU32(bytes, p) === 0x04034b50) {
+    if (entries.length >= ZIP_LIMITS.maxEntries) break;
+    const flags = readU16(bytes, p + 6);
+    const method = readU16(bytes, p + 8);
+    const nameLength = readU16(bytes, p + 26);
+    const extraLength = readU16(bytes, p + 28);
+    const dataStart = p + 30 + nameLength + extraLength;
+    if (dataStart > bytes.length) break;
+    const nameBytes = bytes.subarray(p + 30, p + 30 + nameLength);
+    const name = flags & 0x800 ? decoder.decode(nameBytes) : Buffer.from(nameBytes).toString('latin1');
+    // The local header's ZIP64 field holds the uncompressed size first, then the compressed one.
+    const wide = zip64Fields(bytes.subarray(p + 30 + nameLength, dataStart), readU32(bytes, p + 22), readU32(bytes, p + 18), 0);
+    let compressedSize = wide.compressed;
+    let declaredSize = wide.declared;
+    let next: number;
+    if (flags & 8) {
+      const measured = describedEnd(bytes, dataStart, method);
+      if (!measured) break;
+      ({ compressedSize, declaredSize, next } = measured);
+    } else {
+      next = dataStart + compressedSize;
+      if (next > bytes.length) break;
+    }
+    entries.push({ name, method, encrypted: (flags & 1) === 1, compressedSize, declaredSize, localHeaderOffset: p, isDirectory: name.endsWith('/') });
+    p = next;
+  }
+  const last = entries.at(-1);
+  return { entries, end: last ? p : 0 };
+}
+
+/** Where a member whose sizes follow its data ends, with its sizes; null where its data is cut or cannot be measured. */
+function describedEnd(bytes: Uint8Array, dataStart: number, method: number): { compressedSize: number; declaredSize: number; next: number } | null {
+  let dataEnd = -1;
+  let declaredSize = 0;
+  if (method === 8) {
+    try {
+      // Inflating to the end of the deflate stream says how many bytes it took; a stream cut short throws.
+      const { buffer, engine } = inflateRawSync(bytes.subarray(dataStart), { info: true, maxOutputLength: ZIP_LIMITS.maxEntryBytes }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
+      dataEnd = dataStart + engine.bytesWritten;
+      declaredSize = buffer.length;
+    } catch {
+      return null;
+    }
+  } else {
+    // Stored data: the descriptor whose compressed size is its distance from the data's start.
+    for (let q = dataStart; q + 16 <= bytes.length; q++) {
+      if (readU32(bytes, q) === 0x08074b50 && readU32(bytes, q + 8) === q - dataStart) {
+        dataEnd = q;
+        break;
+      }
+    }
+    if (dataEnd < 0) return null;
+    declaredSize = dataEnd - dataStart;
+  }
+  // The descriptor: an optional signature, the CRC, then both sizes in 4 bytes each (8 in ZIP64).
+  const signed = readU32(bytes, dataEnd) === 0x08074b50 ? 4 : 0;
+  for (const width of [4, 8]) {
+    const next = dataEnd + signed + 4 + 2 * width;
+    if (next > bytes.length) break;
+    // The next header, or the cut (within it or right after the descriptor).
+    if (next + 4 > bytes.length || readU32(bytes, next) === 0x04034b50 || readU32(bytes, next) === 0x02014b50) return { compressedSize: dataEnd - dataStart, declaredSize, next };
+  }
+  return null;
 }
 
 function readCentralDirectory(bytes: Uint8Array): ZipEntry[] {

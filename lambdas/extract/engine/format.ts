@@ -51,6 +51,8 @@ export interface Signature {
 export interface ZipNames {
   has(name: string): boolean;
   names(): string[];
+  /** Set where the archive was cut short and its members were read from their own headers (containers/zip.ts). */
+  readonly damage: string | null;
 }
 
 export interface StreamNames {

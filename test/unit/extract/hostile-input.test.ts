@@ -86,7 +86,7 @@ describe('hostile input', () => {
     expect(outcome).toMatchObject({ ok: false, code: 'encrypted_file', message: expect.stringMatching(/password-protected/) });
   });
 
-  it('fails a truncated file of each container format as damaged, and an empty file as empty, while good jobs complete', async () => {
+  it('reads a truncated file of each container format as far as it goes or fails it as damaged, and an empty file as empty, while good jobs complete', async () => {
     const containers: Record<string, Uint8Array> = {
       'a.docx': makeDocx({ body: w.p('hello') }),
       'a.xlsx': makeXlsx([{ name: 'S', rows: [['x']] }]),
@@ -103,7 +103,9 @@ describe('hostile input', () => {
     const good = [run(utf8('a good text job'), 'ok.txt'), run(makeDocx({ body: w.p('a good docx job') }), 'ok.docx')];
 
     for (const outcome of await Promise.all(jobs)) {
-      expect(outcome).toMatchObject({ ok: false, code: 'corrupt_file', message: expect.stringMatching(/truncated/) });
+      // What the members before the cut hold, the loss named; or, cut before the part it needs, a damaged file.
+      if (outcome.ok) expect(outcome.result.metadata.failed_sections).toEqual([{ name: 'end of file', error: expect.stringMatching(/cut short/) }]);
+      else expect(outcome).toMatchObject({ code: 'corrupt_file', message: expect.stringMatching(/truncated|was lost/) });
     }
     // PDFium rebuilds a PDF whose cross-reference table was cut off, so a cut PDF yields what it still holds, or fails as damaged.
     const pdfOutcome = await truncatedPdf;
@@ -113,6 +115,67 @@ describe('hostile input', () => {
     const [text, docx] = await Promise.all(good);
     expect(text).toMatchObject({ ok: true, result: { content: 'a good text job' } });
     expect(docx).toMatchObject({ ok: true, result: { content: 'a good docx job' } });
+  });
+});
+
+describe('ZIP packages cut short', () => {
+  /** Random bytes, stored: a picture's worth of data that does not deflate. */
+  const picture = (n: number) => new Uint8Array(n).map((_, i) => (i * 2654435761) >>> 24);
+  const cutInside = (bytes: Uint8Array, name: string, offset = 40) => bytes.slice(0, Buffer.from(bytes).indexOf(name) + offset);
+  const lostEnd = { name: 'end of file', error: expect.stringMatching(/cut short.*Upload the complete file/) };
+
+  it('reads the members before the cut, its directory lost, and names the loss', async () => {
+    const docx = makeDocx({ body: w.p('The body survives the cut.'), parts: { 'word/media/image1.png': picture(20_000) } });
+    const outcome = await run(cutInside(docx, 'word/media/image1.png', 5_000), 'cut.docx');
+    expect(outcome).toMatchObject({ ok: true, result: { content: 'The body survives the cut.', metadata: { failed_sections: [lostEnd] } } });
+  });
+
+  it('fails a document cut before its main part, naming the part', async () => {
+    const docx = makeDocx({ body: w.p('lost'), parts: { 'word/media/image1.png': picture(2_000) } });
+    const outcome = await run(cutInside(docx, 'word/document.xml'), 'cut.docx');
+    expect(outcome).toMatchObject({ ok: false, code: 'corrupt_file', message: expect.stringMatching(/DOCX could not be read: its part word\/document\.xml was lost\. The file is cut short/) });
+  });
+
+  it('measures members whose sizes follow their data (a data descriptor), deflated and stored', async () => {
+    const zip = makeZip([
+      { name: 'one.txt', data: 'First member.', descriptor: true },
+      { name: 'two.txt', data: 'Second member.', method: 0, descriptor: true },
+      { name: 'three.txt', data: 'Third member, cut off. '.repeat(200), descriptor: true },
+    ]);
+    expect(new SafeZip(zip).damage).toBeNull();
+    const cut = cutInside(zip, 'three.txt', 60);
+    const archive = new SafeZip(cut);
+    expect(archive.names()).toEqual(['one.txt', 'two.txt']);
+    expect(archive.readText('two.txt')).toBe('Second member.');
+    const outcome = await run(cut, 'cut.zip');
+    expect(outcome).toMatchObject({ ok: true, result: { metadata: { failed_sections: [lostEnd] } } });
+    if (outcome.ok) expect(outcome.result.content).toMatch(/First member\.[\s\S]*Second member\./);
+  });
+
+  it('reads the slides of a presentation cut before its slide list, in their numbers\' order', async () => {
+    const slide = (text: string) => `<p:sld xmlns:p="p" xmlns:a="a"><p:cSld><p:spTree><p:sp><p:txBody><a:p><a:r><a:t>${text}</a:t></a:r></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:sld>`;
+    const pptx = makeZip([
+      { name: '[Content_Types].xml', data: '<Types/>' },
+      { name: 'ppt/slides/slide2.xml', data: slide('Second slide') },
+      { name: 'ppt/slides/slide1.xml', data: slide('First slide') },
+      { name: 'ppt/presentation.xml', data: `<p:presentation xmlns:p="p">${' '.repeat(5_000)}</p:presentation>`, method: 0 },
+    ]);
+    const outcome = await run(cutInside(pptx, 'ppt/presentation.xml', 200), 'cut.pptx');
+    expect(outcome).toMatchObject({ ok: true, result: { metadata: { format: 'pptx', pages: 2, failed_sections: [lostEnd] } } });
+    if (outcome.ok) expect(outcome.result.content).toMatch(/First slide[\s\S]*Second slide/);
+  });
+
+  it('reads the chapters of a book cut before its package document, in the archive\'s order', async () => {
+    const chapter = (text: string) => `<html xmlns="http://www.w3.org/1999/xhtml"><body><p>${text}</p></body></html>`;
+    const epub = makeZip([
+      { name: 'mimetype', data: 'application/epub+zip', method: 0 },
+      { name: 'META-INF/container.xml', data: '<container><rootfiles><rootfile full-path="OEBPS/content.opf"/></rootfiles></container>' },
+      { name: 'OEBPS/one.xhtml', data: chapter('Chapter one.') },
+      { name: 'OEBPS/two.xhtml', data: chapter('Chapter two.') },
+      { name: 'OEBPS/content.opf', data: `<package>${' '.repeat(5_000)}</package>`, method: 0 },
+    ]);
+    const outcome = await run(cutInside(epub, 'OEBPS/content.opf', 200), 'cut.epub');
+    expect(outcome).toMatchObject({ ok: true, result: { content: 'Chapter one.\n\nChapter two.', metadata: { failed_sections: [lostEnd] } } });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countDecodedCodePoints, decodeText } from '../../../lambdas/extract/containers/text-decoding.ts';
+import { countDecodedCodePoints, decodeText, looksLikeText } from '../../../lambdas/extract/containers/text-decoding.ts';
 
 const SAMPLE = 'Grüße, “quotes” – and a 😀 emoji.\nSecond line.';
 
@@ -53,11 +53,29 @@ describe('decodeText', () => {
     expect(decodeText(bytes)).toEqual({ text: '“Hello” café €…', encoding: 'windows-1252' });
   });
 
-  it('falls back to Windows-1252 when UTF-8 is invalid anywhere in the file', () => {
-    const bytes = new Uint8Array([...utf8('naïve '.repeat(100)), 0xe9]);
+  it('reads Windows-1252 where no byte pair forms a UTF-8 character, a file ending on an accented letter included', () => {
+    expect(decodeText(new Uint8Array([...utf8('Name\nJos'), 0xe9]))).toEqual({ text: 'Name\nJosé', encoding: 'windows-1252' });
+    const accents = new Uint8Array([...utf8('caf'), 0xe9, ...utf8(' na'), 0xef, ...utf8('ve '), 0xe0, ...utf8(' la carte')]);
+    expect(decodeText(accents)).toEqual({ text: 'café naïve à la carte', encoding: 'windows-1252' });
+  });
+
+  it('reads UTF-8 cut inside its last character as UTF-8, the cut character as one U+FFFD', () => {
+    const whole = utf8('naïve '.repeat(20) + '€');
+    const { text, encoding } = decodeText(whole.subarray(0, whole.length - 1));
+    expect(encoding).toBe('utf-8');
+    expect(text).toBe('naïve '.repeat(20) + '\ufffd');
+  });
+
+  it('reads UTF-8 with a stray byte among its characters as UTF-8, the stray byte as U+FFFD, and counts what it decodes', () => {
+    const bytes = new Uint8Array([...utf8('Grüße aus Köln. '.repeat(5)), 0xe9, ...utf8(' Schöne Grüße.')]);
     const { text, encoding } = decodeText(bytes);
-    expect(encoding).toBe('windows-1252');
-    expect(text.endsWith('é')).toBe(true);
+    expect(encoding).toBe('utf-8');
+    expect(text).toBe('Grüße aus Köln. '.repeat(5) + '\ufffd Schöne Grüße.');
+    expect(countDecodedCodePoints(bytes)).toBe([...text].length);
+  });
+
+  it('reads a NUL as a space, so a result never holds one', () => {
+    expect(decodeText(new Uint8Array([...utf8('before'), 0, ...utf8('after')])).text).toBe('before after');
   });
 
   it('keeps a second BOM as content: only the leading one is a signature', () => {
@@ -78,6 +96,28 @@ describe('countDecodedCodePoints', () => {
   ];
   it.each(cases)('matches the decoded length for %s', (_, bytes) => {
     expect(countDecodedCodePoints(bytes)).toBe([...decodeText(bytes).text].length);
+  });
+});
+
+describe('looksLikeText', () => {
+  const prose = 'A line of plain prose, long enough to stand for a text file. '.repeat(20);
+
+  it('takes a UTF-16 or UTF-32 file cut inside its last character for text', () => {
+    for (const bytes of [utf16(prose, true, true), utf16(prose, false, false), utf32(prose, true, true)]) {
+      expect(looksLikeText(bytes.subarray(0, bytes.length - 1))).toBe(true);
+    }
+  });
+
+  it('takes a text with a stray NUL for text, and refuses one where NULs are more than one character in a hundred', () => {
+    const stray = new Uint8Array([...utf8(prose), 0, ...utf8(prose)]);
+    expect(looksLikeText(stray)).toBe(true);
+    const padded = new Uint8Array([...utf8(prose), ...new Uint8Array(prose.length / 20)]);
+    expect(looksLikeText(padded)).toBe(false);
+  });
+
+  it('refuses binary data', () => {
+    const noise = new Uint8Array(4096).map((_, i) => (i * 2654435761) >>> 24);
+    expect(looksLikeText(noise)).toBe(false);
   });
 });
 

@@ -10,8 +10,9 @@ import { gunzip } from '../../containers/gzip.ts';
 import { openArchive } from '../../containers/archive-members.ts';
 
 export async function extractArchive(bytes: Uint8Array, ctx: FormatContext): Promise<FormatOutput> {
-  const { kind, names: members, read } = openArchive(bytes, ctx.budget);
+  const { kind, names: members, read, lost } = openArchive(bytes, ctx.budget);
   const out = new Compound(ctx.config.output);
+  for (const section of lost) out.fail(section.name, section.error);
   let extracted = 0;
   for (const name of members) {
     try {

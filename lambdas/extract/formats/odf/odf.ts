@@ -17,7 +17,7 @@ import { odsSheetSpans } from './ods-sheets.ts';
 import { columnName, sheetsOutput, selectedNumbers, type Drawing, type Sheet, type SheetComment } from '../../engine/sheets.ts';
 import { type CellRange, spreadMerged } from '../../engine/merged-cells.ts';
 import { child, descendants, elements, parseXml, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
-import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
+import { lostSections, missingPart, SafeZip, type InflateBudget } from '../../containers/zip.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 
 export function extractOdt(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget, withComments = false): FormatOutput {
@@ -29,7 +29,10 @@ export function extractOdt(bytes: Uint8Array, mode: OutputMode, budget?: Inflate
   const stylesRoot = flatDoc ?? (zip && readXml(zip, 'styles.xml'));
   const body = content && child(content, 'body');
   const office = body && child(body, 'text');
-  if (!office) throw new ExtractionError('corrupt_file', 'The OpenDocument file could not be read: content.xml has no office:text body.');
+  if (!office) {
+    const why = 'content.xml has no office:text body';
+    throw zip ? missingPart(zip, 'OpenDocument file', 'content.xml', why) : new ExtractionError('corrupt_file', `The OpenDocument file could not be read: ${why}.`);
+  }
   const out = new Blocks(mode);
   const ctx: OdtCtx = { out, styles: odtStyles([content, stylesRoot]), notes: [], counters: [], comments: withComments ? [] : null };
   const master = stylesRoot && child(stylesRoot, 'master-styles');
@@ -77,7 +80,7 @@ export function extractOds(bytes: Uint8Array, mode: OutputMode, budget?: Inflate
   const part = 'the part content.xml';
   const content = zip.readText('content.xml');
   if (content === null || !/<([\w.-]+:)?spreadsheet[\s/>]/.test(content)) {
-    throw new ExtractionError('corrupt_file', 'The OpenDocument file could not be read: content.xml has no office:spreadsheet body.');
+    throw missingPart(zip, 'OpenDocument file', 'content.xml', 'content.xml has no office:spreadsheet body');
   }
   // The parser would refuse it on a whole parse; the sheets parsed alone must not slip past that.
   if (/<!DOCTYPE/i.test(content)) {
@@ -139,13 +142,14 @@ export function officeBody(zip: SafeZip, kind: string): XmlElement {
   const content = readXml(zip, 'content.xml');
   const body = content && child(content, 'body');
   const office = body && child(body, kind);
-  if (!office) throw new ExtractionError('corrupt_file', `The OpenDocument file could not be read: content.xml has no office:${kind} body.`);
+  if (!office) throw missingPart(zip, 'OpenDocument file', 'content.xml', `content.xml has no office:${kind} body`);
   return office;
 }
 
+/** meta.xml, and what a package cut short lost (the job is then a partial success). */
 export function odfMeta(zip: SafeZip): FormatOutput['metadata'] {
   const doc = readXml(zip, 'meta.xml');
-  return metaOf(doc && child(doc, 'meta'));
+  return { ...metaOf(doc && child(doc, 'meta')), ...(zip.damage ? { failed_sections: lostSections(zip) } : {}) };
 }
 
 function metaOf(meta: XmlElement | null | undefined): FormatOutput['metadata'] {

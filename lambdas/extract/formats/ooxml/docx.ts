@@ -6,9 +6,9 @@
 import { Blocks, type OutputMode } from '../../engine/blocks.ts';
 import { chartBlocks, contentChildren, coreProperties, readDiagram, relationships } from './ooxml.ts';
 import { child, descendants, elements, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
-import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
+import { missingPart, SafeZip, type InflateBudget } from '../../containers/zip.ts';
 import { LETTER } from '../../engine/letters.ts';
-import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
+import type { FormatOutput } from '../../engine/types.ts';
 import { type DocxStyles, fontOf, readStyles, type StyleInfo } from './docx-styles.ts';
 import { type ListCounters, Numbering } from './numbering.ts';
 import { codeSpan, isMonospaceFont } from './code-text.ts';
@@ -19,7 +19,7 @@ export function extractDocx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
   const main = mainPart(zip);
   const doc = readXml(zip, main);
   const body = doc && child(doc, 'body');
-  if (!body) throw new ExtractionError('corrupt_file', `The DOCX could not be read: ${main} has no body.`);
+  if (!body) throw missingPart(zip, 'DOCX', main, `${main} has no body`);
   const rels = relationships(zip, main);
   const partOf = (type: string) => [...rels.values()].filter((r) => r.type === type).map((r) => r.target);
   const stylesPart = partOf('styles')[0];

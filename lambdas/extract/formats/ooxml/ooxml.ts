@@ -3,7 +3,7 @@
 
 import { posix } from 'node:path';
 import { child, descendants, elements, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
-import type { SafeZip } from '../../containers/zip.ts';
+import { lostSections, type SafeZip } from '../../containers/zip.ts';
 import type { Blocks } from '../../engine/blocks.ts';
 import { type ChartText, writeChart } from '../../engine/charts.ts';
 import { isoDate } from '../../engine/iso-date.ts';
@@ -24,7 +24,7 @@ export function relationships(zip: SafeZip, part: string): Map<string, { target:
   return out;
 }
 
-/** docProps/core.xml and app.xml. */
+/** docProps/core.xml and app.xml, and what a package cut short lost (the job is then a partial success). */
 export function coreProperties(zip: SafeZip): FormatOutput['metadata'] {
   const core = readXml(zip, 'docProps/core.xml');
   const app = readXml(zip, 'docProps/app.xml');
@@ -41,6 +41,7 @@ export function coreProperties(zip: SafeZip): FormatOutput['metadata'] {
     creator: get(app, 'Application'),
     created_at: isoDate(get(core, 'created')),
     modified_at: isoDate(get(core, 'modified')),
+    ...(zip.damage ? { failed_sections: lostSections(zip) } : {}),
   };
 }
 

@@ -13,10 +13,10 @@ import { Blocks, type OutputMode } from '../../engine/blocks.ts';
 import { chartBlocks, contentChildren, coreProperties, readDiagram, relationships } from './ooxml.ts';
 import { child, descendants, elements, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
 import { checkUnitLimit, SLIDE_LIMIT } from '../../engine/limits.ts';
-import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
+import { missingPart, SafeZip, type InflateBudget } from '../../containers/zip.ts';
 import { readingOrder, type SlideBox } from '../../engine/slide-order.ts';
 import { boxOf, ON_SLIDE, placedBox, within, xfrmOf, type Placement } from './shape-frames.ts';
-import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
+import type { FormatOutput } from '../../engine/types.ts';
 import { SlideDeck, speakerNotes } from '../../engine/slide-deck.ts';
 import { commentAuthors, slideComments } from './slide-comments.ts';
 
@@ -25,10 +25,10 @@ export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
   const zip = new SafeZip(bytes, budget);
   const main = 'ppt/presentation.xml';
   const presentation = readXml(zip, main);
-  if (!presentation) throw new ExtractionError('corrupt_file', 'The PPTX could not be read: ppt/presentation.xml is missing.');
   const rels = relationships(zip, main);
-  const list = child(presentation, 'sldIdLst');
-  const slideParts = (list ? elements(list, 'sldId') : []).map((s) => rels.get(s.attrs.id ?? '')?.target).filter((t): t is string => !!t);
+  const list = presentation && child(presentation, 'sldIdLst');
+  const slideParts = presentation ? (list ? elements(list, 'sldId') : []).map((s) => rels.get(s.attrs.id ?? '')?.target).filter((t): t is string => !!t) : survivingSlides(zip);
+  if (slideParts.length === 0 && !presentation) throw missingPart(zip, 'PPTX', main);
   checkUnitLimit(SLIDE_LIMIT, slideParts.length);
   const kept = pages ? pages.filter((n) => n >= 1 && n <= slideParts.length) : slideParts.map((_, i) => i + 1);
   const deck = new SlideDeck();
@@ -64,6 +64,17 @@ export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
     deck.add(number, out);
   }
   return deck.output(slideParts.length, kept, pages !== null, coreProperties(zip));
+}
+
+/**
+ * A package cut short before its slide list keeps the slides stored ahead of
+ * it: read in the order of their part names' numbers, as PowerPoint numbers
+ * them when it saves (a slide moved since may stand out of place).
+ */
+function survivingSlides(zip: SafeZip): string[] {
+  if (!zip.damage) return [];
+  const number = (name: string) => Number(/(\d+)\.xml$/.exec(name)?.[1] ?? 0);
+  return zip.names().filter((n) => /^ppt\/slides\/slide\d+\.xml$/.test(n)).sort((a, b) => number(a) - number(b));
 }
 
 const NOTES_FURNITURE = new Set(['sldImg', 'sldNum', 'hdr', 'ftr', 'dt']);

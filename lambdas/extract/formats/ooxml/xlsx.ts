@@ -13,8 +13,8 @@ import { MAX_CELLS, tooManyCells } from '../../engine/limits.ts';
 import { type Drawing, type Sheet, type SheetComment, selectedNumbers, sheetsOutput } from '../../engine/sheets.ts';
 import type { CellRange } from '../../engine/merged-cells.ts';
 import { child, descendants, elements, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
-import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
-import { ExtractionError, type FormatOutput, } from '../../engine/types.ts';
+import { missingPart, SafeZip, type InflateBudget } from '../../containers/zip.ts';
+import type { FormatOutput } from '../../engine/types.ts';
 
 /** What every sheet of a workbook is read with: its package, shared strings, number formats and date system, and its sheets in order. */
 export interface Workbook {
@@ -34,7 +34,7 @@ export function openWorkbook(bytes: Uint8Array, budget?: InflateBudget): Workboo
   const zip = new SafeZip(bytes, budget);
   const main = 'xl/workbook.xml';
   const workbook = readXml(zip, main);
-  if (!workbook) throw new ExtractionError('corrupt_file', 'The XLSX could not be read: xl/workbook.xml is missing.');
+  if (!workbook) throw missingPart(zip, 'XLSX', main);
   const rels = relationships(zip, main);
   const partOf = (type: string) => [...rels.values()].find((r) => r.type === type)?.target;
   const props = child(workbook, 'workbookPr');

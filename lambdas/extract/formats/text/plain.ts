@@ -7,6 +7,7 @@
 // bytes (planTextRuns, extractTextRange): the pages a chunk decodes are the
 // pages a whole read cuts, and its blocks are those a whole read finds.
 
+import { isUtf8 } from 'node:buffer';
 import { TEXT_PAGE_CHARS, textPages } from '../../engine/text-pages.ts';
 import { decodeAs, decodeText, detectEncoding, type TextEncodingName } from '../../containers/text-decoding.ts';
 import { paragraphDrafts } from '../../engine/elements.ts';
@@ -74,7 +75,7 @@ interface CodePoints {
 function codePointsOf(bytes: Uint8Array, encoding: TextEncodingName, bomLength: number): CodePoints | null {
   const n = bytes.byteLength;
   if (encoding === 'utf-8') {
-    // Valid UTF-8 (detection checked it): a lead byte says the length, continuation bytes are 10xxxxxx.
+    // Valid UTF-8 (planTextRuns checked it): a lead byte says the length, continuation bytes are 10xxxxxx.
     const at = (i: number): [number, number] => {
       const b = bytes[i]!;
       if (b < 0x80) return [b, 1];
@@ -155,6 +156,8 @@ const NEWLINE = 0x0a;
  */
 export function planTextRuns(bytes: Uint8Array, format: 'text' | 'markdown', runs: Array<{ first_page: number; last_page: number }>): { layout: TextLayout; runs: ByteRun[] } | null {
   const { encoding, bomLength } = detectEncoding(bytes);
+  // UTF-8 with bad bytes (detection lets a few through) cannot be stepped by its lead bytes: its chunks read the whole file.
+  if (encoding === 'utf-8' && !isUtf8(bytes.subarray(bomLength))) return null;
   const steps = codePointsOf(bytes, encoding, bomLength);
   if (!steps) return null;
   // Byte offsets of the page starts the runs need, in one walk over the code points.

@@ -7,7 +7,7 @@ import { Blocks, type OutputMode } from '../../engine/blocks.ts';
 import { htmlInto } from '../../containers/html.ts';
 import { isoDate } from '../../engine/iso-date.ts';
 import { child, descendants, elements, readXml, textContent } from '../../containers/xml.ts';
-import { SafeZip, type InflateBudget } from '../../containers/zip.ts';
+import { lostSections, missingPart, SafeZip, type InflateBudget } from '../../containers/zip.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 
 export function extractEpub(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget): FormatOutput {
@@ -15,7 +15,10 @@ export function extractEpub(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
   const container = readXml(zip, 'META-INF/container.xml');
   const opfPath = container && descendants(container, 'rootfile')[0]?.attrs['full-path'];
   const opf = opfPath ? readXml(zip, opfPath) : null;
-  if (!opf || !opfPath) throw new ExtractionError('corrupt_file', 'The EPUB could not be read: its package document (OPF) is missing.');
+  if (!opf || !opfPath) {
+    if (zip.damage) return survivingChapters(zip, mode);
+    throw new ExtractionError('corrupt_file', 'The EPUB could not be read: its package document (OPF) is missing.');
+  }
   const dir = posix.dirname(opfPath);
   const manifest = new Map<string, { href: string; type: string }>();
   for (const item of elements(child(opf, 'manifest') ?? opf, 'item')) {
@@ -43,6 +46,23 @@ export function extractEpub(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
     subject: dc('description') ?? dc('subject'),
     creator: dc('publisher'),
     created_at: isoDate(dc('date')),
+    ...(zip.damage ? { failed_sections: lostSections(zip) } : {}),
     ...(language ? { language: language.split(/[-,]/)[0]!.trim().toLowerCase() } : {}),
   });
+}
+
+/**
+ * A book cut short before its package document (written last by some tools)
+ * keeps the chapters stored ahead of it: read in the archive's order, which
+ * is the order writers store a book's spine in.
+ */
+function survivingChapters(zip: SafeZip, mode: OutputMode): FormatOutput {
+  const chapters = zip.names().filter((n) => /\.x?html?$/i.test(n));
+  if (chapters.length === 0) throw missingPart(zip, 'EPUB', 'its package document (OPF)');
+  const out = new Blocks(mode);
+  for (const name of chapters) {
+    out.section();
+    htmlInto(out, zip.readText(name) ?? '', { xhtml: true });
+  }
+  return out.output({ failed_sections: lostSections(zip) });
 }
