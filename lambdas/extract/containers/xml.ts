@@ -178,8 +178,23 @@ export function textContent(el: XmlNode): string {
   return out;
 }
 
-/** A ZIP package's XML part, parsed; null when the package has no such part. `streamed` elements are handed over, not kept. */
+/**
+ * A ZIP package's XML part, parsed; null when the package has no such part.
+ * `streamed` elements are handed over, not kept. A part that is damaged (its
+ * data does not inflate, its XML does not parse) is null too, and noted in
+ * the package's losses: the document is read without it (styles, a header, a
+ * slide), as Word's or PowerPoint's repair reads it, and the job names it;
+ * streamed elements handed over before the damage stay read. A reader that
+ * cannot do without the part says so (missingPart). A refusal (a DOCTYPE, a
+ * bomb) still fails the document.
+ */
 export function readXml(zip: SafeZip, name: string, streamed?: StreamedElements): XmlElement | null {
-  const text = zip.readText(name);
-  return text === null ? null : parseXml(text, `the part ${name}`, streamed);
+  try {
+    const text = zip.readText(name);
+    return text === null ? null : parseXml(text, `the part ${name}`, streamed);
+  } catch (err) {
+    if (!(err instanceof ExtractionError) || err.code !== 'corrupt_file') throw err;
+    zip.lose(name, err.message);
+    return null;
+  }
 }

@@ -46,6 +46,8 @@ export class SafeZip {
   readonly entries: ZipEntry[];
   /** Why the entries were read from their local headers (the directory is missing or damaged: the file is cut short); null for a whole archive. */
   readonly damage: string | null;
+  /** Parts its readers could not read (data that does not inflate, XML that does not parse) and left out, as an application's repair leaves them out. */
+  readonly losses: FailedSection[] = [];
   private readonly byName = new Map<string, ZipEntry>();
 
   constructor(
@@ -58,6 +60,11 @@ export class SafeZip {
 
   has(name: string): boolean {
     return this.byName.has(name);
+  }
+
+  /** Notes a part left out because it could not be read (once a part). */
+  lose(name: string, error: string): void {
+    if (!this.losses.some((l) => l.name === name)) this.losses.push({ name, error });
   }
 
   /** Names without a leading slash, as stored. */
@@ -164,12 +171,20 @@ export class SafeZip {
 
 /** The error for a part a reader cannot do without: lost to the cut where the archive was cut short, else missing or empty (`why`). */
 export function missingPart(zip: SafeZip, what: string, part: string, why = `${part} is missing`): ExtractionError {
+  const damaged = zip.losses.find((l) => l.name === part);
+  if (damaged) return new ExtractionError('corrupt_file', `The ${what} could not be read: its part ${part} is damaged. ${damaged.error}`);
   return new ExtractionError('corrupt_file', zip.damage && !zip.has(part) ? `The ${what} could not be read: its part ${part} was lost. ${zip.damage}` : `The ${what} could not be read: ${why}.`);
 }
 
-/** A cut archive's loss as a section that could not be read (metadata.failed_sections: the job is then a partial success). */
+/** What a package lost, to the cut and to damaged parts, as sections that could not be read (metadata.failed_sections: the job is then a partial success). */
 export function lostSections(zip: SafeZip): FailedSection[] {
-  return zip.damage ? [{ name: 'end of file', error: zip.damage }] : [];
+  return [...(zip.damage ? [{ name: 'end of file', error: zip.damage }] : []), ...zip.losses];
+}
+
+/** The metadata that names what a package lost, where it lost anything. */
+export function lossMetadata(zip: SafeZip): { failed_sections?: FailedSection[] } {
+  const lost = lostSections(zip);
+  return lost.length > 0 ? { failed_sections: lost } : {};
 }
 
 export function isZip(bytes: Uint8Array): boolean {

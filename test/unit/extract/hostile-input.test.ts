@@ -179,6 +179,34 @@ describe('ZIP packages cut short', () => {
   });
 });
 
+describe('damaged parts of a package', () => {
+  it('reads a document without a part that does not parse or inflate, and names the part', async () => {
+    const docx = makeDocx({ body: w.p('Body text.'), header: 'Running head', parts: { 'word/styles.xml': '<w:styles><w:style a=></w:styles>' } });
+    // A header whose deflated data is garbage: it does not inflate.
+    const broken = Buffer.from(docx);
+    const header = broken.indexOf('word/header1.xml') + 'word/header1.xml'.length;
+    broken.fill(0xff, header, header + 8);
+    const outcome = await run(new Uint8Array(broken), 'damaged.docx');
+    expect(outcome).toMatchObject({
+      ok: true,
+      result: {
+        content: 'Body text.',
+        metadata: {
+          failed_sections: [
+            { name: 'word/styles.xml', error: expect.stringMatching(/not well-formed/) },
+            { name: 'word/header1.xml', error: expect.stringMatching(/does not inflate/) },
+          ],
+        },
+      },
+    });
+  });
+
+  it('fails a document whose main part is damaged, saying so', async () => {
+    const docx = makeDocx({ body: w.p('x'), documentXml: '<w:document><w:body><w:p a=></w:body></w:document>' });
+    expect(await run(docx, 'damaged.docx')).toMatchObject({ ok: false, code: 'corrupt_file', message: expect.stringMatching(/its part word\/document\.xml is damaged\. .*not well-formed/) });
+  });
+});
+
 describe('truncated text formats', () => {
   it('yield the text they still hold', async () => {
     const cut = (s: string) => utf8(s.slice(0, Math.floor(s.length * 0.7)));

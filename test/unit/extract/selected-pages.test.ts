@@ -26,7 +26,7 @@ async function inChunks(bytes: Uint8Array, filename: string, ranges: [number, nu
   return mergeParts(parts, rulesOf(parts.flatMap((p) => (p.ok ? [p.result.metadata.format] : []))[0]!))!;
 }
 
-/** Not well-formed: reading this part fails the whole document. */
+/** Not well-formed: a whole read leaves this part out and names it (partial success). */
 const BROKEN_XML = '<?xml version="1.0"?><p:sld xmlns:p="x"><p:cSld><p:spTree><p:sp a=></p:sp></p:spTree></p:cSld></p:sld>';
 
 describe('PPTX slide selection', () => {
@@ -40,7 +40,9 @@ describe('PPTX slide selection', () => {
   it('reads only the selected slides: a damaged slide outside the selection is never parsed', async () => {
     // Slide 4 of 4 is stored as slide1.xml (the fixture stores them in reverse).
     const pptx = makePptx(slides, { 'ppt/slides/slide1.xml': BROKEN_XML });
-    await expect(read(pptx, 'deck.pptx', null)).rejects.toThrow(/slide1\.xml is not well-formed/);
+    const whole = await read(pptx, 'deck.pptx', null);
+    expect(whole.metadata).toMatchObject({ pages: 4, failed_sections: [{ name: 'ppt/slides/slide1.xml', error: expect.stringMatching(/slide1\.xml is not well-formed/) }] });
+    expect(whole.content).not.toContain('Four');
     const result = await read(pptx, 'deck.pptx', [2, 3]);
     expect(result.content).toBe('Two\n\na\tb\n1\t2\n\nThree\n\na\tb\n3\t4\n\nNotes: Say three.');
     expect(result.metadata).toMatchObject({ pages: 2, pages_total: 4, page_unit: 'slide' });
@@ -74,7 +76,9 @@ describe('XLSX sheet selection', () => {
 
   it('reads only the selected sheets, and still names every sheet of the workbook', async () => {
     const xlsx = makeXlsx(sheets, { 'xl/worksheets/sheet2.xml': BROKEN_XML });
-    await expect(read(xlsx, 'book.xlsx', null)).rejects.toThrow(/sheet2\.xml is not well-formed/);
+    const whole = await read(xlsx, 'book.xlsx', null);
+    expect(whole.metadata.failed_sections).toEqual([{ name: 'xl/worksheets/sheet2.xml', error: expect.stringMatching(/sheet2\.xml is not well-formed/) }]);
+    expect(whole.tables.map((t) => t.sheet)).toEqual(['Jan', 'Mar']);
     const result = await read(xlsx, 'book.xlsx', [1, 3]);
     expect(result.tables.map((t) => [t.sheet, t.rows[1]])).toEqual([
       ['Jan', ['bolts', '4']],

@@ -17,7 +17,7 @@ import { odsSheetSpans } from './ods-sheets.ts';
 import { columnName, sheetsOutput, selectedNumbers, type Drawing, type Sheet, type SheetComment } from '../../engine/sheets.ts';
 import { type CellRange, spreadMerged } from '../../engine/merged-cells.ts';
 import { child, descendants, elements, parseXml, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
-import { lostSections, missingPart, SafeZip, type InflateBudget } from '../../containers/zip.ts';
+import { lossMetadata, missingPart, SafeZip, type InflateBudget } from '../../containers/zip.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 
 export function extractOdt(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget, withComments = false): FormatOutput {
@@ -149,7 +149,7 @@ export function officeBody(zip: SafeZip, kind: string): XmlElement {
 /** meta.xml, and what a package cut short lost (the job is then a partial success). */
 export function odfMeta(zip: SafeZip): FormatOutput['metadata'] {
   const doc = readXml(zip, 'meta.xml');
-  return { ...metaOf(doc && child(doc, 'meta')), ...(zip.damage ? { failed_sections: lostSections(zip) } : {}) };
+  return { ...metaOf(doc && child(doc, 'meta')), ...lossMetadata(zip) };
 }
 
 function metaOf(meta: XmlElement | null | undefined): FormatOutput['metadata'] {

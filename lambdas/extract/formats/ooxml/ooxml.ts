@@ -3,7 +3,7 @@
 
 import { posix } from 'node:path';
 import { child, descendants, elements, readXml, textContent, type XmlElement } from '../../containers/xml.ts';
-import { lostSections, type SafeZip } from '../../containers/zip.ts';
+import { lossMetadata, type SafeZip } from '../../containers/zip.ts';
 import type { Blocks } from '../../engine/blocks.ts';
 import { type ChartText, writeChart } from '../../engine/charts.ts';
 import { isoDate } from '../../engine/iso-date.ts';
@@ -41,7 +41,7 @@ export function coreProperties(zip: SafeZip): FormatOutput['metadata'] {
     creator: get(app, 'Application'),
     created_at: isoDate(get(core, 'created')),
     modified_at: isoDate(get(core, 'modified')),
-    ...(zip.damage ? { failed_sections: lostSections(zip) } : {}),
+    ...lossMetadata(zip),
   };
 }
 

@@ -7,7 +7,7 @@ import { Blocks, type OutputMode } from '../../engine/blocks.ts';
 import { htmlInto } from '../../containers/html.ts';
 import { isoDate } from '../../engine/iso-date.ts';
 import { child, descendants, elements, readXml, textContent } from '../../containers/xml.ts';
-import { lostSections, missingPart, SafeZip, type InflateBudget } from '../../containers/zip.ts';
+import { lossMetadata, missingPart, SafeZip, type InflateBudget } from '../../containers/zip.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 
 export function extractEpub(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget): FormatOutput {
@@ -29,7 +29,7 @@ export function extractEpub(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
   for (const ref of elements(child(opf, 'spine') ?? opf, 'itemref')) {
     const item = manifest.get(ref.attrs.idref ?? '');
     if (!item || !/html|xml/.test(item.type)) continue;
-    const html = zip.readText(item.href);
+    const html = chapterText(zip, item.href);
     if (html === null) continue;
     out.section();
     htmlInto(out, html, { xhtml: true });
@@ -46,7 +46,7 @@ export function extractEpub(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
     subject: dc('description') ?? dc('subject'),
     creator: dc('publisher'),
     created_at: isoDate(dc('date')),
-    ...(zip.damage ? { failed_sections: lostSections(zip) } : {}),
+    ...lossMetadata(zip),
     ...(language ? { language: language.split(/[-,]/)[0]!.trim().toLowerCase() } : {}),
   });
 }
@@ -62,7 +62,18 @@ function survivingChapters(zip: SafeZip, mode: OutputMode): FormatOutput {
   const out = new Blocks(mode);
   for (const name of chapters) {
     out.section();
-    htmlInto(out, zip.readText(name) ?? '', { xhtml: true });
+    htmlInto(out, chapterText(zip, name) ?? '', { xhtml: true });
   }
-  return out.output({ failed_sections: lostSections(zip) });
+  return out.output(lossMetadata(zip));
+}
+
+/** A chapter's markup; null where the book has no such part, or where its data is damaged (noted in the book's losses: the other chapters are still read). */
+function chapterText(zip: SafeZip, name: string): string | null {
+  try {
+    return zip.readText(name);
+  } catch (err) {
+    if (!(err instanceof ExtractionError) || err.code !== 'corrupt_file') throw err;
+    zip.lose(name, err.message);
+    return null;
+  }
 }
