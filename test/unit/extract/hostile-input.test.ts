@@ -179,6 +179,21 @@ describe('ZIP packages cut short', () => {
   });
 });
 
+describe('PDFs cut short', () => {
+  it('reads the pages whose objects stand before a cut inside a stream, and names the loss', async () => {
+    const pdf = makePdf({ pages: ['intact page one', 'intact page two'], padding: 20_000 });
+    const cut = pdf.slice(0, Buffer.from(pdf).indexOf('%%%%%') + 10_000);
+    const outcome = await run(cut, 'cut.pdf');
+    expect(outcome).toMatchObject({
+      ok: true,
+      result: {
+        content: 'intact page one\n\nintact page two',
+        metadata: { pages: 2, failed_sections: [{ name: 'end of file', error: expect.stringMatching(/^The PDF is cut short .* up to byte \d+ of \d+.*Upload the complete file/) }] },
+      },
+    });
+  });
+});
+
 describe('damaged parts of a package', () => {
   it('reads a document without a part that does not parse or inflate, and names the part', async () => {
     const docx = makeDocx({ body: w.p('Body text.'), header: 'Running head', parts: { 'word/styles.xml': '<w:styles><w:style a=></w:styles>' } });

@@ -57,7 +57,7 @@ const INFO_KEYS = ['Title', 'Author', 'Subject', 'Keywords', 'Creator', 'Produce
 
 export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Promise<FormatOutput> {
   const m = await loadPdfium();
-  return withDocument(m, bytes, async (doc) =>
+  return withDocument(m, bytes, async (doc, cutAt) =>
     withForm(m, doc, async (form) => {
       const total = m.FPDF_GetPageCount(doc);
       checkUnitLimit(PDF_PAGE_LIMIT, total);
@@ -96,6 +96,7 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
           modified_at: parsePdfDate(info.ModDate),
           ocr_pages: ocrPages,
           page_sizes: pageSizes,
+          ...(cutAt === null ? {} : { failed_sections: [{ name: 'end of file', error: cutShort(cutAt, bytes.byteLength) }] }),
         },
       };
     }),
@@ -207,8 +208,12 @@ async function withForm<T>(m: Pdfium, doc: number, use: (form: number) => Promis
   }
 }
 
-/** Opens `bytes` as a document for `use`, and closes it and frees its memory after, whatever happens. */
-export async function withDocument<T>(m: Pdfium, bytes: Uint8Array, use: (doc: number) => Promise<T>): Promise<T> {
+/**
+ * Opens `bytes` as a document for `use`, and closes it and frees its memory
+ * after, whatever happens. `use` is told where a file cut short was read only
+ * up to (repair.ts); null for a whole file.
+ */
+export async function withDocument<T>(m: Pdfium, bytes: Uint8Array, use: (doc: number, cutAt: number | null) => Promise<T>): Promise<T> {
   let data = copyIn(m, bytes);
   try {
     let doc = m.FPDF_LoadMemDocument(data, bytes.byteLength, '');
@@ -217,18 +222,26 @@ export async function withDocument<T>(m: Pdfium, bytes: Uint8Array, use: (doc: n
     const repaired = code === PDFIUM_ERROR.format ? withTrailer(bytes) : null;
     if (repaired) {
       m.pdfium.wasmExports.free(data);
-      data = copyIn(m, repaired);
-      doc = m.FPDF_LoadMemDocument(data, repaired.byteLength, '');
+      data = copyIn(m, repaired.bytes);
+      doc = m.FPDF_LoadMemDocument(data, repaired.bytes.byteLength, '');
     }
     if (!doc) throw openError(code);
     try {
-      return await use(doc);
+      return await use(doc, repaired ? repaired.kept : null);
     } finally {
       m.FPDF_CloseDocument(doc);
     }
   } finally {
     m.pdfium.wasmExports.free(data);
   }
+}
+
+/** What a PDF read from its objects before a cut lost (metadata.failed_sections: the job is then a partial success). */
+function cutShort(kept: number, size: number): string {
+  return (
+    `The PDF is cut short or damaged (its cross-reference table and trailer are missing): it was read from its objects up to byte ${kept} of ${size}, and whatever stood after them is lost ` +
+    '(pages, or the fonts and pictures of pages before: text whose font was lost may read as the wrong letters). Upload the complete file to read all of it.'
+  );
 }
 
 function openError(code: number): ExtractionError {
