@@ -197,7 +197,12 @@ const metadataSchema = object(
     char_count: { type: 'integer', minimum: 0 },
     word_count: { type: 'integer', minimum: 0 },
     ocr_pages: { type: 'array', items: { type: 'integer', minimum: 1 } },
-    failed_sections: { type: 'array', items: object({ name: { type: 'string' }, error: { type: 'string' } }) },
+    failed_sections: {
+      type: 'array',
+      description:
+        'What could not be read (the job is then partial_success): archive members and attachments by path, objects inside a document, damaged parts of a package by part name (word/styles.xml), and "end of file" for a file cut short that was read as far as it goes.',
+      items: object({ name: { type: 'string' }, error: { type: 'string' } }),
+    },
     failed_page_ranges: {
       type: 'array',
       description: 'Documents split into chunks: the page ranges of chunks that could not be extracted (the job is then partial_success).',

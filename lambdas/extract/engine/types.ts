@@ -52,7 +52,7 @@ export interface DocumentMetadata {
   pages_total?: number;
   /** What `pages` counts: "page", "slide", "sheet" or "text_page" (3,000 characters of content). */
   page_unit?: PageUnit;
-  /** Archive members or attachments that could not be extracted; non-empty makes the job `partial_success`. */
+  /** What could not be read: archive members and attachments, embedded objects, a package's damaged parts by part name, "end of file" for a file cut short; non-empty makes the job `partial_success`. */
   failed_sections?: FailedSection[];
   /** Large documents split into chunks: the page ranges of chunks that could not be extracted; non-empty makes the job `partial_success`. */
   failed_page_ranges?: FailedPageRange[];
