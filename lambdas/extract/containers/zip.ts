@@ -172,7 +172,10 @@ export class SafeZip {
 /** The error for a part a reader cannot do without: lost to the cut where the archive was cut short, else missing or empty (`why`). */
 export function missingPart(zip: SafeZip, what: string, part: string, why = `${part} is missing`): ExtractionError {
   const damaged = zip.losses.find((l) => l.name === part);
-  if (damaged) return new ExtractionError('corrupt_file', `The ${what} could not be read: its part ${part} is damaged. ${damaged.error}`);
+  if (damaged) {
+    const detail = damaged.error.replace(/^The [\w ]+ could not be read: /, '').replace(/\.$/, '');
+    return new ExtractionError('corrupt_file', `The ${what} could not be read: its part ${part} is damaged (${detail}).`);
+  }
   return new ExtractionError('corrupt_file', zip.damage && !zip.has(part) ? `The ${what} could not be read: its part ${part} was lost. ${zip.damage}` : `The ${what} could not be read: ${why}.`);
 }
 
