@@ -71,6 +71,8 @@ export function parseXml(text: string, part = 'an XML part', streamed?: Streamed
     } else {
       TAG.lastIndex = lt;
       const m = TAG.exec(text);
+      // A tag the text ends inside is where a part cut short ends (an archive read as far as it goes).
+      if (!m && text.indexOf('>', lt) < 0) break;
       if (!m) throw corrupt(part, `malformed tag at offset ${lt}`);
       const attrs: Record<string, string> = {};
       if (m[2]) for (const a of m[2].matchAll(ATTR)) attrs[localName(a[1]!)] = decodeEntities(a[2] ?? a[3] ?? '');

@@ -201,22 +201,24 @@ function readEntries(bytes: Uint8Array): { entries: ZipEntry[]; damage: string |
   } catch (err) {
     // Only a directory that cannot be read: a refusal (too many entries) stands.
     if (!(err instanceof ExtractionError) || err.code !== 'corrupt_file') throw err;
-    const { entries, end } = scanLocalHeaders(bytes);
+    const { entries, end, cut } = scanLocalHeaders(bytes);
     if (entries.length === 0) throw err;
     const why = err.message.replace(/^The archive could not be read: /, '').replace(/\.$/, '');
-    return {
-      entries,
-      damage: `The file is cut short or damaged (${why}): ${entries.length} member${entries.length === 1 ? ' was' : 's were'} read from their own headers, and whatever the archive held after byte ${end} of ${bytes.length} is lost. Upload the complete file to read all of it.`,
-    };
+    const read = `${entries.length} member${entries.length === 1 ? ' was' : 's were'} read from their own headers`;
+    const lost = cut ? `, the last of them, ${cut}, only as far as the file goes: the rest of it is lost, and whatever the archive held after it` : `, and whatever the archive held after byte ${end} of ${bytes.length} is lost`;
+    return { entries, damage: `The file is cut short or damaged (${why}): ${read}${lost}. Upload the complete file to read all of it.` };
   }
 }
 
 /**
- * The members whose local headers and data stand whole from the file's start,
- * in order, and where the last of them ends. A member whose sizes follow its
- * data (bit 3, a data descriptor) is measured by inflating it to its end.
+ * The members whose local headers stand whole from the file's start, in
+ * order, and where the last whole one ends. A member whose sizes follow its
+ * data (bit 3, a data descriptor) is measured by inflating it to its end. The
+ * member the cut goes through is kept with the data that is there (`cut`
+ * names it): inflated as far as it goes, a document's main part cut short
+ * (often its largest and last) still gives what stands before the cut.
  */
-function scanLocalHeaders(bytes: Uint8Array): { entries: ZipEntry[]; end: number } {
+function scanLocalHeaders(bytes: Uint8Array): { entries: ZipEntry[]; end: number; cut: string | null } {
   const entries: ZipEntry[] = [];
   const decoder = new TextDecoder('utf-8');
   let p = 0;
@@ -232,22 +234,18 @@ function scanLocalHeaders(bytes: Uint8Array): { entries: ZipEntry[]; end: number
     const name = flags & 0x800 ? decoder.decode(nameBytes) : Buffer.from(nameBytes).toString('latin1');
     // The local header's ZIP64 field holds the uncompressed size first, then the compressed one.
     const wide = zip64Fields(bytes.subarray(p + 30 + nameLength, dataStart), readU32(bytes, p + 22), readU32(bytes, p + 18), 0);
-    let compressedSize = wide.compressed;
-    let declaredSize = wide.declared;
-    let next: number;
-    if (flags & 8) {
-      const measured = describedEnd(bytes, dataStart, method);
-      if (!measured) break;
-      ({ compressedSize, declaredSize, next } = measured);
-    } else {
-      next = dataStart + compressedSize;
-      if (next > bytes.length) break;
+    const entry = { name, method, encrypted: (flags & 1) === 1, compressedSize: wide.compressed, declaredSize: wide.declared, localHeaderOffset: p, isDirectory: name.endsWith('/') };
+    const measured = flags & 8 ? describedEnd(bytes, dataStart, method) : null;
+    const next = measured ? measured.next : dataStart + entry.compressedSize;
+    if ((flags & 8 && !measured) || next > bytes.length) {
+      if (name.endsWith('/')) break;
+      entries.push({ ...entry, compressedSize: bytes.length - dataStart });
+      return { entries, end: p, cut: name };
     }
-    entries.push({ name, method, encrypted: (flags & 1) === 1, compressedSize, declaredSize, localHeaderOffset: p, isDirectory: name.endsWith('/') });
+    entries.push(measured ? { ...entry, compressedSize: measured.compressedSize, declaredSize: measured.declaredSize } : entry);
     p = next;
   }
-  const last = entries.at(-1);
-  return { entries, end: last ? p : 0 };
+  return { entries, end: entries.length > 0 ? p : 0, cut: null };
 }
 
 /** Where a member whose sizes follow its data ends, with its sizes; null where its data is cut or cannot be measured. */

@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExtractorPool, type Extractor } from '../../../lambdas/extract/engine/pool.ts';
 import { SafeZip, ZIP_LIMITS } from '../../../lambdas/extract/containers/zip.ts';
-import { parseXml } from '../../../lambdas/extract/containers/xml.ts';
+import { parseXml, textContent } from '../../../lambdas/extract/containers/xml.ts';
 import type { ExtractionResult } from '../../../lambdas/extract/engine/types.ts';
-import { makeDocx, makeEpub, makeOdf, makePptx, makeXlsx, makeZip, w } from '../../support/office-fixture.ts';
+import { makeDocx, makeEpub, makeOdf, makePptx, makeXlsx, makeZip, W, w } from '../../support/office-fixture.ts';
 import { assemblePdf, makePdf } from '../../support/pdf-fixture.ts';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -104,7 +104,7 @@ describe('hostile input', () => {
 
     for (const outcome of await Promise.all(jobs)) {
       // What the members before the cut hold, the loss named; or, cut before the part it needs, a damaged file.
-      if (outcome.ok) expect(outcome.result.metadata.failed_sections).toEqual([{ name: 'end of file', error: expect.stringMatching(/cut short/) }]);
+      if (outcome.ok) expect(outcome.result.metadata.failed_sections?.[0]).toEqual({ name: 'end of file', error: expect.stringMatching(/cut short/) });
       else expect(outcome).toMatchObject({ code: 'corrupt_file', message: expect.stringMatching(/truncated|was lost/) });
     }
     // PDFium rebuilds a PDF whose cross-reference table was cut off, so a cut PDF yields what it still holds, or fails as damaged.
@@ -130,9 +130,25 @@ describe('ZIP packages cut short', () => {
     expect(outcome).toMatchObject({ ok: true, result: { content: 'The body survives the cut.', metadata: { failed_sections: [lostEnd] } } });
   });
 
+  it('reads a main part the cut goes through as far as it goes', async () => {
+    const paragraphs = Array.from({ length: 400 }, (_, i) => `Paragraph ${i + 1} of the body, with words enough to fill its line.`);
+    const docx = makeZip([
+      { name: '[Content_Types].xml', data: '<Types/>' },
+      { name: 'word/document.xml', data: `<w:document ${W}><w:body>${paragraphs.map((p) => w.p(p)).join('')}</w:body></w:document>` },
+    ]);
+    const outcome = await run(docx.slice(0, Math.floor(docx.length / 2)), 'cut.docx');
+    expect(outcome).toMatchObject({ ok: true, result: { metadata: { failed_sections: [{ name: 'end of file', error: expect.stringMatching(/the last of them, word\/document\.xml, only as far as the file goes/) }] } } });
+    if (!outcome.ok) return;
+    const read = outcome.result.content.split('\n\n');
+    expect(read.length).toBeGreaterThan(20);
+    expect(read.length).toBeLessThan(400);
+    // Every paragraph before the cut is whole, in order; the one the cut went through ends where the data does.
+    expect(read.slice(0, -1)).toEqual(paragraphs.slice(0, read.length - 1));
+  });
+
   it('fails a document cut before its main part, naming the part', async () => {
     const docx = makeDocx({ body: w.p('lost'), parts: { 'word/media/image1.png': picture(2_000) } });
-    const outcome = await run(cutInside(docx, 'word/document.xml'), 'cut.docx');
+    const outcome = await run(cutInside(docx, 'word/document.xml', 5), 'cut.docx');
     expect(outcome).toMatchObject({ ok: false, code: 'corrupt_file', message: expect.stringMatching(/DOCX could not be read: its part word\/document\.xml was lost\. The file is cut short/) });
   });
 
@@ -145,11 +161,14 @@ describe('ZIP packages cut short', () => {
     expect(new SafeZip(zip).damage).toBeNull();
     const cut = cutInside(zip, 'three.txt', 60);
     const archive = new SafeZip(cut);
-    expect(archive.names()).toEqual(['one.txt', 'two.txt']);
+    // The member the cut goes through is read as far as it goes.
+    expect(archive.names()).toEqual(['one.txt', 'two.txt', 'three.txt']);
     expect(archive.readText('two.txt')).toBe('Second member.');
+    expect(archive.readText('three.txt')).toMatch(/^Third member, cut off\. (Third|$)/);
+    expect(archive.damage).toMatch(/the last of them, three\.txt, only as far as the file goes/);
     const outcome = await run(cut, 'cut.zip');
     expect(outcome).toMatchObject({ ok: true, result: { metadata: { failed_sections: [lostEnd] } } });
-    if (outcome.ok) expect(outcome.result.content).toMatch(/First member\.[\s\S]*Second member\./);
+    if (outcome.ok) expect(outcome.result.content).toMatch(/First member\.[\s\S]*Second member\.[\s\S]*Third member/);
   });
 
   it('reads the slides of a presentation cut before its slide list, in their numbers\' order', async () => {
@@ -304,5 +323,11 @@ describe('XML reader', () => {
     parseXml('<sheet><data><row r="1"><c>a</c></row><row r="2"><c>b', 'the part s.xml', { name: 'row', visit: (row) => seen.push(row.attrs.r!) });
     expect(seen).toEqual(['1', '2']);
     expect(() => parseXml('<!DOCTYPE x [<!ENTITY a "b">]><sheet><row/></sheet>', 'the part s.xml', { name: 'row', visit: () => {} })).toThrow(/DOCTYPE/);
+  });
+
+  it('reads a part cut inside a tag up to the tag, and still refuses a malformed tag inside the text', () => {
+    const doc = parseXml('<body><p>whole</p><p>cut <b attr="v', 'the part d.xml');
+    expect(textContent(doc)).toBe('wholecut ');
+    expect(() => parseXml('<body><p a=>x</p></body>', 'the part d.xml')).toThrow(/malformed tag/);
   });
 });

@@ -27,7 +27,8 @@ export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
   const presentation = readXml(zip, main);
   const rels = relationships(zip, main);
   const list = presentation && child(presentation, 'sldIdLst');
-  const slideParts = presentation ? (list ? elements(list, 'sldId') : []).map((s) => rels.get(s.attrs.id ?? '')?.target).filter((t): t is string => !!t) : survivingSlides(zip);
+  const listed = (list ? elements(list, 'sldId') : []).map((s) => rels.get(s.attrs.id ?? '')?.target).filter((t): t is string => !!t);
+  const slideParts = listed.length > 0 ? listed : survivingSlides(zip);
   if (slideParts.length === 0 && !presentation) throw missingPart(zip, 'PPTX', main);
   checkUnitLimit(SLIDE_LIMIT, slideParts.length);
   const kept = pages ? pages.filter((n) => n >= 1 && n <= slideParts.length) : slideParts.map((_, i) => i + 1);
@@ -67,9 +68,10 @@ export function extractPptx(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
 }
 
 /**
- * A package cut short before its slide list keeps the slides stored ahead of
- * it: read in the order of their part names' numbers, as PowerPoint numbers
- * them when it saves (a slide moved since may stand out of place).
+ * A package cut short before its slide list (or inside it, before its first
+ * slide) keeps the slides stored ahead of it: read in the order of their part
+ * names' numbers, as PowerPoint numbers them when it saves (a slide moved
+ * since may stand out of place).
  */
 function survivingSlides(zip: SafeZip): string[] {
   if (!zip.damage) return [];

@@ -25,11 +25,15 @@ export function extractEpub(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
     const href = decodeURIComponent(item.attrs.href ?? '');
     manifest.set(item.attrs.id ?? '', { href: posix.normalize(posix.join(dir, href)), type: item.attrs['media-type'] ?? '' });
   }
-  const out = new Blocks(mode);
-  for (const ref of elements(child(opf, 'spine') ?? opf, 'itemref')) {
+  const spine = elements(child(opf, 'spine') ?? opf, 'itemref').flatMap((ref) => {
     const item = manifest.get(ref.attrs.idref ?? '');
-    if (!item || !/html|xml/.test(item.type)) continue;
-    const html = chapterText(zip, item.href);
+    return item && /html|xml/.test(item.type) ? [item.href] : [];
+  });
+  // A package document cut short before its spine names no chapter: the book is read as one without it.
+  if (spine.length === 0 && zip.damage) return survivingChapters(zip, mode);
+  const out = new Blocks(mode);
+  for (const href of spine) {
+    const html = chapterText(zip, href);
     if (html === null) continue;
     out.section();
     htmlInto(out, html, { xhtml: true });
@@ -52,9 +56,9 @@ export function extractEpub(bytes: Uint8Array, mode: OutputMode, budget?: Inflat
 }
 
 /**
- * A book cut short before its package document (written last by some tools)
- * keeps the chapters stored ahead of it: read in the archive's order, which
- * is the order writers store a book's spine in.
+ * A book cut short before its package document's spine (some tools write the
+ * package document last) keeps the chapters stored ahead of it: read in the
+ * archive's order, which is the order writers store a book's spine in.
  */
 function survivingChapters(zip: SafeZip, mode: OutputMode): FormatOutput {
   const chapters = zip.names().filter((n) => /\.x?html?$/i.test(n));
