@@ -8,7 +8,7 @@ import { SafeZip, ZIP_LIMITS } from '../../../lambdas/extract/containers/zip.ts'
 import { parseXml, textContent } from '../../../lambdas/extract/containers/xml.ts';
 import type { ExtractionResult } from '../../../lambdas/extract/engine/types.ts';
 import { makeDocx, makeEpub, makeOdf, makePptx, makeXlsx, makeZip, W, w } from '../../support/office-fixture.ts';
-import { assemblePdf, makePdf } from '../../support/pdf-fixture.ts';
+import { assemblePdf, latin1Bytes, makePdf } from '../../support/pdf-fixture.ts';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
@@ -210,6 +210,35 @@ describe('PDFs cut short', () => {
         metadata: { pages: 2, failed_sections: [{ name: 'end of file', error: expect.stringMatching(/^The PDF is cut short .* up to byte \d+ of \d+.*Upload the complete file/) }] },
       },
     });
+  });
+});
+
+describe('PDFs cut before their page tree', () => {
+  // As many writers store them: the pages and their contents first, the page tree's root and the catalog last.
+  const obj = (n: number, body: string) => `${n} 0 obj\n${body}\nendobj\n`;
+  const stream = (text: string) => {
+    const content = `BT /F1 12 Tf 72 720 Td (${text}) Tj ET\n`;
+    return `<< /Length ${content.length} >>\nstream\n${content}endstream`;
+  };
+  const page = (contents: number) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${contents} 0 R >>`;
+  const pages = obj(3, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>') + obj(4, page(5)) + obj(5, stream('first page')) + obj(6, page(7)) + obj(7, stream('second page'));
+  const tree = obj(2, '<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 >>');
+  const catalog = obj(1, '<< /Type /Catalog /Pages 2 0 R >>');
+  const cutAfter = (head: string, lost: string) => latin1Bytes(`%PDF-1.4\n${head}${lost.slice(0, 12)}`);
+
+  it('reads the pages found, in file order, where the catalog was lost', async () => {
+    const outcome = await run(cutAfter(pages, tree + catalog), 'cut.pdf');
+    expect(outcome).toMatchObject({ ok: true, result: { content: 'first page\n\nsecond page', metadata: { pages: 2, failed_sections: [{ name: 'end of file' }] } } });
+  });
+
+  it('reads them where the catalog survived and the page tree it names did not', async () => {
+    const outcome = await run(cutAfter(pages + catalog, tree), 'cut.pdf');
+    expect(outcome).toMatchObject({ ok: true, result: { content: 'first page\n\nsecond page', metadata: { pages: 2, failed_sections: [{ name: 'end of file' }] } } });
+  });
+
+  it('still refuses an encrypted PDF cut short: its key needs the trailer the cut took', async () => {
+    const encrypted = pages + obj(8, '<< /Filter /Standard /V 1 /R 2 /O <00> /U <00> /P -4 >>');
+    expect(await run(cutAfter(encrypted, tree + catalog), 'cut.pdf')).toMatchObject({ ok: false, code: 'corrupt_file' });
   });
 });
 

@@ -3,7 +3,7 @@
 // parses in compiled code and is 2.4x faster on the same pages (see the
 // README's benchmark section).
 
-import { withTrailer } from './repair.ts';
+import { type Repaired, withPageTree, withTrailer } from './repair.ts';
 import { checkUnitLimit, PDF_PAGE_LIMIT } from '../../engine/limits.ts';
 import { renderPdfPages, type PageLayout } from './structure.ts';
 import { pageDrawing, type Box } from './rulings.ts';
@@ -218,12 +218,21 @@ export async function withDocument<T>(m: Pdfium, bytes: Uint8Array, use: (doc: n
   try {
     let doc = m.FPDF_LoadMemDocument(data, bytes.byteLength, '');
     const code = doc ? 0 : m.FPDF_GetLastError();
-    // A file cut short has lost its trailer: with one appended that names its catalog, PDFium reads what is left.
-    const repaired = code === PDFIUM_ERROR.format ? withTrailer(bytes) : null;
-    if (repaired) {
+    let repaired: Repaired | null = null;
+    // A file cut short has lost its trailer: with one appended that names its catalog (or a page tree of its
+    // page objects, where the catalog was lost or opens no page), PDFium reads what is left.
+    for (const repair of code === PDFIUM_ERROR.format ? [withTrailer, withPageTree] : []) {
+      const attempt = repair(bytes);
+      if (!attempt) continue;
       m.pdfium.wasmExports.free(data);
-      data = copyIn(m, repaired.bytes);
-      doc = m.FPDF_LoadMemDocument(data, repaired.bytes.byteLength, '');
+      data = copyIn(m, attempt.bytes);
+      doc = m.FPDF_LoadMemDocument(data, attempt.bytes.byteLength, '');
+      if (doc && m.FPDF_GetPageCount(doc) > 0) {
+        repaired = attempt;
+        break;
+      }
+      if (doc) m.FPDF_CloseDocument(doc);
+      doc = 0;
     }
     if (!doc) throw openError(code);
     try {

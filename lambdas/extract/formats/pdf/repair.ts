@@ -5,35 +5,84 @@
 // The objects before the cut are usually whole, so when PDFium refuses a file
 // as damaged, the catalog is looked for among them, the object the cut went
 // through is dropped, and a trailer naming the catalog is appended: the pages
-// whose objects survived are read again. A catalog kept in a compressed object
-// stream cannot be found this way; such a file stays refused.
+// whose objects survived are read again. Many writers put the catalog and the
+// page tree's root last, after the pages: where no catalog survived, or the
+// one that did opens no page, a new page tree of the page objects found, in
+// file order, and a catalog naming it are appended instead. Objects kept in a
+// compressed object stream cannot be found this way; a file whose pages are
+// all in one stays refused.
 
 /** Larger files are not scanned: a latin1 string of them would exceed what V8 holds in one string. */
 const MAX_SCANNED_BYTES = 200 * 1024 * 1024;
-/** How far before `/Type /Catalog` its `N G obj` may stand. */
+/** How far before `/Type /Catalog` (or `/Type /Page`) its `N G obj` may stand. */
 const OBJECT_HEADER_REACH = 4096;
 
-/** The bytes up to the last whole object with a trailer naming the last catalog found in them, and how many of the bytes were kept; null when there is no catalog to name. */
-export function withTrailer(bytes: Uint8Array): { bytes: Uint8Array; kept: number } | null {
+export interface Repaired {
+  bytes: Uint8Array;
+  /** Bytes of the file kept: the rest, from the object the cut went through, is lost. */
+  kept: number;
+}
+
+/** The bytes up to the last whole object with a trailer naming the last catalog found in them; null when there is no catalog to name. */
+export function withTrailer(bytes: Uint8Array): Repaired | null {
+  const text = scannable(bytes);
+  if (text === null) return null;
+  // The last catalog wins: an incremental update writes its catalog after the one it replaces.
+  const root = objectsOfType(text, 'Catalog').at(-1);
+  return root ? appended(bytes, text, `\ntrailer\n<< /Root ${root.ref} >>\n%%EOF\n`) : null;
+}
+
+/** The bytes up to the last whole object with a page tree of the page objects found in them, a catalog and a trailer; null when there is no page object. */
+export function withPageTree(bytes: Uint8Array): Repaired | null {
+  const text = scannable(bytes);
+  if (text === null) return null;
+  const kept = keptLength(text);
+  // An object defined again (an incremental update) stands where it was first: the page's place in the file.
+  const pages = new Map<number, string>();
+  for (const page of objectsOfType(text, 'Page')) if (page.at < kept && !pages.has(page.number)) pages.set(page.number, page.ref);
+  if (pages.size === 0) return null;
+  let highest = 0;
+  for (const m of text.matchAll(/(\d{1,10})\s+\d{1,5}\s+obj\b/g)) highest = Math.max(highest, Number(m[1]));
+  const tree = highest + 1;
+  const catalog = highest + 2;
+  return appended(
+    bytes,
+    text,
+    `\n${tree} 0 obj\n<< /Type /Pages /Kids [${[...pages.values()].join(' ')}] /Count ${pages.size} >>\nendobj\n` +
+      `${catalog} 0 obj\n<< /Type /Catalog /Pages ${tree} 0 R >>\nendobj\ntrailer\n<< /Root ${catalog} 0 R /Size ${catalog + 1} >>\n%%EOF\n`,
+  );
+}
+
+/** The file as text to scan; null for one too large, not a PDF, or encrypted (its key is derived from the trailer's /ID, which the cut took). */
+function scannable(bytes: Uint8Array): string | null {
   if (bytes.byteLength > MAX_SCANNED_BYTES) return null;
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  if (!text.includes('%PDF-')) return null;
-  let root: string | null = null;
-  // The last catalog wins: an incremental update writes its catalog after the one it replaces.
-  for (const m of text.matchAll(/\/Type\s*\/Catalog\b/g)) {
+  return text.includes('%PDF-') && !/\/Filter\s*\/Standard\b/.test(text) ? text : null;
+}
+
+/** The objects whose dictionary says `/Type /<type>` (not a longer name: `/Page` is not `/Pages`), in file order. */
+function objectsOfType(text: string, type: string): Array<{ number: number; ref: string; at: number }> {
+  const out: Array<{ number: number; ref: string; at: number }> = [];
+  for (const m of text.matchAll(new RegExp(`/Type\\s*/${type}(?![A-Za-z0-9])`, 'g'))) {
     const before = text.slice(Math.max(0, m.index - OBJECT_HEADER_REACH), m.index);
-    const headers = [...before.matchAll(/(\d{1,10})\s+(\d{1,5})\s+obj\b/g)];
-    const last = headers.at(-1);
-    // The catalog's own object: no endobj between its header and its /Type.
-    if (last && !before.slice(last.index).includes('endobj')) root = `${last[1]} ${last[2]} R`;
+    const last = [...before.matchAll(/(\d{1,10})\s+(\d{1,5})\s+obj\b/g)].at(-1);
+    // The object's own header: no endobj between it and its /Type.
+    if (last && !before.slice(last.index).includes('endobj')) out.push({ number: Number(last[1]), ref: `${last[1]} ${last[2]} R`, at: m.index });
   }
-  if (!root) return null;
-  // The object the cut went through is dropped: a stream cut short would swallow the trailer after it as its data.
+  return out;
+}
+
+/** Where the last whole object ends: the one the cut went through is dropped, since a stream cut short would swallow what is appended after it as its data. */
+function keptLength(text: string): number {
   const whole = text.lastIndexOf('endobj');
-  const kept = whole < 0 ? bytes.byteLength : whole + 'endobj'.length;
-  const trailer = Buffer.from(`\ntrailer\n<< /Root ${root} >>\n%%EOF\n`, 'latin1');
-  const out = new Uint8Array(kept + trailer.byteLength);
+  return whole < 0 ? text.length : whole + 'endobj'.length;
+}
+
+function appended(bytes: Uint8Array, text: string, tail: string): Repaired {
+  const kept = keptLength(text);
+  const end = Buffer.from(tail, 'latin1');
+  const out = new Uint8Array(kept + end.byteLength);
   out.set(bytes.subarray(0, kept));
-  out.set(trailer, kept);
+  out.set(end, kept);
   return { bytes: out, kept };
 }
