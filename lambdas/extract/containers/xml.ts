@@ -31,12 +31,23 @@ export interface StreamedElements {
   notInside?: string[];
 }
 
-/** The document element of `text`; `part` names the part in error messages. */
-export function parseXml(text: string, part = 'an XML part', streamed?: StreamedElements): XmlElement {
+/**
+ * The document element of `text`; `part` names the part in error messages.
+ * With `onDamage`, markup that is not well-formed ends the text where it
+ * stands, as a cut does, and is reported there instead of failing the parse:
+ * what stands before it is read (a refused DOCTYPE, and nesting past the
+ * limit, still fail).
+ */
+export function parseXml(text: string, part = 'an XML part', streamed?: StreamedElements, onDamage?: (why: string) => void): XmlElement {
   const root: XmlElement = { name: '#document', attrs: {}, children: [] };
   const stack: XmlElement[] = [root];
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const n = text.length;
+  // Markup that is not well-formed: the parse fails, or, for a reader that takes what stands before it, the text ends there.
+  const damaged = (why: string): void => {
+    if (!onDamage) throw corrupt(part, why);
+    onDamage(corrupt(part, why).message);
+  };
   while (i < n) {
     const lt = text.indexOf('<', i);
     const end = lt < 0 ? n : lt;
@@ -44,20 +55,38 @@ export function parseXml(text: string, part = 'an XML part', streamed?: Streamed
     if (lt < 0) break;
     const c1 = text.charCodeAt(lt + 1);
     if (c1 === 0x3f /* ? */) {
-      i = skipPast(text, lt, '?>', part);
+      i = skipPast(text, lt, '?>');
+      if (i < 0) {
+        damaged('unterminated processing instruction');
+        break;
+      }
     } else if (c1 === 0x21 /* ! */) {
-      if (text.startsWith('<!--', lt)) i = skipPast(text, lt, '-->', part);
-      else if (text.startsWith('<![CDATA[', lt)) {
+      if (text.startsWith('<!--', lt)) {
+        i = skipPast(text, lt, '-->');
+        if (i < 0) {
+          damaged('unterminated comment');
+          break;
+        }
+      } else if (text.startsWith('<![CDATA[', lt)) {
         const close = text.indexOf(']]>', lt);
-        if (close < 0) throw corrupt(part, 'unterminated CDATA');
+        if (close < 0) {
+          damaged('unterminated CDATA');
+          break;
+        }
         stack[stack.length - 1]!.children.push(text.slice(lt + 9, close));
         i = close + 3;
       } else if (/^<!DOCTYPE/i.test(text.slice(lt, lt + 9))) {
         throw new ExtractionError('refused_file', `Refused: ${part} declares a DOCTYPE; documents with DTDs or entity declarations are not accepted.`);
-      } else throw corrupt(part, 'unexpected markup declaration');
+      } else {
+        damaged('unexpected markup declaration');
+        break;
+      }
     } else if (c1 === 0x2f /* / */) {
       const close = text.indexOf('>', lt);
-      if (close < 0) throw corrupt(part, 'unterminated end tag');
+      if (close < 0) {
+        damaged('unterminated end tag');
+        break;
+      }
       const name = localName(text.slice(lt + 2, close).trim());
       // Tolerant of mismatches: close up to the nearest open element of that name.
       for (let d = stack.length - 1; d > 0; d--) {
@@ -71,9 +100,11 @@ export function parseXml(text: string, part = 'an XML part', streamed?: Streamed
     } else {
       TAG.lastIndex = lt;
       const m = TAG.exec(text);
-      // A tag the text ends inside is where a part cut short ends (an archive read as far as it goes).
-      if (!m && text.indexOf('>', lt) < 0) break;
-      if (!m) throw corrupt(part, `malformed tag at offset ${lt}`);
+      if (!m) {
+        // A tag the text ends inside is where a part cut short ends (an archive read as far as it goes).
+        if (text.indexOf('>', lt) >= 0) damaged(`malformed tag at offset ${lt}`);
+        break;
+      }
       const attrs: Record<string, string> = {};
       if (m[2]) for (const a of m[2].matchAll(ATTR)) attrs[localName(a[1]!)] = decodeEntities(a[2] ?? a[3] ?? '');
       const el: XmlElement = { name: localName(m[1]!), attrs, children: [] };
@@ -113,10 +144,10 @@ function enclosed(stack: XmlElement[], depth: number, streamed: StreamedElements
   return false;
 }
 
-function skipPast(text: string, from: number, marker: string, part: string): number {
+/** Where the text goes on after `marker` from `from`; -1 where it never comes. */
+function skipPast(text: string, from: number, marker: string): number {
   const at = text.indexOf(marker, from);
-  if (at < 0) throw corrupt(part, `unterminated ${marker === '-->' ? 'comment' : 'processing instruction'}`);
-  return at + marker.length;
+  return at < 0 ? -1 : at + marker.length;
 }
 
 function localName(qname: string): string {
@@ -183,20 +214,35 @@ export function textContent(el: XmlNode): string {
 /**
  * A ZIP package's XML part, parsed; null when the package has no such part.
  * `streamed` elements are handed over, not kept. A part that is damaged (its
- * data does not inflate, its XML does not parse) is null too, and noted in
- * the package's losses: the document is read without it (styles, a header, a
- * slide), as Word's or PowerPoint's repair reads it, and the job names it;
- * streamed elements handed over before the damage stay read. A reader that
- * cannot do without the part says so (missingPart). A refusal (a DOCTYPE, a
- * bomb) still fails the document.
+ * data stops inflating, its XML stops being well-formed) is read up to the
+ * damage, as Word's or PowerPoint's repair reads it, and noted in the
+ * package's losses, so the job names it; a part with nothing readable before
+ * its damage is null, and the document is read without it (styles, a header,
+ * a slide). A reader that cannot do without the part says so (missingPart).
+ * A refusal (a DOCTYPE, a bomb) still fails the document.
  */
 export function readXml(zip: SafeZip, name: string, streamed?: StreamedElements): XmlElement | null {
+  let damage: string | null = null;
+  const damaged = (why: string) => {
+    damage ??= why;
+  };
   try {
-    const text = zip.readText(name);
-    return text === null ? null : parseXml(text, `the part ${name}`, streamed);
+    let text: string | null;
+    try {
+      text = zip.readText(name);
+    } catch (err) {
+      if (!isDamage(err)) throw err;
+      damaged(err.message);
+      text = new TextDecoder('utf-8').decode(zip.readUpToDamage(name));
+    }
+    return text === null ? null : parseXml(text, `the part ${name}`, streamed, damaged);
   } catch (err) {
-    if (!(err instanceof ExtractionError) || err.code !== 'corrupt_file') throw err;
-    zip.lose(name, err.message);
+    if (!isDamage(err)) throw err;
+    damaged(err.message);
     return null;
+  } finally {
+    if (damage) zip.lose(name, damage);
   }
 }
+
+const isDamage = (err: unknown): err is ExtractionError => err instanceof ExtractionError && err.code === 'corrupt_file';

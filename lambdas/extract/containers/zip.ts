@@ -82,6 +82,41 @@ export class SafeZip {
     return data === null ? null : new TextDecoder('utf-8').decode(data);
   }
 
+  /**
+   * What a member whose data does not inflate gives before the damage: the
+   * longest start of its data that inflates, found by halving (each try
+   * inflates at most the member, under the same caps). Empty where nothing
+   * before the damage inflates.
+   */
+  readUpToDamage(name: string): Uint8Array {
+    const entry = this.entry(name);
+    if (!entry || entry.method !== 8) return new Uint8Array();
+    const raw = this.compressed(entry);
+    const room = this.room();
+    const inflated = (length: number): Buffer | null => {
+      try {
+        return inflateRawSync(raw.subarray(0, length), { maxOutputLength: room + 1, finishFlush: constants.Z_SYNC_FLUSH });
+      } catch (err) {
+        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw this.tooLarge(entry.name, room);
+        return null;
+      }
+    };
+    let good = 0;
+    let best: Buffer = Buffer.alloc(0);
+    for (let low = 1, high = raw.length - 1; low <= high; ) {
+      const mid = (low + high) >>> 1;
+      const out = inflated(mid);
+      if (out) {
+        [good, best] = [mid, out];
+        low = mid + 1;
+      } else high = mid - 1;
+    }
+    if (good === 0) return new Uint8Array();
+    this.check(entry.name, best.length, good, room);
+    this.budget.remaining -= best.length;
+    return best;
+  }
+
   readEntry(entry: ZipEntry): Uint8Array {
     const raw = this.compressed(entry);
     const room = this.room();

@@ -243,6 +243,21 @@ describe('PDFs cut before their page tree', () => {
 });
 
 describe('damaged parts of a package', () => {
+  it('gives what a member inflates to before its data is damaged', () => {
+    const text = Array.from({ length: 2000 }, (_, i) => `line ${i} ${(i * 2654435761) >>> 0}`).join('\n');
+    const zip = Buffer.from(makeZip([{ name: 'a.txt', data: text }]));
+    const dataStart = 30 + 'a.txt'.length;
+    const size = zip.readUInt32LE(18);
+    for (let k = 0; k < 64; k++) zip[dataStart + Math.floor(size / 2) + k] = (k * 2654435761) >>> 24;
+    const archive = new SafeZip(new Uint8Array(zip));
+    expect(() => archive.readText('a.txt')).toThrow(/"a\.txt" does not inflate/);
+    const before = new TextDecoder().decode(archive.readUpToDamage('a.txt'));
+    expect(before.length).toBeGreaterThan(text.length / 5);
+    expect(before.length).toBeLessThan(text.length);
+    // What inflates before the damage is the text's start, but for its last few bytes.
+    expect(text.startsWith(before.slice(0, -100))).toBe(true);
+  });
+
   it('reads a document without a part that does not parse or inflate, and names the part', async () => {
     const docx = makeDocx({ body: w.p('Body text.'), header: 'Running head', parts: { 'word/styles.xml': '<w:styles><w:style a=></w:styles>' } });
     // A header whose deflated data is garbage: it does not inflate.
@@ -264,9 +279,35 @@ describe('damaged parts of a package', () => {
     });
   });
 
-  it('fails a document whose main part is damaged, saying so', async () => {
-    const docx = makeDocx({ body: w.p('x'), documentXml: '<w:document><w:body><w:p a=></w:body></w:document>' });
-    expect(await run(docx, 'damaged.docx')).toMatchObject({ ok: false, code: 'corrupt_file', message: expect.stringMatching(/^The DOCX could not be read: its part word\/document\.xml is damaged \(the part word\/document\.xml is not well-formed XML \(.*\)\)\.$/) });
+  it('fails a document whose main part is damaged before its body, saying so', async () => {
+    const docx = makeDocx({ body: w.p('x'), documentXml: `<w:document ${W} a=><w:body>${w.p('x')}</w:body></w:document>` });
+    expect(await run(docx, 'damaged.docx')).toMatchObject({ ok: false, code: 'corrupt_file', message: expect.stringMatching(/^The DOCX could not be read: its part word\/document\.xml is damaged \(the part word\/document\.xml is not well-formed XML \(malformed tag at offset 0\)\)\.$/) });
+  });
+
+  it('reads a main part up to where its XML stops being well-formed, and names it', async () => {
+    const docx = makeDocx({ body: '', documentXml: `<w:document ${W}><w:body>${w.p('One.')}${w.p('Two.')}<w:p a=>${w.p('Three.')}</w:body></w:document>` });
+    expect(await run(docx, 'damaged.docx')).toMatchObject({
+      ok: true,
+      result: { content: 'One.\n\nTwo.', metadata: { failed_sections: [{ name: 'word/document.xml', error: expect.stringMatching(/not well-formed XML \(malformed tag at offset \d+\)/) }] } },
+    });
+  });
+
+  it('reads a main part up to where its deflated data is damaged, and names it', async () => {
+    const paragraphs = Array.from({ length: 300 }, (_, i) => `Paragraph ${i + 1}: ${'abcdefghijklmnopqrstuvwxyz'.slice(i % 20)} ${i * 7919}.`);
+    const docx = Buffer.from(makeDocx({ body: paragraphs.map((p) => w.p(p)).join('') }));
+    // Overwrite bytes two thirds into word/document.xml's deflated data.
+    const header = docx.indexOf('word/document.xml', docx.indexOf('word/_rels/document.xml.rels') + 30);
+    const start = header + 'word/document.xml'.length;
+    const size = docx.readUInt32LE(header - 30 + 18);
+    docx.fill(0xff, start + Math.floor(size * 0.66), start + Math.floor(size * 0.66) + 16);
+    const outcome = await run(new Uint8Array(docx), 'damaged.docx');
+    // Deflated data overwritten stops inflating, or inflates into markup that is not well-formed: either is where reading stops.
+    expect(outcome).toMatchObject({ ok: true, result: { metadata: { failed_sections: [{ name: 'word/document.xml', error: expect.stringMatching(/does not inflate|not well-formed/) }] } } });
+    if (!outcome.ok) return;
+    const read = outcome.result.content.split('\n\n');
+    expect(read.length).toBeGreaterThan(50);
+    expect(read.length).toBeLessThan(300);
+    expect(read.slice(0, 50)).toEqual(paragraphs.slice(0, 50));
   });
 });
 
