@@ -10,23 +10,13 @@
 //
 //   npm run bench:damage [-- corpus-dir]
 
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { relative } from 'node:path';
+import { corpusDir, filesUnder } from './corpus.ts';
 import { createExtractorPool } from '../lambdas/extract/engine/pool.ts';
 import { DEFAULT_CONFIG, ExtractionError, type ExtractionResult } from '../lambdas/extract/engine/types.ts';
 
-const corpus = process.argv[2] ?? join(import.meta.dirname, '..', '..', 'shared', 'corpus');
-if (!existsSync(corpus)) {
-  console.log(`bench:damage: no corpus at ${corpus}; nothing measured.`);
-  process.exit(0);
-}
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path) : [path];
-  });
-}
+const corpus = corpusDir('bench:damage');
 
 /** A fixed sequence, so every run overwrites the same bytes. */
 function seeded(seed: number): () => number {
@@ -87,7 +77,7 @@ interface Row {
   keptSum: number;
 }
 
-const files = walk(corpus).filter((f) => statSync(f).size > 0 && !f.endsWith('README.md')).sort();
+const files = filesUnder(corpus).filter((f) => statSync(f).size > 0 && !f.endsWith('README.md')).sort();
 const rows = new Map<string, Row>();
 const unnamed: string[] = [];
 const started = performance.now();

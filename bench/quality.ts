@@ -14,23 +14,13 @@
 //   npm run bench:quality [-- corpus-dir]
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { createExtractorPool } from '../lambdas/extract/engine/pool.ts';
+import { corpusDir, filesUnder } from './corpus.ts';
 
-const corpus = process.argv[2] ?? join(import.meta.dirname, '..', '..', 'shared', 'corpus');
-if (!existsSync(corpus)) {
-  console.log(`bench:quality: no corpus at ${corpus}; nothing measured.`);
-  process.exit(0);
-}
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path) : [path];
-  });
-}
+const corpus = corpusDir('bench:quality');
 
 const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
@@ -145,7 +135,7 @@ interface Row {
   precision: number[];
 }
 
-const files = walk(corpus).filter((f) => !/README\.md$/.test(f));
+const files = filesUnder(corpus).filter((f) => !/README\.md$/.test(f));
 const pool = createExtractorPool({ size: 1, timeoutMs: 120_000, maxMemoryMb: 1024 });
 const rows = new Map<string, Row>();
 const lowRecall: string[] = [];

@@ -70,6 +70,7 @@ import { chromium } from 'playwright-core';
 import { deckTruth, generateDecks, generateWorkbooks, workbookTruth, type DeckModel, type WorkbookModel } from './structure/officemodel.ts';
 import { pandocToMarkdown } from './structure/pandoc-truth.ts';
 import { benchTools } from './tools.ts';
+import { filesUnder } from './corpus.ts';
 import { scanOf } from '../test/support/text-image.ts';
 import { KINDS, markdownBlocks, plainTextBlocks, scoreBlocks, type Kind, type StructureScore } from './structure-metric.ts';
 
@@ -368,13 +369,6 @@ function printedOffice(): void {
   }
 }
 
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path) : [path];
-  });
-}
-
 /** An HTML file's text: a BOM, else the charset it declares, else UTF-8, else Windows-1252. */
 function decodeHtml(bytes: Buffer): string {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
@@ -401,7 +395,7 @@ function corpus(): void {
     log(`no corpus at ${root}; corpus sets not measured.`);
     return;
   }
-  const sources = walk(root)
+  const sources = filesUnder(root)
     .filter((f) => /\.(docx|odt|html?)$/i.test(f) && statSync(f).size > 0)
     .sort();
   const dir = join(CACHE, 'corpus');
