@@ -5,7 +5,7 @@
 // vocabulary at a time, where local names are unambiguous enough.
 
 import { ExtractionError } from '../engine/types.ts';
-import type { SafeZip } from './zip.ts';
+import { isDamage, type SafeZip } from './zip.ts';
 
 export interface XmlElement {
   name: string;
@@ -245,4 +245,3 @@ export function readXml(zip: SafeZip, name: string, streamed?: StreamedElements)
   }
 }
 
-const isDamage = (err: unknown): err is ExtractionError => err instanceof ExtractionError && err.code === 'corrupt_file';

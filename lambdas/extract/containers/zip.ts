@@ -6,9 +6,9 @@
 // The directory stands at the archive's end, so a file cut short (an
 // interrupted download, a truncated attachment) loses it while the members
 // before the cut are whole. Such an archive is read from the members' own
-// headers, in file order, up to the first member the cut reaches, and says so
-// (`damage`): a document of it is read from the parts that survived, as its
-// application's repair would, and names what was lost.
+// headers, in file order, the member the cut goes through as far as it goes,
+// and says so (`damage`): a document of it is read from the parts that
+// survived, as its application's repair would, and names what was lost.
 
 import { constants, createInflateRaw, inflateRawSync } from 'node:zlib';
 import { ExtractionError, type FailedSection } from '../engine/types.ts';
@@ -204,6 +204,9 @@ export class SafeZip {
   }
 }
 
+/** Whether `err` says the data is damaged (corrupt_file), as against a refusal (a bomb, a DOCTYPE, a limit) or a fault of our own. */
+export const isDamage = (err: unknown): err is ExtractionError => err instanceof ExtractionError && err.code === 'corrupt_file';
+
 /** The error for a part a reader cannot do without: lost to the cut where the archive was cut short, else missing or empty (`why`). */
 export function missingPart(zip: SafeZip, what: string, part: string, why = `${part} is missing`): ExtractionError {
   const damaged = zip.losses.find((l) => l.name === part);
@@ -235,7 +238,7 @@ function readEntries(bytes: Uint8Array): { entries: ZipEntry[]; damage: string |
     return { entries: readCentralDirectory(bytes), damage: null };
   } catch (err) {
     // Only a directory that cannot be read: a refusal (too many entries) stands.
-    if (!(err instanceof ExtractionError) || err.code !== 'corrupt_file') throw err;
+    if (!isDamage(err)) throw err;
     const { entries, end, cut } = scanLocalHeaders(bytes);
     if (entries.length === 0) throw err;
     const why = err.message.replace(/^The archive could not be read: /, '').replace(/\.$/, '');

@@ -3,7 +3,7 @@
 // parses in compiled code and is 2.4x faster on the same pages (see the
 // README's benchmark section).
 
-import { type Repaired, withPageTree, withTrailer } from './repair.ts';
+import { type Repaired, repairsOf } from './repair.ts';
 import { checkUnitLimit, PDF_PAGE_LIMIT } from '../../engine/limits.ts';
 import { renderPdfPages, type PageLayout } from './structure.ts';
 import { pageDrawing, type Box } from './rulings.ts';
@@ -221,9 +221,7 @@ export async function withDocument<T>(m: Pdfium, bytes: Uint8Array, use: (doc: n
     let repaired: Repaired | null = null;
     // A file cut short has lost its trailer: with one appended that names its catalog (or a page tree of its
     // page objects, where the catalog was lost or opens no page), PDFium reads what is left.
-    for (const repair of code === PDFIUM_ERROR.format ? [withTrailer, withPageTree] : []) {
-      const attempt = repair(bytes);
-      if (!attempt) continue;
+    for (const attempt of code === PDFIUM_ERROR.format ? repairsOf(bytes) : []) {
       m.pdfium.wasmExports.free(data);
       data = copyIn(m, attempt.bytes);
       doc = m.FPDF_LoadMemDocument(data, attempt.bytes.byteLength, '');

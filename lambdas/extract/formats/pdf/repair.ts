@@ -23,19 +23,29 @@ export interface Repaired {
   kept: number;
 }
 
-/** The bytes up to the last whole object with a trailer naming the last catalog found in them; null when there is no catalog to name. */
-export function withTrailer(bytes: Uint8Array): Repaired | null {
+/**
+ * The repairs to try, in order, the file scanned once for them: a trailer
+ * naming the catalog, then a new page tree and catalog. None for a file too
+ * large to scan, not a PDF, or encrypted.
+ */
+export function* repairsOf(bytes: Uint8Array): Generator<Repaired> {
   const text = scannable(bytes);
-  if (text === null) return null;
+  if (text === null) return;
+  const trailer = withTrailer(bytes, text);
+  if (trailer) yield trailer;
+  const tree = withPageTree(bytes, text);
+  if (tree) yield tree;
+}
+
+/** The bytes up to the last whole object with a trailer naming the last catalog found in them; null when there is no catalog to name. */
+function withTrailer(bytes: Uint8Array, text: string): Repaired | null {
   // The last catalog wins: an incremental update writes its catalog after the one it replaces.
   const root = objectsOfType(text, 'Catalog').at(-1);
-  return root ? appended(bytes, text, `\ntrailer\n<< /Root ${root.ref} >>\n%%EOF\n`) : null;
+  return root ? appended(bytes, keptLength(text), `\ntrailer\n<< /Root ${root.ref} >>\n%%EOF\n`) : null;
 }
 
 /** The bytes up to the last whole object with a page tree of the page objects found in them, a catalog and a trailer; null when there is no page object. */
-export function withPageTree(bytes: Uint8Array): Repaired | null {
-  const text = scannable(bytes);
-  if (text === null) return null;
+function withPageTree(bytes: Uint8Array, text: string): Repaired | null {
   const kept = keptLength(text);
   // An object defined again (an incremental update) stands where it was first: the page's place in the file.
   const pages = new Map<number, string>();
@@ -47,7 +57,7 @@ export function withPageTree(bytes: Uint8Array): Repaired | null {
   const catalog = highest + 2;
   return appended(
     bytes,
-    text,
+    kept,
     `\n${tree} 0 obj\n<< /Type /Pages /Kids [${[...pages.values()].join(' ')}] /Count ${pages.size} >>\nendobj\n` +
       `${catalog} 0 obj\n<< /Type /Catalog /Pages ${tree} 0 R >>\nendobj\ntrailer\n<< /Root ${catalog} 0 R /Size ${catalog + 1} >>\n%%EOF\n`,
   );
@@ -78,8 +88,8 @@ function keptLength(text: string): number {
   return whole < 0 ? text.length : whole + 'endobj'.length;
 }
 
-function appended(bytes: Uint8Array, text: string, tail: string): Repaired {
-  const kept = keptLength(text);
+/** The bytes' first `kept` with `tail` after them. */
+function appended(bytes: Uint8Array, kept: number, tail: string): Repaired {
   const end = Buffer.from(tail, 'latin1');
   const out = new Uint8Array(kept + end.byteLength);
   out.set(bytes.subarray(0, kept));

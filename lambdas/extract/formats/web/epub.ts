@@ -7,7 +7,7 @@ import { Blocks, type OutputMode } from '../../engine/blocks.ts';
 import { htmlInto } from '../../containers/html.ts';
 import { isoDate } from '../../engine/iso-date.ts';
 import { child, descendants, elements, readXml, textContent } from '../../containers/xml.ts';
-import { lossMetadata, missingPart, SafeZip, type InflateBudget } from '../../containers/zip.ts';
+import { isDamage, lossMetadata, missingPart, SafeZip, type InflateBudget } from '../../containers/zip.ts';
 import { ExtractionError, type FormatOutput } from '../../engine/types.ts';
 
 export function extractEpub(bytes: Uint8Array, mode: OutputMode, budget?: InflateBudget): FormatOutput {
@@ -71,12 +71,12 @@ function survivingChapters(zip: SafeZip, mode: OutputMode): FormatOutput {
   return out.output(lossMetadata(zip));
 }
 
-/** A chapter's markup; null where the book has no such part, or where its data is damaged (noted in the book's losses: the other chapters are still read). */
+/** A chapter's markup; null where the book has no such part, or where its data does not inflate (left out and noted in the book's losses: the other chapters are still read). */
 function chapterText(zip: SafeZip, name: string): string | null {
   try {
     return zip.readText(name);
   } catch (err) {
-    if (!(err instanceof ExtractionError) || err.code !== 'corrupt_file') throw err;
+    if (!isDamage(err)) throw err;
     zip.lose(name, err.message);
     return null;
   }
